@@ -1,0 +1,331 @@
+"""The nouns of the knowledge base as SQLAlchemy 2.0 typed models.
+
+Ownership decides what a re-ingest deletes. Rows *owned* by a document (rules, rule texts,
+examples, glossary entries, printings, rulings-page links) carry its ``document_id`` with
+``ON DELETE CASCADE``; rows *shared* by documents (cards, clarifications and their texts) are
+content-addressed by a unique key and removed only when nothing refers to them any more.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    Date,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+LANG = String(8)
+
+
+class Base(DeclarativeBase):
+    """Declarative base of every kb table."""
+
+    type_annotation_map = {dict[str, Any]: JSON, list[Any]: JSON}
+
+
+class Document(Base):
+    """A corpus file: where it is, what it held (sha256) and whether it loaded."""
+
+    __tablename__ = "documents"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    path: Mapped[str] = mapped_column(String(1024), unique=True)
+    sha256: Mapped[str] = mapped_column(String(64))
+    format: Mapped[str | None] = mapped_column(String(32))
+    language: Mapped[str | None] = mapped_column(LANG)
+    status: Mapped[str] = mapped_column(String(16))  # loaded | failed
+    error: Mapped[str | None] = mapped_column(Text)
+    error_line: Mapped[int | None] = mapped_column(Integer)
+    size: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class Edition(Base):
+    """A set of rule texts in one language.
+
+    ``kind='comprules'`` is one official Comprehensive Rules document with its effective date;
+    ``kind='translations'`` gathers the rule texts of one language that come from rule pages or
+    translators (each text says which English edition it follows).
+    """
+
+    __tablename__ = "editions"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    key: Mapped[str] = mapped_column(String(64), unique=True)  # en:2026-01-16, es:translations
+    kind: Mapped[str] = mapped_column(String(16))
+    language: Mapped[str] = mapped_column(LANG)
+    effective_date: Mapped[dt.date | None] = mapped_column(Date)
+    document_id: Mapped[int | None] = mapped_column(
+        ForeignKey("documents.id", ondelete="CASCADE"), index=True
+    )
+
+    rules: Mapped[list[Rule]] = relationship(
+        back_populates="edition", cascade="all, delete-orphan", passive_deletes=True
+    )
+
+
+class Rule(Base):
+    """A numbered node of one edition: part, chapter, rule or subrule. Unique per edition."""
+
+    __tablename__ = "rules"
+    __table_args__ = (UniqueConstraint("edition_id", "number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    edition_id: Mapped[int] = mapped_column(ForeignKey("editions.id", ondelete="CASCADE"))
+    number: Mapped[str] = mapped_column(String(16), index=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    parent_number: Mapped[str | None] = mapped_column(String(16))
+    sort_key: Mapped[str] = mapped_column(String(32))
+    document_id: Mapped[int | None] = mapped_column(
+        ForeignKey("documents.id", ondelete="CASCADE"), index=True
+    )
+
+    edition: Mapped[Edition] = relationship(back_populates="rules")
+    texts: Mapped[list[RuleText]] = relationship(
+        back_populates="rule", cascade="all, delete-orphan", passive_deletes=True
+    )
+
+
+class RuleText(Base):
+    """A rule's title and body in one language, with provenance and the English edition followed."""
+
+    __tablename__ = "rule_texts"
+    __table_args__ = (UniqueConstraint("rule_id", "language", "provenance"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    rule_id: Mapped[int] = mapped_column(ForeignKey("rules.id", ondelete="CASCADE"), index=True)
+    language: Mapped[str] = mapped_column(LANG)
+    title: Mapped[str] = mapped_column(Text, default="")
+    body: Mapped[str] = mapped_column(Text, default="")
+    provenance: Mapped[str] = mapped_column(String(16))  # official | machine | community
+    # For a translation: the English edition it was made from, and whether that is an
+    # assumption (a rule page names none: it is taken to follow the newest English edition).
+    follows_edition_id: Mapped[int | None] = mapped_column(
+        ForeignKey("editions.id", ondelete="SET NULL")
+    )
+    follows_assumed: Mapped[bool] = mapped_column(Boolean, default=False)
+    document_id: Mapped[int | None] = mapped_column(
+        ForeignKey("documents.id", ondelete="CASCADE"), index=True
+    )
+    line: Mapped[int] = mapped_column(Integer, default=0)
+
+    rule: Mapped[Rule] = relationship(back_populates="texts")
+    follows_edition: Mapped[Edition | None] = relationship(foreign_keys=[follows_edition_id])
+    examples: Mapped[list[Example]] = relationship(
+        back_populates="rule_text",
+        cascade="all, delete-orphan",
+        passive_deletes=True,
+        order_by="Example.position",
+    )
+
+
+class Example(Base):
+    """An ``Example:`` paragraph of a rule text."""
+
+    __tablename__ = "examples"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    rule_text_id: Mapped[int] = mapped_column(
+        ForeignKey("rule_texts.id", ondelete="CASCADE"), index=True
+    )
+    position: Mapped[int] = mapped_column(Integer)
+    text: Mapped[str] = mapped_column(Text)
+
+    rule_text: Mapped[RuleText] = relationship(back_populates="examples")
+
+
+class GlossaryEntry(Base):
+    """A glossary term of one edition in one language."""
+
+    __tablename__ = "glossary_entries"
+    __table_args__ = (UniqueConstraint("edition_id", "language", "term"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    edition_id: Mapped[int] = mapped_column(ForeignKey("editions.id", ondelete="CASCADE"))
+    language: Mapped[str] = mapped_column(LANG)
+    term: Mapped[str] = mapped_column(String(256))
+    definition: Mapped[str] = mapped_column(Text)
+    senses: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    redirect: Mapped[str | None] = mapped_column(String(256))
+    obsolete: Mapped[bool] = mapped_column(Boolean, default=False)
+    provenance: Mapped[str] = mapped_column(String(16), default="official")
+    position: Mapped[int] = mapped_column(Integer, default=0)
+    document_id: Mapped[int | None] = mapped_column(
+        ForeignKey("documents.id", ondelete="CASCADE"), index=True
+    )
+
+
+class Card(Base):
+    """A card identity: an MTGJSON oracle id, or a rulings page's id until it is recognised."""
+
+    __tablename__ = "cards"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    key: Mapped[str] = mapped_column(String(64), unique=True)  # oracle id, or the page id
+    oracle_id: Mapped[str | None] = mapped_column(String(64), unique=True)
+    name: Mapped[str] = mapped_column(String(256), index=True)
+    mana_value: Mapped[float | None] = mapped_column(Float)
+    layout: Mapped[str | None] = mapped_column(String(32))
+    faces: Mapped[list[Any]] = mapped_column(JSON, default=list)
+
+    localizations: Mapped[list[CardLocalization]] = relationship(
+        back_populates="card", cascade="all, delete-orphan", passive_deletes=True
+    )
+    printings: Mapped[list[Printing]] = relationship(
+        back_populates="card", cascade="all, delete-orphan", passive_deletes=True
+    )
+
+
+class CardLocalization(Base):
+    """A card's name, type line and text in one language."""
+
+    __tablename__ = "card_localizations"
+    __table_args__ = (UniqueConstraint("card_id", "language"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    card_id: Mapped[int] = mapped_column(ForeignKey("cards.id", ondelete="CASCADE"))
+    language: Mapped[str] = mapped_column(LANG)
+    name: Mapped[str] = mapped_column(String(256), index=True)
+    type_line: Mapped[str] = mapped_column(Text, default="")
+    text: Mapped[str] = mapped_column(Text, default="")
+    provenance: Mapped[str] = mapped_column(String(16), default="official")
+
+    card: Mapped[Card] = relationship(back_populates="localizations")
+
+
+class Printing(Base):
+    """One printing of a card in a set file."""
+
+    __tablename__ = "printings"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    card_id: Mapped[int] = mapped_column(ForeignKey("cards.id", ondelete="CASCADE"), index=True)
+    set_code: Mapped[str] = mapped_column(String(16))
+    number: Mapped[str] = mapped_column(String(16))
+    uuid: Mapped[str] = mapped_column(String(64))
+    rarity: Mapped[str] = mapped_column(String(16), default="")
+    document_id: Mapped[int] = mapped_column(
+        ForeignKey("documents.id", ondelete="CASCADE"), index=True
+    )
+
+    card: Mapped[Card] = relationship(back_populates="printings")
+
+
+class Clarification(Base):
+    """A ruling, stored once however many cards carry it (keyed by date + normalised text)."""
+
+    __tablename__ = "clarifications"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    key: Mapped[str] = mapped_column(String(64), unique=True)
+    date: Mapped[dt.date] = mapped_column(Date, index=True)
+    source: Mapped[str] = mapped_column(String(32))
+
+    texts: Mapped[list[ClarificationText]] = relationship(
+        back_populates="clarification", cascade="all, delete-orphan", passive_deletes=True
+    )
+
+
+class ClarificationText(Base):
+    """A ruling's text in one language, with its provenance."""
+
+    __tablename__ = "clarification_texts"
+    __table_args__ = (UniqueConstraint("clarification_id", "language", "provenance"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    clarification_id: Mapped[int] = mapped_column(
+        ForeignKey("clarifications.id", ondelete="CASCADE"), index=True
+    )
+    language: Mapped[str] = mapped_column(LANG)
+    text: Mapped[str] = mapped_column(Text)
+    provenance: Mapped[str] = mapped_column(String(16))
+    origin: Mapped[str] = mapped_column(String(32), default="")  # format that supplied it
+
+    clarification: Mapped[Clarification] = relationship(back_populates="texts")
+
+
+class CardClarification(Base):
+    """That a document says a card carries a ruling (owned by that document)."""
+
+    __tablename__ = "card_clarifications"
+
+    card_id: Mapped[int] = mapped_column(
+        ForeignKey("cards.id", ondelete="CASCADE"), primary_key=True
+    )
+    clarification_id: Mapped[int] = mapped_column(
+        ForeignKey("clarifications.id", ondelete="CASCADE"), primary_key=True
+    )
+    document_id: Mapped[int] = mapped_column(
+        ForeignKey("documents.id", ondelete="CASCADE"), primary_key=True
+    )
+    position: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class RulingsPage(Base):
+    """A rulings page and the card it was recognised as (or its own card)."""
+
+    __tablename__ = "rulings_pages"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    page_id: Mapped[str] = mapped_column(String(64), unique=True)
+    document_id: Mapped[int] = mapped_column(ForeignKey("documents.id", ondelete="CASCADE"))
+    card_id: Mapped[int | None] = mapped_column(ForeignKey("cards.id", ondelete="SET NULL"))
+    language: Mapped[str] = mapped_column(LANG)
+    machine_notice: Mapped[bool] = mapped_column(Boolean, default=False)
+    header: Mapped[str] = mapped_column(Text, default="")
+    attributes: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    recognised: Mapped[bool] = mapped_column(Boolean, default=False)
+    match_score: Mapped[float | None] = mapped_column(Float)
+
+
+class RuleReference(Base):
+    """A rule number named by a rule page outside its own text (its sibling list)."""
+
+    __tablename__ = "rule_references"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    rule_id: Mapped[int] = mapped_column(ForeignKey("rules.id", ondelete="CASCADE"), index=True)
+    target: Mapped[str] = mapped_column(String(16))
+    kind: Mapped[str] = mapped_column(String(16), default="sibling")
+    position: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class Link(Base):
+    """A reference from a text to a rule number, explicit (``rule 701.54a``) or by term.
+
+    Derived data: the link stage rebuilds it. ``source_type`` names the table of ``source_id``
+    (rule_text, example, glossary, clarification_text).
+    """
+
+    __tablename__ = "links"
+    __table_args__ = (
+        Index("ix_links_source", "source_type", "source_id"),
+        Index("ix_links_target", "target_edition_id", "target"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    source_type: Mapped[str] = mapped_column(String(24))
+    source_id: Mapped[int] = mapped_column(Integer)
+    source_language: Mapped[str] = mapped_column(LANG)
+    target: Mapped[str] = mapped_column(String(16))
+    target_edition_id: Mapped[int | None] = mapped_column(
+        ForeignKey("editions.id", ondelete="CASCADE")
+    )
+    target_rule_id: Mapped[int | None] = mapped_column(
+        ForeignKey("rules.id", ondelete="SET NULL"), index=True
+    )
+    kind: Mapped[str] = mapped_column(String(16))  # explicit | term | sibling
+    matched: Mapped[str] = mapped_column(Text, default="")
+    start: Mapped[int] = mapped_column(Integer, default=0)
+    end: Mapped[int] = mapped_column(Integer, default=0)
+    resolved: Mapped[bool] = mapped_column(Boolean, default=False)
