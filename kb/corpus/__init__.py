@@ -1,0 +1,196 @@
+"""Corpus files in, records out: read a file, tell its format from its content, parse it.
+
+The format is sniffed from the text, not the extension, because the corpus is assembled by hand
+and a rulings page saved as ``.dat`` is still a rulings page. Each format module offers
+``looks_like(text)`` (cheap) and ``parse(text, path)`` (raises ParseError with file and line).
+
+The Comprehensive Rules parser (``comprules``) is written separately; it is imported lazily and
+defensively so the other formats keep working when it is missing or broken.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import re
+from collections.abc import Callable, Iterable
+from functools import cache
+from pathlib import Path
+from types import ModuleType
+
+from kb.errors import KbError, ParseError
+
+from .records import ParsedDocument
+
+log = logging.getLogger(__name__)
+
+FORMATS: tuple[str, ...] = ("comprules", "rule_page", "rulings_page", "mtgjson")
+# Most specific sniffing first: a JSON object is never a text page, whatever words it holds.
+_DETECTION_ORDER: tuple[str, ...] = ("mtgjson", "comprules", "rule_page", "rulings_page")
+CORPUS_SUFFIXES = frozenset({".txt", ".json"})
+# Documentation that sits beside corpus files (corpus/SOURCES.md, README.txt) is not corpus.
+_NOT_CORPUS_STEMS = frozenset({"readme", "sources", "license", "licence", "notice", "changelog"})
+_EXPECTED = (
+    "a Comprehensive Rules text ('Magic: The Gathering Comprehensive Rules'), "
+    "a rule page ('701.54. The Ring Tempts You' then 'Subrules'), "
+    "a rulings page ('Official clarifications from Wizards of the Coast.' then "
+    "'June 16, 2023 · source: wotc') or an MTGJSON set file ('{\"meta\": …, \"data\": …}')"
+)
+# Control bytes that never occur in a text corpus file (tab, newlines, form feed and ESC aside).
+_CONTROL_BYTE = re.compile(rb"[\x00-\x08\x0e-\x1a\x1c-\x1f\x7f]")
+# Parsers written by others: a missing or broken one must not take the other formats down.
+_OPTIONAL = frozenset({"comprules"})
+
+
+@cache
+def _module(name: str) -> ModuleType | None:
+    """Import a format module; None if an optional one is absent or fails to import."""
+    if name not in _OPTIONAL:
+        return importlib.import_module(f"{__name__}.{name}")
+    try:
+        return importlib.import_module(f"{__name__}.{name}")
+    except Exception as error:
+        missing = isinstance(error, ImportError) and error.name == f"{__name__}.{name}"
+        if not missing:
+            log.warning("the %s parser cannot be imported: %r", name, error)
+        return None
+
+
+def available_formats() -> tuple[str, ...]:
+    """The formats whose parser can be imported, in detection order."""
+    return tuple(name for name in _DETECTION_ORDER if _module(name) is not None)
+
+
+def read_text(path: Path, data: bytes | None = None) -> str:
+    """Read a corpus file as strict UTF-8 (a BOM is dropped); refuse binary or mis-encoded files.
+
+    ``data`` lets a caller that already holds the bytes (to hash them) decode them without
+    reading the file twice; ``path`` then only names the file in errors.
+    """
+    if data is None:
+        try:
+            data = Path(path).read_bytes()
+        except OSError as error:
+            raise KbError(f"{path}: cannot read ({error.strerror or error})") from None
+    if not data:
+        raise ParseError(str(path), 1, "empty file")
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise ParseError(str(path), 1, "UTF-16 text: save the file as UTF-8")
+    control = _CONTROL_BYTE.search(data)
+    if control is not None:
+        line = data.count(b"\n", 0, control.start()) + 1
+        raise ParseError(
+            str(path),
+            line,
+            f"binary file, not a text corpus document (byte 0x{data[control.start()]:02x})",
+        )
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise _encoding_error(str(path), data, error) from None
+    text = text.removeprefix("\ufeff")
+    if not text.strip():
+        raise ParseError(str(path), 1, "empty file")
+    return text
+
+
+def _encoding_error(path: str, data: bytes, error: UnicodeDecodeError) -> ParseError:
+    """Name the line and column of the first byte that is not UTF-8, and guess the encoding."""
+    # A marker character after the valid prefix makes splitlines() count the bad byte's line.
+    lines = (data[: error.start].decode("utf-8") + "\x00").splitlines()
+    line, column = len(lines), len(lines[-1])
+    hint = ""
+    try:
+        data.decode("cp1252")
+        hint = "; Latin-1?"
+    except UnicodeDecodeError:
+        pass
+    byte = data[error.start]
+    return ParseError(path, line, f"not UTF-8 text (byte 0x{byte:02x} at column {column}{hint})")
+
+
+def detect_format(text: str, path: str) -> str:
+    """Return the format of a decoded text by content; raise ParseError when none fits."""
+    for name in _DETECTION_ORDER:
+        module = _module(name)
+        if module is not None and module.looks_like(text):
+            return name
+    first = next((line.strip() for line in text.splitlines() if line.strip()), "")
+    shown = first if len(first) <= 60 else first[:59] + "…"
+    missing = "" if _module("comprules") else " (the comprules parser is not installed)"
+    raise ParseError(
+        path, 1, f"unknown format: first line {shown!r}; expected {_EXPECTED}{missing}"
+    )
+
+
+def parser_for(name: str) -> Callable[[str, str], ParsedDocument]:
+    """Return the ``parse(text, path)`` function of a format."""
+    if name not in FORMATS:
+        raise KbError(f"unknown format {name!r} (expected one of {', '.join(FORMATS)})")
+    module = _module(name)
+    if module is None:
+        raise KbError(f"the {name} parser is not available")
+    parse: Callable[[str, str], ParsedDocument] = module.parse
+    return parse
+
+
+def parse_text(text: str, path: str = "<text>") -> ParsedDocument:
+    """Detect a decoded text's format and parse it."""
+    return parser_for(detect_format(text, path))(text, path)
+
+
+def parse_file(path: Path, text: str | None = None) -> ParsedDocument:
+    """Read, detect and parse one corpus file; every failure is a KbError naming the file.
+
+    ``text`` is the file's already decoded content (from ``read_text``), if the caller has it.
+    """
+    if text is None:
+        text = read_text(path)
+    document = parse_text(text, str(path))
+    log.debug("parsed %s as %s", path, document.format)
+    return document
+
+
+def iter_corpus_files(paths: Iterable[Path]) -> list[Path]:
+    """Expand files and folders (recursively) into the sorted corpus files they hold.
+
+    A file named explicitly is always kept (its format is sniffed later); inside folders only
+    ``.txt`` and ``.json`` files count, hidden files and folders and README/SOURCES-style notes
+    are skipped. A path that does not exist is an error rather than silently nothing.
+    """
+    found: set[Path] = set()
+    for raw in paths:
+        path = Path(raw)
+        if path.is_file():
+            found.add(path)
+        elif path.is_dir():
+            for candidate in path.rglob("*"):
+                relative = candidate.relative_to(path).parts
+                if any(part.startswith(".") for part in relative):
+                    continue
+                if _is_corpus_file(candidate):
+                    found.add(candidate)
+        else:
+            raise KbError(f"{path}: no such file or folder")
+    return sorted(found)
+
+
+def _is_corpus_file(path: Path) -> bool:
+    return (
+        path.suffix.lower() in CORPUS_SUFFIXES
+        and path.stem.lower() not in _NOT_CORPUS_STEMS
+        and path.is_file()
+    )
+
+
+__all__ = [
+    "CORPUS_SUFFIXES",
+    "FORMATS",
+    "available_formats",
+    "detect_format",
+    "iter_corpus_files",
+    "parse_file",
+    "parse_text",
+    "parser_for",
+    "read_text",
+]
