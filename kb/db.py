@@ -48,7 +48,9 @@ def make_engine(url: str) -> Engine:
                 with engine.connect() as conn:
                     conn.exec_driver_sql("PRAGMA journal_mode=WAL")
             except OperationalError as exc:
-                raise DatabaseError(f"cannot open the database {parsed.database}: {exc.orig}") from None
+                raise DatabaseError(
+                    f"cannot open the database {parsed.database}: {exc.orig}"
+                ) from None
         return engine
     try:
         return create_engine(url, pool_pre_ping=True)

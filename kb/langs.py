@@ -48,10 +48,57 @@ _INFO: dict[str, LangInfo] = {
             {"official", "rulings", "clarifications", "from", "the", "english", "below"}
         ),
         function_words=frozenset(
-            """the of and to a in is it that you if for as on with this its be are or
-            can can't won't doesn't isn't an by your each player players any at from
-            will would have has when who which was one all not only until they their
-            """.split()
+            [
+                "the",
+                "of",
+                "and",
+                "to",
+                "a",
+                "in",
+                "is",
+                "it",
+                "that",
+                "you",
+                "if",
+                "for",
+                "as",
+                "on",
+                "with",
+                "this",
+                "its",
+                "be",
+                "are",
+                "or",
+                "can",
+                "can't",
+                "won't",
+                "doesn't",
+                "isn't",
+                "an",
+                "by",
+                "your",
+                "each",
+                "player",
+                "players",
+                "any",
+                "at",
+                "from",
+                "will",
+                "would",
+                "have",
+                "has",
+                "when",
+                "who",
+                "which",
+                "was",
+                "one",
+                "all",
+                "not",
+                "only",
+                "until",
+                "they",
+                "their",
+            ]
         ),
     ),
     "fr": LangInfo(
@@ -62,14 +109,72 @@ _INFO: dict[str, LangInfo] = {
         rule_word="règle",
         rules_word="règles",
         header_words=frozenset(
-            {"clarifications", "officielles", "traduction", "ci-dessous", "générée",
-             "automatiquement", "l'original", "anglais", "reste", "vérité", "la", "de"}
+            {
+                "clarifications",
+                "officielles",
+                "traduction",
+                "ci-dessous",
+                "générée",
+                "automatiquement",
+                "l'original",
+                "anglais",
+                "reste",
+                "vérité",
+                "la",
+                "de",
+            }
         ),
         function_words=frozenset(
-            """le la les de des du un une et est il elle vous votre vos que qui ne pas
-            en au aux pour sur par ce cette ces se sa son ses si dans avec être peut
-            joueur joueurs chaque ou lorsque quand n'est d'un d'une l'un qu'il
-            """.split()
+            [
+                "le",
+                "la",
+                "les",
+                "de",
+                "des",
+                "du",
+                "un",
+                "une",
+                "et",
+                "est",
+                "il",
+                "elle",
+                "vous",
+                "votre",
+                "vos",
+                "que",
+                "qui",
+                "ne",
+                "pas",
+                "en",
+                "au",
+                "aux",
+                "pour",
+                "sur",
+                "par",
+                "ce",
+                "cette",
+                "ces",
+                "se",
+                "sa",
+                "son",
+                "ses",
+                "si",
+                "dans",
+                "avec",
+                "être",
+                "peut",
+                "joueur",
+                "joueurs",
+                "chaque",
+                "ou",
+                "lorsque",
+                "quand",
+                "n'est",
+                "d'un",
+                "d'une",
+                "l'un",
+                "qu'il",
+            ]
         ),
     ),
     "es": LangInfo(
@@ -80,15 +185,68 @@ _INFO: dict[str, LangInfo] = {
         rule_word="regla",
         rules_word="reglas",
         header_words=frozenset(
-            {"aclaraciones", "oficiales", "traducción", "continuación", "generada",
-             "automáticamente", "original", "inglés", "sigue", "siendo", "fuente", "verdad",
-             "la", "de", "del"}
+            {
+                "aclaraciones",
+                "oficiales",
+                "traducción",
+                "continuación",
+                "generada",
+                "automáticamente",
+                "original",
+                "inglés",
+                "sigue",
+                "siendo",
+                "fuente",
+                "verdad",
+                "la",
+                "de",
+                "del",
+            }
         ),
         function_words=frozenset(
-            """el la los las de del un una unos y es que en por para con su sus se si
-            no lo al como cada jugador jugadores puede esa ese esta este cuando o ni
-            tu tus hasta sea otro otra
-            """.split()
+            [
+                "el",
+                "la",
+                "los",
+                "las",
+                "de",
+                "del",
+                "un",
+                "una",
+                "unos",
+                "y",
+                "es",
+                "que",
+                "en",
+                "por",
+                "para",
+                "con",
+                "su",
+                "sus",
+                "se",
+                "si",
+                "no",
+                "lo",
+                "al",
+                "como",
+                "cada",
+                "jugador",
+                "jugadores",
+                "puede",
+                "esa",
+                "ese",
+                "esta",
+                "este",
+                "cuando",
+                "o",
+                "ni",
+                "tu",
+                "tus",
+                "hasta",
+                "sea",
+                "otro",
+                "otra",
+            ]
         ),
     ),
 }
@@ -99,7 +257,9 @@ def info(lang: str) -> LangInfo:
     try:
         return _INFO[lang]
     except KeyError:
-        raise ValueError(f"unsupported language {lang!r} (expected one of {', '.join(LANGS)})") from None
+        raise ValueError(
+            f"unsupported language {lang!r} (expected one of {', '.join(LANGS)})"
+        ) from None
 
 
 @cache
@@ -137,7 +297,9 @@ def _month_numbers(lang: str) -> dict[str, int]:
 
 _DATE_PATTERNS = {
     # June 16, 2023
-    "en": re.compile(r"^(?P<month>[^\W\d_]+)\.?\s+(?P<day>\d{1,2})(?:st|nd|rd|th)?,?\s+(?P<year>\d{4})$"),
+    "en": re.compile(
+        r"^(?P<month>[^\W\d_]+)\.?\s+(?P<day>\d{1,2})(?:st|nd|rd|th)?,?\s+(?P<year>\d{4})$"
+    ),
     # 16 juin 2023, 1er juin 2023
     "fr": re.compile(r"^(?P<day>\d{1,2})(?:er)?\s+(?P<month>[^\W\d_]+)\.?\s+(?P<year>\d{4})$"),
     # 16 de junio de 2023
@@ -177,10 +339,25 @@ def format_long_date(date: dt.date, lang: str) -> str:
 
 _TYPO = str.maketrans(
     {
-        "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'",
-        "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u00ab": '"', "\u00bb": '"',
-        "\u2013": "-", "\u2014": "-", "\u2212": "-", "\u2010": "-", "\u2011": "-",
-        "\u00a0": " ", "\u202f": " ", "\u2009": " ", "\u2007": " ",
+        "\u2018": "'",
+        "\u2019": "'",
+        "\u201a": "'",
+        "\u201b": "'",
+        "\u2032": "'",
+        "\u201c": '"',
+        "\u201d": '"',
+        "\u201e": '"',
+        "\u00ab": '"',
+        "\u00bb": '"',
+        "\u2013": "-",
+        "\u2014": "-",
+        "\u2212": "-",
+        "\u2010": "-",
+        "\u2011": "-",
+        "\u00a0": " ",
+        "\u202f": " ",
+        "\u2009": " ",
+        "\u2007": " ",
         "\u2026": "...",
     }
 )

@@ -31,7 +31,6 @@ LANG = String(8)
 class Base(DeclarativeBase):
     """Declarative base of every kb table."""
 
-    type_annotation_map = {dict[str, Any]: JSON, list[Any]: JSON}
 
 
 class Document(Base):

@@ -58,3 +58,34 @@ def seed(seeds: Path):
         return match
 
     return path
+
+
+@pytest.fixture
+def settings(tmp_path: Path):
+    """Settings with a fresh data folder (and SQLite database) under tmp_path."""
+    from kb.config import Settings
+
+    return Settings(home=tmp_path / "_kb", corpus=(SEEDS,), base_dir=ROOT)
+
+
+@pytest.fixture(scope="session")
+def full_settings(tmp_path_factory: pytest.TempPathFactory, shared_corpus: Path):
+    """Settings of a knowledge base holding the seeds and the whole real corpus (built once)."""
+    from kb.config import Settings
+    from kb.pipeline import ingest
+
+    home = tmp_path_factory.mktemp("full") / "_kb"
+    settings = Settings(home=home, corpus=(SEEDS, shared_corpus), base_dir=ROOT)
+    report = ingest(settings)
+    assert not report.failed, report.failed
+    return settings
+
+
+@pytest.fixture
+def full_db(full_settings):
+    """An open Database on the full knowledge base (read it, do not write to it)."""
+    from kb.pipeline import open_db
+
+    db = open_db(full_settings, create=False)
+    yield db
+    db.dispose()

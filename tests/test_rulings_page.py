@@ -28,7 +28,7 @@ def parse_lines(*lines: str, path: str = "page.txt"):
 
 def test_seed_000_is_a_french_page_of_13_english_rulings(seed):
     page = parse_path(seed("000"))
-    assert page.page_id == "c70b93c6d7c03b3c"
+    assert page.page_id == "000_c70b93c6d7c03b3c"
     assert page.language == "fr"
     assert page.machine_translation_notice is True
     assert page.header.startswith("Clarifications officielles")
@@ -133,7 +133,7 @@ def test_one_line_ruling_is_not_an_attribute():
 
 
 def test_page_id_from_file_name():
-    assert rulings_page.page_id_from_path("corpus/003_c5873bb13b9e08b7.txt") == "c5873bb13b9e08b7"
+    assert rulings_page.page_id_from_path("corpus/003_c5873bb13b9e08b7.txt") == "003_c5873bb13b9e08b7"
     assert rulings_page.page_id_from_path("some/galadriel.txt") == "galadriel"
 
 

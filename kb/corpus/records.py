@@ -40,7 +40,7 @@ def _jsonable(value: Any) -> Any:
 
 @dataclass
 class RuleRecord(Record):
-    """One numbered node of the rules: part ``7``, chapter ``701``, rule ``701.54``, subrule ``701.54a``.
+    """A node of the rules: part ``7``, chapter ``701``, rule ``701.54``, subrule ``701.54a``.
 
     ``title`` is set for parts, chapters and title-only rules ("701.54. The Ring Tempts You");
     ``text`` holds the rule's body (empty for title-only rules). ``examples`` are the

@@ -22,8 +22,8 @@ Decisions this module makes (see FORMATS.md section 1):
 - Attribute lines (``CMC 4``) are recognised only at the very end of the page, after the last
   ruling's text, and only in the strict shape ``UPPERCASE-KEY value`` with no sentence
   punctuation at the end, so a one-line ruling is never mistaken for one.
-- The page id is the 16-hex part of ``NNN_<16 hex>.txt`` (the stable part: ``NNN`` is a
-  running number), else the file stem.
+- The page id is the file stem, ``NNN_<16 hex>`` (``003_c5873bb13b9e08b7``): that is how the
+  rulings site names its pages and how users quote them; lookups also accept the hex alone.
 """
 
 from __future__ import annotations
@@ -51,7 +51,6 @@ _ATTRIBUTE = re.compile(
     r"^(?P<key>[A-Z][A-Z0-9_]{1,15})[ \t]+(?P<value>[^\s.!?:;,](?:[^\t]{0,38}[^\s.!?:;,\"')])?)$"
 )
 _MAX_HEADER = 400  # a header is one sentence or two; a longer first line is something else
-_PAGE_ID = re.compile(r"^\d+_(?P<hex>[0-9a-f]{16})$")
 _HEADER_TOKEN = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
 _HEADER_WORDS = {lang: frozenset(fold(w) for w in info(lang).header_words) for lang in LANGS}
 _LANG_CODE = re.compile(r"\b(?P<code>EN|FR|ES)\b")
@@ -106,10 +105,8 @@ def looks_like(text: str) -> bool:
 
 
 def page_id_from_path(path: str) -> str:
-    """Return the stable page id of a file: the hex of ``NNN_<16 hex>.txt``, else the stem."""
-    stem = PurePath(path).stem
-    match = _PAGE_ID.match(stem)
-    return match["hex"] if match else stem
+    """Return the page id of a file: its stem, ``NNN_<16 hex>`` for the site's pages."""
+    return PurePath(path).stem
 
 
 def parse(text: str, path: str = "<text>") -> RulingsPageDocument:

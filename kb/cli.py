@@ -1,0 +1,233 @@
+"""The ``kb`` command: one click group; each command parses options and calls one library function.
+
+Stages are imported inside the commands so that ``kb --help`` stays fast. Expected failures
+(``KbError``) become a one-line message and a non-zero exit, never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+from collections.abc import Callable
+from functools import wraps
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from kb.config import Settings, load_settings
+from kb.errors import KbError
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _handle_errors(func: F) -> F:
+    @wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except KbError as exc:
+            click.echo(f"kb: error: {exc}", err=True)
+            sys.exit(2)
+
+    return wrapper  # type: ignore[return-value]
+
+
+def _settings(ctx: click.Context) -> Settings:
+    settings = ctx.obj
+    assert isinstance(settings, Settings)
+    return settings
+
+
+def _print_json(data: Any) -> None:
+    click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+
+
+def _console() -> Any:
+    from rich.console import Console
+
+    return Console(highlight=False, soft_wrap=False)
+
+
+def _lang_option(default: str | None = None) -> Callable[[F], F]:
+    def callback(_ctx: click.Context, _param: click.Parameter, value: str | None) -> str | None:
+        if value is None:
+            return None
+        from kb.langs import check_lang
+
+        try:
+            return check_lang(value)
+        except ValueError as exc:
+            raise click.BadParameter(str(exc)) from None
+
+    return click.option(
+        "--lang",
+        default=default,
+        callback=callback,
+        help="Language: en, fr or es.",
+    )
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option(
+    "--home",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Data folder (database, index, site). Default: $KB_HOME or ./_kb.",
+)
+@click.option(
+    "--database",
+    "database_url",
+    help="SQLAlchemy URL. Default: $KB_DATABASE_URL or SQLite in the data folder.",
+)
+@click.option("-v", "--verbose", count=True, help="Say more (repeat for debug output).")
+@click.version_option(package_name="kb")
+@click.pass_context
+@_handle_errors
+def main(ctx: click.Context, home: Path | None, database_url: str | None, verbose: int) -> None:
+    """A multilingual knowledge base of the Magic: The Gathering rules and rulings.
+
+    \b
+    Example:
+        kb ingest corpus/ ../shared/corpus
+        kb rule 701.54 --lang es
+    """
+    logging.basicConfig(
+        level=logging.WARNING - 10 * min(verbose, 2),
+        format="kb: %(levelname)s: %(message)s",
+    )
+    ctx.obj = load_settings().with_options(home=home, database_url=database_url)
+
+
+@main.command()
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.option("--strict", is_flag=True, help="Exit non-zero if any document fails to load.")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.option(
+    "--no-wait", is_flag=True, help="Refuse, instead of waiting, if another ingest is running."
+)
+@click.pass_context
+@_handle_errors
+def ingest(
+    ctx: click.Context, paths: tuple[Path, ...], strict: bool, as_json: bool, no_wait: bool
+) -> None:
+    """Load corpus files or folders into the knowledge base (default: the bundled corpus/).
+
+    Unchanged files are skipped (by sha256); each document loads in its own transaction, and
+    one that fails is reported as path:line: reason while the others still load.
+
+    \b
+    Example:
+        kb ingest corpus/ ../shared/corpus
+        kb ingest --strict ../shared/corpus/cr/en/MagicCompRules_20260116.txt
+    """
+    from kb import pipeline
+    from kb.reports import ingest_summary, progress_bar
+
+    settings = _settings(ctx)
+    with progress_bar(enabled=not as_json) as progress:
+        report = pipeline.ingest(settings, list(paths) or None, progress=progress, wait=not no_wait)
+    summary = ingest_summary(settings, report)
+    for failure in report.failed:
+        click.echo(f"{_shorten(failure.path)}:{failure.line}: {failure.reason}", err=True)
+    if as_json:
+        _print_json(summary)
+    else:
+        from kb.reports import print_ingest_summary
+
+        print_ingest_summary(_console(), summary)
+    if strict and report.failed:
+        sys.exit(1)
+
+
+def _shorten(path: str) -> str:
+    try:
+        return str(Path(path).relative_to(Path.cwd()))
+    except ValueError:
+        return path
+
+
+@main.command()
+@click.argument("number")
+@_lang_option()
+@click.option("--edition", help="Effective date of the edition (YYYY-MM-DD). Default: the newest.")
+@click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
+@click.pass_context
+@_handle_errors
+def rule(
+    ctx: click.Context, number: str, lang: str | None, edition: str | None, as_json: bool
+) -> None:
+    """Print a rule with its subrules and examples, its translation beside the English.
+
+    \b
+    Example:
+        kb rule 701.54 --lang es
+        kb rule 704.5k --edition 2025-11-14 --json
+    """
+    from kb.lookup import rule_view
+    from kb.reports import print_rule
+
+    settings = _settings(ctx)
+    db = _open_existing(settings)
+    with db.session() as session:
+        view = rule_view(session, number, lang or settings.lang, edition)
+    if as_json:
+        _print_json(view)
+    else:
+        print_rule(_console(), view)
+
+
+@main.command()
+@click.argument("query")
+@click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
+@click.pass_context
+@_handle_errors
+def card(ctx: click.Context, query: str, as_json: bool) -> None:
+    """Print a card's names, attributes and rulings (by name in any language, oracle id or page id).
+
+    \b
+    Example:
+        kb card "The Trickster-God's Heist"
+        kb card "Le vol du dieu-décepteur" --json
+        kb card 003_c5873bb13b9e08b7
+    """
+    from kb.lookup import card_view
+    from kb.reports import print_card
+
+    db = _open_existing(_settings(ctx))
+    with db.session() as session:
+        view = card_view(session, query)
+    if as_json:
+        _print_json(view)
+    else:
+        print_card(_console(), view)
+
+
+@main.command()
+@click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
+@click.pass_context
+@_handle_errors
+def stats(ctx: click.Context, as_json: bool) -> None:
+    """Print counts per edition and language, and translation coverage.
+
+    \b
+    Example:
+        kb stats
+        kb stats --json
+    """
+    from kb.lookup import stats_view
+    from kb.reports import print_stats
+
+    db = _open_existing(_settings(ctx))
+    with db.session() as session:
+        view = stats_view(session)
+    if as_json:
+        _print_json(view)
+    else:
+        print_stats(_console(), view)
+
+
+def _open_existing(settings: Settings) -> Any:
+    from kb.pipeline import open_db
+
+    return open_db(settings, create=False)

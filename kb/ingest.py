@@ -1,0 +1,208 @@
+"""Corpus files -> database: idempotent by sha256, one transaction per document.
+
+A run reads every file, skips those whose bytes are unchanged since they last loaded, parses the
+rest outside any transaction, then loads each parsed document in a transaction of its own: the
+old rows the document owned are deleted and the new ones inserted, or nothing happens at all.
+A file that fails keeps whatever an earlier version of it loaded and is recorded as failed with
+its line and reason; the other files of the run load regardless.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from sqlalchemy import delete, select
+from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.orm import Session
+
+from kb.corpus import parse_file, read_text
+from kb.corpus.records import (
+    CardSetDocument,
+    CompRulesDocument,
+    ParsedDocument,
+    RulePageDocument,
+    RulingsPageDocument,
+)
+from kb.db import Database
+from kb.errors import KbError, ParseError
+from kb.loaders import load_card_set, load_comprules, load_rule_page, load_rulings_page
+from kb.models import Document
+from kb.recognise import collect_garbage, reattach_translations, recognise_pages
+
+log = logging.getLogger(__name__)
+
+# Editions first (translations attach to them), then card data (pages are recognised against it).
+_LOAD_ORDER = {"comprules": 0, "rule_page": 1, "mtgjson": 2, "rulings_page": 3}
+
+
+@dataclass
+class Failure:
+    """A document that did not load: where and why."""
+
+    path: str
+    line: int
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}: {self.reason}"
+
+
+@dataclass
+class IngestReport:
+    """What a run did, for the summary and for the stages that follow (links, index)."""
+
+    files: int = 0
+    loaded: list[str] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+    failed: list[Failure] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+
+    @property
+    def changed(self) -> bool:
+        """True when the database content changed in this run."""
+        return bool(self.loaded or self.removed)
+
+
+ProgressHook = Callable[[str, int, int], None]
+
+
+def sha256_of(data: bytes) -> str:
+    """Hex sha256 of a file's bytes (the document's identity for idempotency)."""
+    return hashlib.sha256(data).hexdigest()
+
+
+def document_key(path: Path) -> str:
+    """The path a document is stored under: absolute and POSIX, so reruns find it again."""
+    return path.resolve().as_posix()
+
+
+def ingest_paths(
+    db: Database,
+    paths: Iterable[Path],
+    *,
+    progress: ProgressHook | None = None,
+) -> IngestReport:
+    """Ingest files and folders into the database; return what was loaded, skipped and failed."""
+    from kb.corpus import iter_corpus_files
+
+    files = iter_corpus_files(paths)
+    report = IngestReport(files=len(files))
+    with db.session() as session:
+        known = {
+            d.path: (d.sha256, d.status, d.error_line, d.error)
+            for d in session.scalars(select(Document))
+        }
+
+    pending: list[tuple[str, str, int, ParsedDocument]] = []
+    for index, path in enumerate(files, 1):
+        key = document_key(path)
+        if progress:
+            progress(key, index, len(files) * 2)
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            report.failed.append(Failure(key, 1, f"cannot read file: {exc.strerror or exc}"))
+            continue
+        digest = sha256_of(data)
+        previous = known.get(key)
+        if previous and previous[0] == digest:
+            if previous[1] == "loaded":
+                report.unchanged.append(key)
+            else:
+                report.failed.append(Failure(key, previous[2] or 1, previous[3] or "failed"))
+            continue
+        try:
+            parsed = parse_file(path, text=read_text(path, data))
+        except ParseError as exc:
+            _record_failure(db, key, digest, len(data), exc.line, exc.reason)
+            report.failed.append(Failure(key, exc.line, exc.reason))
+            continue
+        pending.append((key, digest, len(data), parsed))
+
+    pending.sort(key=lambda item: (_LOAD_ORDER[item[3].format], item[0]))
+    for index, (key, digest, size, parsed) in enumerate(pending, 1):
+        if progress:
+            progress(key, len(files) + index, len(files) + len(pending))
+        try:
+            with db.session() as session, session.begin():
+                _load_document(session, key, digest, size, parsed)
+        except (KbError, SQLAlchemyError) as exc:
+            line, reason = _describe(exc)
+            log.warning("%s:%s: %s", key, line, reason)
+            _record_failure(db, key, digest, size, line, reason)
+            report.failed.append(Failure(key, line, reason))
+            continue
+        report.loaded.append(key)
+
+    if report.loaded:
+        with db.session() as session, session.begin():
+            reattach_translations(session)
+            recognise_pages(session)
+            collect_garbage(session)
+    return report
+
+
+def forget_documents(db: Database, keys: Iterable[str]) -> list[str]:
+    """Remove documents (and everything they own) from the database; return those removed."""
+    removed = []
+    with db.session() as session, session.begin():
+        for key in keys:
+            doc = session.scalar(select(Document).where(Document.path == key))
+            if doc is not None:
+                session.execute(delete(Document).where(Document.id == doc.id))
+                removed.append(key)
+        if removed:
+            reattach_translations(session)
+            collect_garbage(session)
+    return removed
+
+
+def _load_document(
+    session: Session, key: str, digest: str, size: int, parsed: ParsedDocument
+) -> None:
+    """Replace whatever the document loaded before with the new parse (inside a transaction)."""
+    session.execute(delete(Document).where(Document.path == key))
+    doc = Document(
+        path=key,
+        sha256=digest,
+        format=parsed.format,
+        language=getattr(parsed, "language", None),
+        status="loaded",
+        size=size,
+    )
+    session.add(doc)
+    session.flush()
+    if isinstance(parsed, CompRulesDocument):
+        load_comprules(session, doc, parsed)
+    elif isinstance(parsed, RulePageDocument):
+        load_rule_page(session, doc, parsed)
+    elif isinstance(parsed, CardSetDocument):
+        load_card_set(session, doc, parsed)
+    elif isinstance(parsed, RulingsPageDocument):
+        load_rulings_page(session, doc, parsed, Path(key).stem)
+    else:  # pragma: no cover - the dispatcher only returns the four formats
+        raise KbError(f"no loader for {type(parsed).__name__}")
+
+
+def _record_failure(db: Database, key: str, digest: str, size: int, line: int, reason: str) -> None:
+    """Mark a document failed; rows an earlier version of it loaded stay as they were."""
+    with db.session() as session, session.begin():
+        doc = session.scalar(select(Document).where(Document.path == key))
+        if doc is None:
+            doc = Document(path=key, sha256=digest, status="failed", size=size)
+            session.add(doc)
+        doc.sha256, doc.size = digest, size
+        doc.status, doc.error_line, doc.error = "failed", line, reason
+
+
+def _describe(exc: Exception) -> tuple[int, str]:
+    if isinstance(exc, ParseError):
+        return exc.line, exc.reason
+    if isinstance(exc, SQLAlchemyError):
+        orig = getattr(exc, "orig", None)
+        return 1, f"database refused the document: {orig or exc.__class__.__name__}"
+    return 1, str(exc)

@@ -1,0 +1,363 @@
+"""Read-only views of the knowledge base: a rule with its translation, a card, the counts.
+
+Each view returns plain dicts (JSON-ready, deterministic order), so the CLI can print them as a
+table or as ``--json`` and the site and exports can reuse them.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session, selectinload
+
+from kb.corpus.numbers import is_rule_number, sort_key
+from kb.errors import NotFoundError
+from kb.langs import LANGS, fold, language_name
+from kb.models import (
+    Card,
+    CardClarification,
+    CardLocalization,
+    Clarification,
+    ClarificationText,
+    Document,
+    Edition,
+    Example,
+    GlossaryEntry,
+    Printing,
+    Rule,
+    RuleText,
+    RulingsPage,
+)
+
+# Which translation to show when a language has several: a human one first.
+PROVENANCE_ORDER = {"official": 0, "community": 1, "machine": 2}
+
+
+def find_edition(session: Session, date: str | None = None, language: str = "en") -> Edition:
+    """The official edition with that effective date (ISO), or the newest one."""
+    query = select(Edition).where(Edition.kind == "comprules", Edition.language == language)
+    if date:
+        try:
+            effective = dt.date.fromisoformat(date)
+        except ValueError:
+            raise NotFoundError(f"{date!r} is not a date (expected YYYY-MM-DD)") from None
+        edition = session.scalar(query.where(Edition.effective_date == effective))
+        if edition is None:
+            known = ", ".join(e.isoformat() for e in editions(session)) or "none"
+            raise NotFoundError(f"no edition effective {date} is loaded (loaded: {known})")
+        return edition
+    edition = session.scalar(query.order_by(Edition.effective_date.desc()).limit(1))
+    if edition is None:
+        raise NotFoundError("no Comprehensive Rules edition is loaded: run `kb ingest` first")
+    return edition
+
+
+def editions(session: Session) -> list[dt.date]:
+    """Effective dates of the loaded English editions, oldest first."""
+    return [
+        d
+        for d in session.scalars(
+            select(Edition.effective_date)
+            .where(Edition.kind == "comprules", Edition.language == "en")
+            .order_by(Edition.effective_date)
+        )
+        if d is not None
+    ]
+
+
+def _text_dict(text: RuleText | None) -> dict[str, Any] | None:
+    if text is None:
+        return None
+    follows = text.follows_edition
+    return {
+        "language": text.language,
+        "title": text.title,
+        "text": text.body,
+        "examples": [e.text for e in text.examples],
+        "provenance": text.provenance,
+        "follows_edition": follows.effective_date.isoformat()
+        if follows and follows.effective_date
+        else None,
+        "follows_assumed": text.follows_assumed,
+    }
+
+
+def translations_for(session: Session, numbers: list[str], language: str) -> dict[str, RuleText]:
+    """The preferred translated text of each rule number in a language (human before machine)."""
+    rows = session.scalars(
+        select(RuleText)
+        .join(Rule, Rule.id == RuleText.rule_id)
+        .join(Edition, Edition.id == Rule.edition_id)
+        .where(
+            Edition.kind == "translations",
+            RuleText.language == language,
+            Rule.number.in_(numbers),
+        )
+        .options(selectinload(RuleText.examples), selectinload(RuleText.rule))
+    ).all()
+    chosen: dict[str, RuleText] = {}
+    for text in sorted(rows, key=lambda t: PROVENANCE_ORDER.get(t.provenance, 9)):
+        chosen.setdefault(text.rule.number, text)
+    return chosen
+
+
+def rule_view(
+    session: Session, number: str, language: str = "en", edition: str | None = None
+) -> dict[str, Any]:
+    """A rule with every subrule and example, English beside the language asked for."""
+    number = number.strip().rstrip(".")
+    if not is_rule_number(number):
+        raise NotFoundError(f"{number!r} is not a rule number (e.g. 701.54, 701.54a, 701, 7)")
+    ed = find_edition(session, edition)
+    key = sort_key(number)
+    rules = session.scalars(
+        select(Rule)
+        .where(
+            Rule.edition_id == ed.id,
+            (Rule.sort_key == key) | Rule.sort_key.startswith(key + ".", autoescape=True),
+        )
+        .order_by(Rule.sort_key)
+        .options(selectinload(Rule.texts).selectinload(RuleText.examples))
+    ).all()
+    if not rules or rules[0].number != number:
+        raise NotFoundError(f"rule {number} is not in the {ed.effective_date} edition")
+    translated = (
+        translations_for(session, [r.number for r in rules], language) if language != "en" else {}
+    )
+    items = []
+    for rule in rules:
+        english = next((t for t in rule.texts if t.language == "en"), None)
+        items.append(
+            {
+                "number": rule.number,
+                "kind": rule.kind,
+                "english": _text_dict(english),
+                "translation": _text_dict(translated.get(rule.number)),
+            }
+        )
+    missing = sum(1 for i in items if i["translation"] is None)
+    return {
+        "number": number,
+        "edition": ed.effective_date.isoformat() if ed.effective_date else None,
+        "language": language,
+        "language_name": language_name(language, "en"),
+        "rules": items,
+        "translated": len(items) - missing if language != "en" else len(items),
+        "missing": missing if language != "en" else 0,
+    }
+
+
+# --- cards -------------------------------------------------------------------------------------
+
+
+def find_card(session: Session, query: str) -> Card:
+    """Find a card by name in any language, oracle id or rulings-page id."""
+    wanted = query.strip()
+    page = session.scalar(select(RulingsPage).where(RulingsPage.page_id == wanted))
+    if page is not None and page.card_id is not None:
+        return session.get_one(Card, page.card_id)
+    card = session.scalar(select(Card).where((Card.oracle_id == wanted) | (Card.key == wanted)))
+    if card is not None:
+        return card
+    folded = fold(wanted)
+    names = session.execute(
+        select(CardLocalization.card_id, CardLocalization.name).union(select(Card.id, Card.name))
+    ).all()
+    exact = sorted({cid for cid, name in names if fold(name) == folded})
+    if len(exact) == 1:
+        return session.get_one(Card, exact[0])
+    partial = sorted({cid for cid, name in names if folded and folded in fold(name)})
+    if len(exact) > 1 or len(partial) > 1:
+        choices = exact or partial
+        labels = sorted({session.get_one(Card, cid).name for cid in choices})
+        shown = ", ".join(labels[:10]) + (" …" if len(labels) > 10 else "")
+        raise NotFoundError(f"{query!r} matches {len(labels)} cards: {shown}")
+    if len(partial) == 1:
+        return session.get_one(Card, partial[0])
+    raise NotFoundError(f"no card named {query!r} (nor with that oracle id or rulings page id)")
+
+
+def clarifications_of(session: Session, card_id: int) -> list[dict[str, Any]]:
+    """A card's rulings, once each, oldest first, with their texts per language."""
+    clar_ids = select(CardClarification.clarification_id).where(
+        CardClarification.card_id == card_id
+    )
+    clarifications = session.scalars(
+        select(Clarification)
+        .where(Clarification.id.in_(clar_ids))
+        .options(selectinload(Clarification.texts))
+    ).all()
+    ordered = sorted(
+        clarifications,
+        key=lambda c: (c.date, _first_text(c), c.id),
+    )
+    return [
+        {
+            "id": c.id,
+            "date": c.date.isoformat(),
+            "source": c.source,
+            "texts": {
+                t.language: {"text": t.text, "provenance": t.provenance}
+                for t in sorted(
+                    c.texts,
+                    key=lambda t: (t.language, PROVENANCE_ORDER.get(t.provenance, 9)),
+                    reverse=True,
+                )
+            },
+        }
+        for c in ordered
+    ]
+
+
+def _first_text(c: Clarification) -> str:
+    texts = sorted(c.texts, key=lambda t: (t.language != "en", t.language))
+    return texts[0].text if texts else ""
+
+
+def card_view(session: Session, query: str) -> dict[str, Any]:
+    """A card with its names per language, attributes, printings and rulings."""
+    card = find_card(session, query)
+    locs = {loc.language: loc for loc in card.localizations}
+    pages = session.scalars(
+        select(RulingsPage).where(RulingsPage.card_id == card.id).order_by(RulingsPage.page_id)
+    ).all()
+    printings = sorted({(p.set_code, p.number) for p in card.printings})
+    attributes: dict[str, str] = {}
+    for page in pages:
+        attributes.update(page.attributes or {})
+    return {
+        "key": card.key,
+        "oracle_id": card.oracle_id,
+        "name": card.name,
+        "names": {lang: locs[lang].name for lang in LANGS if lang in locs},
+        "type_lines": {lang: locs[lang].type_line for lang in LANGS if lang in locs},
+        "texts": {lang: locs[lang].text for lang in LANGS if lang in locs},
+        "mana_value": card.mana_value,
+        "layout": card.layout,
+        "faces": list(card.faces or []),
+        "attributes": attributes,
+        "printings": [{"set": s, "number": n} for s, n in printings],
+        "rulings_pages": [
+            {"page_id": p.page_id, "language": p.language, "recognised": p.recognised}
+            for p in pages
+        ],
+        "rulings": clarifications_of(session, card.id),
+    }
+
+
+# --- stats -------------------------------------------------------------------------------------
+
+
+def _count(session: Session, query: Any) -> int:
+    return int(session.scalar(select(func.count()).select_from(query.subquery())) or 0)
+
+
+def stats_view(session: Session) -> dict[str, Any]:
+    """Counts of everything, per edition and per language, and translation coverage."""
+    docs = session.execute(
+        select(Document.format, Document.status, func.count()).group_by(
+            Document.format, Document.status
+        )
+    ).all()
+    documents: dict[str, dict[str, int]] = {}
+    for fmt, status, n in docs:
+        documents.setdefault(fmt or "unknown", {})[status] = n
+    edition_rows = []
+    for ed in session.scalars(
+        select(Edition).order_by(Edition.kind, Edition.language, Edition.effective_date)
+    ):
+        kinds = dict(
+            session.execute(
+                select(Rule.kind, func.count()).where(Rule.edition_id == ed.id).group_by(Rule.kind)
+            ).all()
+        )
+        examples = _count(
+            session,
+            select(Example.id)
+            .join(RuleText, RuleText.id == Example.rule_text_id)
+            .join(Rule, Rule.id == RuleText.rule_id)
+            .where(Rule.edition_id == ed.id),
+        )
+        glossary = _count(
+            session, select(GlossaryEntry.id).where(GlossaryEntry.edition_id == ed.id)
+        )
+        edition_rows.append(
+            {
+                "key": ed.key,
+                "kind": ed.kind,
+                "language": ed.language,
+                "effective_date": ed.effective_date.isoformat() if ed.effective_date else None,
+                "rules": {k: kinds.get(k, 0) for k in ("part", "chapter", "rule", "subrule")},
+                "examples": examples,
+                "glossary": glossary,
+            }
+        )
+    return {
+        "documents": documents,
+        "editions": edition_rows,
+        "cards": _count(session, select(Card.id)),
+        "cards_recognised_pages": _count(
+            session, select(RulingsPage.id).where(RulingsPage.recognised.is_(True))
+        ),
+        "printings": _count(session, select(Printing.id)),
+        "clarifications": _count(session, select(Clarification.id)),
+        "languages": {lang: _language_stats(session, lang) for lang in LANGS},
+    }
+
+
+def _language_stats(session: Session, lang: str) -> dict[str, Any]:
+    texts = dict(
+        session.execute(
+            select(ClarificationText.provenance, func.count())
+            .where(ClarificationText.language == lang)
+            .group_by(ClarificationText.provenance)
+        ).all()
+    )
+    card_names = _count(
+        session, select(CardLocalization.id).where(CardLocalization.language == lang)
+    )
+    result: dict[str, Any] = {
+        "clarification_texts": dict(sorted(texts.items())),
+        "card_names": card_names,
+    }
+    try:
+        newest = find_edition(session)
+    except NotFoundError:
+        return result
+    numbered = select(Rule.number).where(
+        Rule.edition_id == newest.id, Rule.kind.in_(("rule", "subrule"))
+    )
+    total = _count(session, numbered)
+    if lang == "en":
+        result["rule_texts"] = {
+            "translated": total,
+            "total": total,
+            "coverage": 1.0 if total else 0.0,
+        }
+        return result
+    translated_numbers = (
+        select(Rule.number)
+        .join(Edition, Edition.id == Rule.edition_id)
+        .join(RuleText, RuleText.rule_id == Rule.id)
+        .where(Edition.kind == "translations", RuleText.language == lang)
+    )
+    by_provenance = dict(
+        session.execute(
+            select(RuleText.provenance, func.count(func.distinct(Rule.number)))
+            .join(Rule, Rule.id == RuleText.rule_id)
+            .join(Edition, Edition.id == Rule.edition_id)
+            .where(Edition.kind == "translations", RuleText.language == lang)
+            .group_by(RuleText.provenance)
+        ).all()
+    )
+    translated = _count(session, numbered.where(Rule.number.in_(translated_numbers)).distinct())
+    result["rule_texts"] = {
+        "translated": translated,
+        "total": total,
+        "coverage": round(translated / total, 6) if total else 0.0,
+        "by_provenance": dict(sorted(by_provenance.items())),
+        "edition": newest.effective_date.isoformat() if newest.effective_date else None,
+    }
+    return result

@@ -1,0 +1,218 @@
+"""Terminal output of the inspect commands and the ingest summary (rich tables and panels).
+
+Kept apart from ``cli.py`` so the command module stays a thin layer of options, and from the
+views in ``lookup.py`` so those stay plain data for ``--json``, the site and the exports.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from kb.config import Settings
+from kb.ingest import IngestReport, ProgressHook
+from kb.langs import LANGS, language_name
+
+BADGES = {"official": "official", "machine": "machine translation", "community": "community"}
+
+
+@contextmanager
+def progress_bar(enabled: bool = True) -> Iterator[ProgressHook | None]:
+    """A rich progress bar on a terminal (stderr), nothing when output is piped."""
+    if not enabled or not sys.stderr.isatty():
+        yield None
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    with Progress(
+        TextColumn("[bold]ingest"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.description}"),
+        console=Console(stderr=True),
+        transient=True,
+    ) as progress:
+        task = progress.add_task("", total=None)
+
+        def hook(path: str, done: int, total: int) -> None:
+            progress.update(task, completed=done, total=total, description=path.rsplit("/", 1)[-1])
+
+        yield hook
+
+
+def ingest_summary(settings: Settings, report: IngestReport) -> dict[str, Any]:
+    """The run's outcome and the knowledge base's counts after it."""
+    from kb.lookup import stats_view
+    from kb.pipeline import open_db
+
+    db = open_db(settings)
+    try:
+        with db.session() as session:
+            stats = stats_view(session)
+    finally:
+        db.dispose()
+    return {
+        "run": {
+            "files": report.files,
+            "loaded": len(report.loaded),
+            "unchanged": len(report.unchanged),
+            "failed": len(report.failed),
+            "failures": [
+                {"path": f.path, "line": f.line, "reason": f.reason} for f in report.failed
+            ],
+        },
+        "knowledge_base": stats,
+    }
+
+
+def print_ingest_summary(console: Console, summary: dict[str, Any]) -> None:
+    """Print the run line and the counts table."""
+    run = summary["run"]
+    console.print(
+        f"{run['files']} documents: {run['loaded']} loaded, {run['unchanged']} unchanged, "
+        f"{run['failed']} failed"
+    )
+    print_stats(console, summary["knowledge_base"])
+
+
+def print_stats(console: Console, stats: dict[str, Any]) -> None:
+    """Print documents, editions and per-language coverage as tables."""
+    docs = Table(title="Documents", title_justify="left")
+    docs.add_column("format")
+    docs.add_column("loaded", justify="right")
+    docs.add_column("failed", justify="right")
+    for fmt, counts in sorted(stats["documents"].items()):
+        docs.add_row(fmt, str(counts.get("loaded", 0)), str(counts.get("failed", 0)))
+    console.print(docs)
+    eds = Table(title="Editions", title_justify="left")
+    for column in (
+        "edition",
+        "lang",
+        "parts",
+        "chapters",
+        "rules",
+        "subrules",
+        "examples",
+        "glossary",
+    ):
+        eds.add_column(column, justify="left" if column in ("edition", "lang") else "right")
+    for ed in stats["editions"]:
+        r = ed["rules"]
+        eds.add_row(
+            ed["effective_date"] or ed["kind"],
+            ed["language"],
+            *(
+                str(v)
+                for v in (
+                    r["part"],
+                    r["chapter"],
+                    r["rule"],
+                    r["subrule"],
+                    ed["examples"],
+                    ed["glossary"],
+                )
+            ),
+        )
+    console.print(eds)
+    console.print(
+        f"cards: {stats['cards']}  printings: {stats['printings']}  "
+        f"clarifications: {stats['clarifications']}  "
+        f"rulings pages recognised: {stats['cards_recognised_pages']}"
+    )
+    langs = Table(title="Per language", title_justify="left")
+    for column in ("language", "rule texts", "coverage", "clarification texts", "card names"):
+        langs.add_column(column, justify="left" if column == "language" else "right")
+    for lang, data in stats["languages"].items():
+        rules = data.get("rule_texts")
+        coverage = f"{rules['coverage']:.1%}" if rules else "-"
+        texts = ", ".join(f"{n} {p}" for p, n in data["clarification_texts"].items()) or "0"
+        langs.add_row(
+            language_name(lang, "en"),
+            f"{rules['translated']}/{rules['total']}" if rules else "-",
+            coverage,
+            texts,
+            str(data["card_names"]),
+        )
+    console.print(langs)
+
+
+def _badge(text: dict[str, Any]) -> str:
+    badge = BADGES.get(text["provenance"], text["provenance"])
+    if text.get("follows_edition"):
+        assumed = ", assumed" if text.get("follows_assumed") else ""
+        badge += f"; follows {text['follows_edition']}{assumed}"
+    return badge
+
+
+def _body(text: dict[str, Any]) -> str:
+    parts = [p for p in (text["title"], text["text"]) if p]
+    lines = [escape(" ".join(parts))]
+    lines.extend(f"[italic]Example:[/italic] {escape(e)}" for e in text["examples"])
+    return "\n".join(lines)
+
+
+def print_rule(console: Console, view: dict[str, Any]) -> None:
+    """Print a rule, English and (when asked) the translation side by side."""
+    lang = view["language"]
+    console.print(f"[bold]Rule {escape(view['number'])}[/bold] — edition {view['edition']}")
+    if lang != "en" and view["missing"] == len(view["rules"]):
+        console.print(
+            f"[yellow]no {language_name(lang, 'en')} text for rule {escape(view['number'])}: "
+            "English shown[/yellow]"
+        )
+    table = Table(show_lines=True, expand=True)
+    table.add_column("number", no_wrap=True)
+    table.add_column("English", ratio=1)
+    if lang != "en":
+        table.add_column(language_name(lang, "en"), ratio=1)
+    for item in view["rules"]:
+        row = [
+            f"[bold]{escape(item['number'])}[/bold]",
+            _body(item["english"]) if item["english"] else "",
+        ]
+        if lang != "en":
+            translation = item["translation"]
+            if translation:
+                row.append(f"{_body(translation)}\n[dim]({escape(_badge(translation))})[/dim]")
+            else:
+                row.append(f"[dim]no {language_name(lang, 'en')} text[/dim]")
+        table.add_row(*row)
+    console.print(table)
+
+
+def print_card(console: Console, view: dict[str, Any]) -> None:
+    """Print a card's names, attributes, printings and rulings."""
+    console.print(f"[bold]{escape(view['name'])}[/bold]")
+    for lang in LANGS:
+        if lang in view["names"]:
+            console.print(f"  {language_name(lang, 'en')}: {escape(view['names'][lang])}")
+    facts = []
+    if view["mana_value"] is not None:
+        facts.append(f"mana value {view['mana_value']:g}")
+    if view["oracle_id"]:
+        facts.append(f"oracle id {view['oracle_id']}")
+    facts.extend(f"{k} {v}" for k, v in sorted(view["attributes"].items()))
+    if view["printings"]:
+        facts.append(
+            "printings " + ", ".join(f"{p['set']} #{p['number']}" for p in view["printings"])
+        )
+    for page in view["rulings_pages"]:
+        facts.append(f"rulings page {page['page_id']}")
+    for fact in facts:
+        console.print(f"  {escape(fact)}")
+    console.print(f"[bold]{len(view['rulings'])} rulings[/bold]")
+    for ruling in view["rulings"]:
+        console.print(f"[cyan]{ruling['date']}[/cyan] · {escape(ruling['source'])}")
+        for lang, text in sorted(ruling["texts"].items(), key=lambda kv: kv[0] != "en"):
+            prefix = (
+                ""
+                if lang == "en"
+                else f"[dim]{lang} ({BADGES.get(text['provenance'], text['provenance'])}):[/dim] "
+            )
+            console.print(f"  {prefix}{escape(text['text'])}")
