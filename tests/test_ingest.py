@@ -96,7 +96,8 @@ def test_bad_documents_fail_alone(settings, seeds, tmp_path):
     corpus = tmp_path / "mixed"
     shutil.copytree(seeds, corpus)
     (corpus / "900_badbadbadbadbad0.txt").write_text(
-        "Clarifications officielles de Wizards of the Coast.\n30 février 2021 · source : wotc\nTexte.\n",
+        "Clarifications officielles de Wizards of the Coast.\n"
+        "30 février 2021 · source : wotc\nTexte.\n",
         encoding="utf-8",
     )
     (corpus / "901_latin1latin1lat.txt").write_bytes("Règle\n".encode("latin-1"))

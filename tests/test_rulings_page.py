@@ -133,7 +133,8 @@ def test_one_line_ruling_is_not_an_attribute():
 
 
 def test_page_id_from_file_name():
-    assert rulings_page.page_id_from_path("corpus/003_c5873bb13b9e08b7.txt") == "003_c5873bb13b9e08b7"
+    page_id = rulings_page.page_id_from_path("corpus/003_c5873bb13b9e08b7.txt")
+    assert page_id == "003_c5873bb13b9e08b7"
     assert rulings_page.page_id_from_path("some/galadriel.txt") == "galadriel"
 
 
