@@ -1,0 +1,59 @@
+"""Stable site links: one function that both the search results and the static site use.
+
+The site writes one page per rule chapter (its rules and subrules as anchors), one page per card
+and one glossary page per language; search results and the API link into them, so the shapes
+below are a contract between the two stages:
+
+- rule, subrule:   ``/{lang}/rules/{chapter}.html#{number}``  (``/en/rules/701.html#701.54a``)
+- chapter, part:   ``/{lang}/rules/{number}.html``            (``/en/rules/701.html``, ``7.html``)
+- card:            ``/{lang}/cards/{card_key}.html``          (card_key = ``Card.key``)
+- glossary term:   ``/{lang}/glossary.html#{slug}``           (slug = :func:`glossary_slug`)
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from urllib.parse import quote
+
+from kb.langs import check_lang
+
+_NUMBER = re.compile(r"^(?:[1-9]|\d{3}(?:\.\d{1,3}[a-z]?)?)$")
+_NOT_ALNUM = re.compile(r"[^a-z0-9]+")
+
+
+def glossary_slug(term: str) -> str:
+    """The anchor of a glossary term: lower-case ASCII, each run of other characters one ``-``.
+
+    Accents are dropped so anchors stay plain ASCII (``Lim-Dûl`` -> ``lim-dul``);
+    ``Active Player, Nonactive Player Order`` -> ``active-player-nonactive-player-order``.
+    """
+    decomposed = unicodedata.normalize("NFKD", term.casefold())
+    ascii_only = "".join(c for c in decomposed if not unicodedata.combining(c))
+    return _NOT_ALNUM.sub("-", ascii_only).strip("-")
+
+
+def rule_page(number: str) -> str:
+    """The page a rule number lives on: its part for a part, else its chapter (``701``)."""
+    if not _NUMBER.match(number):
+        raise ValueError(f"not a rule number: {number!r}")
+    return number if len(number) == 1 else number[:3]
+
+
+def site_url(kind: str, lang: str, **keys: str) -> str:
+    """The site-relative URL of a rule (``number=``), card (``key=``) or glossary term (``term=``).
+
+    ``kind`` is ``rule`` (any part, chapter, rule or subrule number), ``card`` or ``glossary``;
+    ``lang`` is the site language the page is in. Raises ValueError on anything else.
+    """
+    code = check_lang(lang)
+    if kind == "rule":
+        number = keys["number"]
+        page = rule_page(number)
+        url = f"/{code}/rules/{page}.html"
+        return url if page == number else f"{url}#{number}"
+    if kind == "card":
+        return f"/{code}/cards/{quote(keys['key'], safe='')}.html"
+    if kind == "glossary":
+        return f"/{code}/glossary.html#{glossary_slug(keys['term'])}"
+    raise ValueError(f"unknown kind of page: {kind!r} (expected rule, card or glossary)")
