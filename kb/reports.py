@@ -91,17 +91,10 @@ def print_stats(console: Console, stats: dict[str, Any]) -> None:
         docs.add_row(fmt, str(counts.get("loaded", 0)), str(counts.get("failed", 0)))
     console.print(docs)
     eds = Table(title="Editions", title_justify="left")
-    for column in (
-        "edition",
-        "lang",
-        "parts",
-        "chapters",
-        "rules",
-        "subrules",
-        "examples",
-        "glossary",
-    ):
-        eds.add_column(column, justify="left" if column in ("edition", "lang") else "right")
+    eds.add_column("edition", no_wrap=True, min_width=12)
+    eds.add_column("lang", no_wrap=True)
+    for column in ("parts", "chapters", "rules", "subrules", "examples", "glossary"):
+        eds.add_column(column, justify="right")
     for ed in stats["editions"]:
         r = ed["rules"]
         eds.add_row(
@@ -171,6 +164,7 @@ def print_rule(console: Console, view: dict[str, Any]) -> None:
     table.add_column("English", ratio=1)
     if lang != "en":
         table.add_column(language_name(lang, "en"), ratio=1)
+    shown_badge = None
     for item in view["rules"]:
         row = [
             f"[bold]{escape(item['number'])}[/bold]",
@@ -179,7 +173,11 @@ def print_rule(console: Console, view: dict[str, Any]) -> None:
         if lang != "en":
             translation = item["translation"]
             if translation:
-                row.append(f"{_body(translation)}\n[dim]({escape(_badge(translation))})[/dim]")
+                badge = _badge(translation)
+                # The badge is the same for a whole rule page: say it once, then when it changes.
+                suffix = f"\n[dim]({escape(badge)})[/dim]" if badge != shown_badge else ""
+                shown_badge = badge
+                row.append(_body(translation) + suffix)
             else:
                 row.append(f"[dim]no {language_name(lang, 'en')} text[/dim]")
         table.add_row(*row)

@@ -92,7 +92,7 @@ def test_changed_file_replaces_its_rows(settings, seed, tmp_path):
     db.dispose()
 
 
-def test_bad_documents_fail_alone(settings, seeds, tmp_path):
+def test_bad_documents_fail_alone(settings, seeds, tmp_path, shared_corpus):
     corpus = tmp_path / "mixed"
     shutil.copytree(seeds, corpus)
     (corpus / "900_badbadbadbadbad0.txt").write_text(
@@ -103,6 +103,16 @@ def test_bad_documents_fail_alone(settings, seeds, tmp_path):
     (corpus / "901_latin1latin1lat.txt").write_bytes("Règle\n".encode("latin-1"))
     (corpus / "902_empty00000000000.txt").write_bytes(b"")
     (corpus / "903_junk.json").write_bytes(bytes(range(256)) * 4)
+    khm = (shared_corpus / "mtgjson" / "KHM.json").read_bytes()
+    (corpus / "904_truncated.json").write_bytes(khm[: len(khm) // 2])
+    (corpus / "905_0000000000000000.txt").write_text(
+        "Hello there, this is not a rulings page.\nJune 16, 2023 · source: wotc\nText.\n",
+        encoding="utf-8",
+    )
+    (corpus / "906_rule_page.txt").write_text(
+        "701.54. The Ring Tempts You\nSubrules\nOther rules in this section\n- 701.1\n",
+        encoding="utf-8",
+    )
     report = ingest(settings, [corpus])
     assert len(report.loaded) == 3
     failed = {Path(f.path).name: f for f in report.failed}
@@ -111,19 +121,31 @@ def test_bad_documents_fail_alone(settings, seeds, tmp_path):
         "901_latin1latin1lat.txt",
         "902_empty00000000000.txt",
         "903_junk.json",
+        "904_truncated.json",
+        "905_0000000000000000.txt",
+        "906_rule_page.txt",
     }
+    for name, f in sorted(failed.items()):
+        print(f"{name}:{f.line}: {f.reason}")
+    assert failed["901_latin1latin1lat.txt"].line == 1
+    assert "UTF-8" in failed["901_latin1latin1lat.txt"].reason
+    assert "empty" in failed["902_empty00000000000.txt"].reason
+    assert "binary" in failed["903_junk.json"].reason
+    assert "invalid JSON" in failed["904_truncated.json"].reason  # KHM.json is one long line
+    assert "header" in failed["905_0000000000000000.txt"].reason
+    assert "no subrules" in failed["906_rule_page.txt"].reason
     assert failed["900_badbadbadbadbad0.txt"].line == 2
     assert "février" in failed["900_badbadbadbadbad0.txt"].reason
     assert all(f.reason for f in report.failed)
     db = open_db(settings)
     with db.session() as s:
         statuses = dict(s.execute(select(Document.path, Document.status)).all())
-        assert sum(1 for v in statuses.values() if v == "failed") == 4
+        assert sum(1 for v in statuses.values() if v == "failed") == 7
         assert s.scalar(select(func.count()).select_from(RulingsPage)) == 2
     db.dispose()
     # A second run reports the same failures without loading anything again.
     again = ingest(settings, [corpus])
-    assert again.loaded == [] and len(again.failed) == 4
+    assert again.loaded == [] and len(again.failed) == 7
 
 
 def test_failed_new_version_keeps_the_previous_one(settings, seed, tmp_path):

@@ -1,0 +1,169 @@
+"""The `kb` command through click's CliRunner: ingest, rule, card, stats, help and errors."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from kb.cli import main
+
+HEIST_ORACLE = "78f99c66-cb50-49e3-ab2d-e7755818ffd7"
+
+
+def run(*args: str, home=None):
+    base = ["--home", str(home)] if home is not None else []
+    return CliRunner().invoke(main, [*base, *args], catch_exceptions=False)
+
+
+def _commands(group: click.Group, prefix: str = ""):
+    for name, command in sorted(group.commands.items()):
+        yield f"{prefix}{name}", command
+        if isinstance(command, click.Group):
+            yield from _commands(command, f"{prefix}{name} ")
+
+
+def test_every_command_has_help_with_an_example():
+    missing = [
+        name for name, command in _commands(main) if "Example:" not in (command.help or "")
+    ]
+    assert missing == []
+
+
+def test_python_dash_m_kb_runs():
+    out = subprocess.run(
+        [sys.executable, "-m", "kb", "--help"], capture_output=True, text=True, check=True
+    )
+    assert "ingest" in out.stdout
+
+
+def test_ingest_seeds_prints_a_summary(tmp_path, seeds):
+    result = run("ingest", str(seeds), home=tmp_path)
+    assert result.exit_code == 0, result.output
+    assert "3 documents: 3 loaded, 0 unchanged, 0 failed" in result.output
+    again = run("ingest", str(seeds), "--json", home=tmp_path)
+    summary = json.loads(again.stdout)
+    assert summary["run"] == {
+        "files": 3,
+        "loaded": 0,
+        "unchanged": 3,
+        "failed": 0,
+        "failures": [],
+    }
+    es = summary["knowledge_base"]["languages"]["es"]
+    assert es["card_names"] == 0
+    assert summary["knowledge_base"]["clarifications"] == 25
+
+
+def test_ingest_reports_failures_and_strict_exits_nonzero(tmp_path, seeds):
+    corpus = tmp_path / "corpus"
+    shutil.copytree(seeds, corpus)
+    (corpus / "010_0000000000000000.txt").write_text(
+        "Official rulings from Wizards of the Coast.\nJune 16, 2023 · source: wotc\n",
+        encoding="utf-8",
+    )
+    result = run("ingest", str(corpus), home=tmp_path / "home")
+    assert result.exit_code == 0
+    assert "010_0000000000000000.txt:2: " in result.stderr
+    assert "3 loaded" in result.stdout and "1 failed" in result.stdout
+    strict = run("ingest", "--strict", str(corpus), home=tmp_path / "home")
+    assert strict.exit_code == 1
+    assert "010_0000000000000000.txt:2: " in strict.stderr
+
+
+def test_ingest_of_a_missing_path_is_a_clear_error(tmp_path):
+    result = run("ingest", str(tmp_path / "nowhere"), home=tmp_path)
+    assert result.exit_code == 2
+    assert "nowhere" in result.stderr and "Traceback" not in result.output
+
+
+def test_commands_on_an_empty_home_say_what_to_do(tmp_path):
+    result = run("rule", "701.54", home=tmp_path)
+    assert result.exit_code == 2
+    assert "kb ingest" in result.stderr
+
+
+def test_rule_in_spanish_beside_english(full_settings):
+    result = run("rule", "701.54", "--lang", "es", "--json", home=full_settings.home)
+    view = json.loads(result.stdout)
+    assert [r["number"] for r in view["rules"]][-1] == "701.54e"
+    assert view["rules"][0]["translation"]["title"] == "El Anillo te tienta"
+    text = run("rule", "701.54", "--lang", "es", home=full_settings.home).stdout
+    assert "El Anillo te tienta" in text and "The Ring Tempts You" in text
+
+
+def test_rule_without_translation_says_so(full_settings):
+    result = run("rule", "701.38", "--lang", "es", home=full_settings.home)
+    assert result.exit_code == 0
+    assert "no Spanish text" in result.stdout
+    assert "Vote" in result.stdout
+
+
+def test_rule_of_an_older_edition(full_settings):
+    result = run("rule", "701.32", "--edition", "2021-02-05", "--json", home=full_settings.home)
+    view = json.loads(result.stdout)
+    assert view["edition"] == "2021-02-05"
+    assert view["rules"][0]["english"]["title"] == "Vote"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["rule", "999.99"], "not in the 2026-01-16 edition"),
+        (["rule", "hello"], "not a rule number"),
+        (["rule", "701.54", "--edition", "1999-01-01"], "no edition effective 1999-01-01"),
+        (["rule", "701.54", "--lang", "de"], "unsupported language"),
+        (["card", "No Such Card Anywhere"], "no card named"),
+    ],
+)
+def test_bad_requests_get_one_line_errors(full_settings, args, message):
+    result = run(*args, home=full_settings.home)
+    assert result.exit_code == 2
+    assert message in result.stderr
+    assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "The Trickster-God's Heist",
+        "the trickster-god’s heist",
+        "Le vol du dieu-décepteur",
+        "El robo del dios embaucador",
+        HEIST_ORACLE,
+        "003_c5873bb13b9e08b7",
+    ],
+)
+def test_card_by_any_name_or_id(full_settings, query):
+    view = json.loads(run("card", query, "--json", home=full_settings.home).stdout)
+    assert view["oracle_id"] == HEIST_ORACLE
+    assert view["mana_value"] == 4
+    assert len(view["rulings"]) == 12
+    assert all(r["date"] == "2021-02-05" for r in view["rulings"])
+
+
+def test_card_text_output_has_iso_dates_and_names(full_settings):
+    out = run("card", "003_c5873bb13b9e08b7", home=full_settings.home).stdout
+    assert "The Trickster-God's Heist" in out
+    assert "French: Le vol du dieu-décepteur" in out
+    assert "2021-02-05 · wotc" in out
+    assert "12 rulings" in out
+
+
+def test_stats_json_and_text(full_settings):
+    stats = json.loads(run("stats", "--json", home=full_settings.home).stdout)
+    editions = {e["key"]: e for e in stats["editions"]}
+    assert editions["en:2026-01-16"]["rules"]["subrule"] == 1957
+    assert editions["es:translations"]["rules"] == {
+        "part": 0,
+        "chapter": 0,
+        "rule": 1,
+        "subrule": 5,
+    }
+    text = run("stats", home=full_settings.home).stdout
+    assert "2026-01-16" in text and "Spanish" in text
