@@ -10,7 +10,6 @@ import json
 import os
 import random
 import shutil
-import sys
 from pathlib import Path
 
 import pytest
@@ -92,9 +91,8 @@ def test_real_files_are_detected(shared_corpus, cr_path):
     for name in ("KHM.json", "CN2.json"):
         path = shared_corpus / "mtgjson" / name
         assert detect_format(read_text(path), str(path)) == "mtgjson"
-    if "comprules" in corpus.available_formats():
-        path = cr_path("2026-01-16")
-        assert detect_format(read_text(path), str(path)) == "comprules"
+    path = cr_path("2026-01-16")
+    assert detect_format(read_text(path), str(path)) == "comprules"
 
 
 @pytest.mark.parametrize(
@@ -109,23 +107,6 @@ def test_unknown_content_is_a_parse_error(text):
     assert "rulings page" in caught.value.reason and "MTGJSON" in caught.value.reason
 
 
-@pytest.fixture
-def without_comprules(monkeypatch):
-    """Pretend kb.corpus.comprules does not exist (None in sys.modules blocks the import)."""
-    monkeypatch.setitem(sys.modules, "kb.corpus.comprules", None)
-    corpus._module.cache_clear()
-    yield
-    corpus._module.cache_clear()
-
-
-@pytest.mark.usefixtures("without_comprules")
-def test_other_formats_work_without_the_comprules_parser(seed):
-    assert "comprules" not in corpus.available_formats()
-    assert parse_file(seed("004")).format == "rule_page"
-    with pytest.raises(ParseError, match="comprules parser is not installed"):
-        detect_format("Magic: The Gathering Comprehensive Rules\n", "cr.txt")
-    with pytest.raises(KbError, match="not available"):
-        corpus.parser_for("comprules")
 
 
 def test_parser_for_rejects_an_unknown_format():

@@ -3,23 +3,19 @@
 The format is sniffed from the text, not the extension, because the corpus is assembled by hand
 and a rulings page saved as ``.dat`` is still a rulings page. Each format module offers
 ``looks_like(text)`` (cheap) and ``parse(text, path)`` (raises ParseError with file and line).
-
-The Comprehensive Rules parser (``comprules``) is written separately; it is imported lazily and
-defensively so the other formats keep working when it is missing or broken.
 """
 
 from __future__ import annotations
 
-import importlib
 import logging
 import re
 from collections.abc import Callable, Iterable
-from functools import cache
 from pathlib import Path
 from types import ModuleType
 
 from kb.errors import KbError, ParseError
 
+from . import comprules, mtgjson, rule_page, rulings_page
 from .records import ParsedDocument
 
 log = logging.getLogger(__name__)
@@ -38,27 +34,12 @@ _EXPECTED = (
 )
 # Control bytes that never occur in a text corpus file (tab, newlines, form feed and ESC aside).
 _CONTROL_BYTE = re.compile(rb"[\x00-\x08\x0e-\x1a\x1c-\x1f\x7f]")
-# Parsers written by others: a missing or broken one must not take the other formats down.
-_OPTIONAL = frozenset({"comprules"})
-
-
-@cache
-def _module(name: str) -> ModuleType | None:
-    """Import a format module; None if an optional one is absent or fails to import."""
-    if name not in _OPTIONAL:
-        return importlib.import_module(f"{__name__}.{name}")
-    try:
-        return importlib.import_module(f"{__name__}.{name}")
-    except Exception as error:
-        missing = isinstance(error, ImportError) and error.name == f"{__name__}.{name}"
-        if not missing:
-            log.warning("the %s parser cannot be imported: %r", name, error)
-        return None
-
-
-def available_formats() -> tuple[str, ...]:
-    """The formats whose parser can be imported, in detection order."""
-    return tuple(name for name in _DETECTION_ORDER if _module(name) is not None)
+_MODULES: dict[str, ModuleType] = {
+    "comprules": comprules,
+    "rule_page": rule_page,
+    "rulings_page": rulings_page,
+    "mtgjson": mtgjson,
+}
 
 
 def read_text(path: Path, data: bytes | None = None) -> str:
@@ -112,25 +93,18 @@ def _encoding_error(path: str, data: bytes, error: UnicodeDecodeError) -> ParseE
 def detect_format(text: str, path: str) -> str:
     """Return the format of a decoded text by content; raise ParseError when none fits."""
     for name in _DETECTION_ORDER:
-        module = _module(name)
-        if module is not None and module.looks_like(text):
+        if _MODULES[name].looks_like(text):
             return name
     first = next((line.strip() for line in text.splitlines() if line.strip()), "")
     shown = first if len(first) <= 60 else first[:59] + "…"
-    missing = "" if _module("comprules") else " (the comprules parser is not installed)"
-    raise ParseError(
-        path, 1, f"unknown format: first line {shown!r}; expected {_EXPECTED}{missing}"
-    )
+    raise ParseError(path, 1, f"unknown format: first line {shown!r}; expected {_EXPECTED}")
 
 
 def parser_for(name: str) -> Callable[[str, str], ParsedDocument]:
     """Return the ``parse(text, path)`` function of a format."""
     if name not in FORMATS:
         raise KbError(f"unknown format {name!r} (expected one of {', '.join(FORMATS)})")
-    module = _module(name)
-    if module is None:
-        raise KbError(f"the {name} parser is not available")
-    parse: Callable[[str, str], ParsedDocument] = module.parse
+    parse: Callable[[str, str], ParsedDocument] = _MODULES[name].parse
     return parse
 
 
@@ -186,7 +160,6 @@ def _is_corpus_file(path: Path) -> bool:
 __all__ = [
     "CORPUS_SUFFIXES",
     "FORMATS",
-    "available_formats",
     "detect_format",
     "iter_corpus_files",
     "parse_file",
