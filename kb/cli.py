@@ -227,7 +227,81 @@ def stats(ctx: click.Context, as_json: bool) -> None:
         print_stats(_console(), view)
 
 
+@main.group()
+def db() -> None:
+    """Create, upgrade and inspect the database schema (Alembic migrations shipped with kb).
+
+    \b
+    Example:
+        kb db upgrade
+        kb --database postgresql+psycopg://kb@localhost/kb db current
+    """
+
+
+@db.command("upgrade")
+@click.option("--sql", is_flag=True, help="Print the SQL instead of running it (for a DBA).")
+@click.pass_context
+@_handle_errors
+def db_upgrade(ctx: click.Context, sql: bool) -> None:
+    """Create the schema, or upgrade an existing database in place; nothing is ever dropped.
+
+    Writing commands (kb ingest, kb build) upgrade on their own; run this to upgrade ahead of
+    time, or with --sql to review the statements first.
+
+    \b
+    Example:
+        kb db upgrade
+        kb db upgrade --sql > upgrade.sql
+    """
+    from kb import pipeline
+
+    settings = _settings(ctx)
+    if sql:
+        from kb.db import upgrade_sql
+
+        state = pipeline.database_state(settings)
+        since = None if state.status in ("empty", "legacy") else state.current
+        click.echo(upgrade_sql(settings.database, since), nl=False)
+        return
+    before, after = pipeline.upgrade_database(settings)
+    if before == after:
+        click.echo(f"the database is up to date (schema revision {after})")
+    else:
+        click.echo(f"upgraded the database schema from {before or 'nothing'} to {after}")
+
+
+@db.command("current")
+@click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
+@click.pass_context
+@_handle_errors
+def db_current(ctx: click.Context, as_json: bool) -> None:
+    """Print the database's schema revision and whether it needs `kb db upgrade`.
+
+    \b
+    Example:
+        kb db current
+        kb db current --json
+    """
+    from kb import pipeline
+
+    state = pipeline.database_state(_settings(ctx))
+    view = {"current": state.current, "head": state.head, "status": state.status}
+    if as_json:
+        _print_json(view)
+        return
+    advice = {
+        "empty": "no schema yet: `kb db upgrade` or `kb ingest` creates it",
+        "legacy": "made before kb had migrations: `kb db upgrade` adopts it",
+        "behind": "`kb db upgrade` brings it forward",
+        "current": "up to date",
+        "ahead": "made by a newer kb: upgrade kb",
+    }[state.status]
+    click.echo(f"schema revision {state.current or 'none'} (newest {state.head}): {advice}")
+
+
 def _open_existing(settings: Settings) -> Any:
     from kb.pipeline import open_db
 
-    return open_db(settings, create=False)
+    db = open_db(settings, create=False)
+    click.get_current_context().call_on_close(db.dispose)
+    return db

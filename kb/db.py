@@ -1,27 +1,34 @@
-"""Engine and sessions: SQLite in the data folder by default, any SQLAlchemy URL otherwise.
+"""Engine, sessions and schema: SQLite in the data folder by default, any SQLAlchemy URL otherwise.
 
 SQLite gets foreign keys (the cascades that make a re-ingest clean depend on them), WAL (readers
 keep reading while an ingest writes) and a busy timeout (a second writer waits instead of failing).
+The schema is made and upgraded by the Alembic migrations in kb/migrations: a new database is
+created at the newest revision, an existing one is upgraded in place and never dropped, and one
+made by a kb older than the migrations (tables but no ``alembic_version``) is adopted.
 """
 
 from __future__ import annotations
 
+import io
 import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
-from sqlalchemy import Engine, create_engine, event, inspect
+from sqlalchemy import Connection, Engine, create_engine, event, inspect, text
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError, OperationalError
+from sqlalchemy.exc import ArgumentError, OperationalError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
-from kb.errors import DatabaseError
+from kb.errors import DatabaseError, KbError
 from kb.models import Base
 
 log = logging.getLogger(__name__)
 
 SQLITE_BUSY_TIMEOUT_MS = 30_000
+# The PostgreSQL advisory lock that writers hold (per schema, so test schemas do not collide).
+_WRITER_LOCK_SQL = "hashtext('kb writer ' || current_schema())"
 
 
 def _sqlite_pragmas(dbapi_connection, _record) -> None:  # type: ignore[no-untyped-def]
@@ -40,7 +47,12 @@ def make_engine(url: str) -> Engine:
         raise DatabaseError(f"not a database URL: {url!r} ({exc})") from None
     if parsed.get_backend_name() == "sqlite":
         if parsed.database and parsed.database != ":memory:":
-            Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+            try:
+                Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise DatabaseError(
+                    f"cannot create the folder of {parsed.database}: {exc.strerror or exc}"
+                ) from None
         engine = create_engine(url, connect_args={"timeout": SQLITE_BUSY_TIMEOUT_MS / 1000})
         event.listen(engine, "connect", _sqlite_pragmas)
         if parsed.database and parsed.database != ":memory:":
@@ -55,15 +67,138 @@ def make_engine(url: str) -> Engine:
     try:
         return create_engine(url, pool_pre_ping=True)
     except ImportError as exc:  # driver missing, e.g. psycopg for postgresql://
-        raise DatabaseError(f"no driver for {parsed.get_backend_name()}: {exc}") from None
+        raise DatabaseError(
+            f"no driver for {parsed.get_backend_name()}: {exc} "
+            "(for PostgreSQL: pip install 'kb[postgres]')"
+        ) from None
+
+
+# --- schema ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SchemaState:
+    """Where a database stands against this kb's migrations."""
+
+    current: str | None  # the revision stamped in alembic_version
+    head: str  # the newest revision this kb ships
+    legacy: bool  # kb tables without alembic_version (made before kb had migrations)
+    empty: bool  # no kb table at all
+
+    @property
+    def status(self) -> str:
+        """One word: empty, legacy, current, behind or ahead."""
+        if self.empty:
+            return "empty"
+        if self.legacy:
+            return "legacy"
+        if self.current == self.head:
+            return "current"
+        from kb.migrations import known_revisions
+
+        return "behind" if self.current in known_revisions() else "ahead"
+
+
+def _state(conn: Connection) -> SchemaState:
+    from alembic.runtime.migration import MigrationContext
+
+    from kb.migrations import head_revision
+
+    current = MigrationContext.configure(conn).get_current_revision()
+    tables = set(inspect(conn).get_table_names()) & set(Base.metadata.tables)
+    return SchemaState(
+        current=current,
+        head=head_revision(),
+        legacy=current is None and bool(tables),
+        empty=current is None and not tables,
+    )
+
+
+def schema_state(engine: Engine) -> SchemaState:
+    """Read the database's revision and whether it holds kb's tables."""
+    try:
+        with engine.connect() as conn:
+            return _state(conn)
+    except SQLAlchemyError as exc:
+        raise DatabaseError(f"cannot read the database: {_reason(exc)}") from None
+
+
+def upgrade_schema(engine: Engine) -> tuple[str | None, str]:
+    """Create or upgrade the schema to the newest revision; return (revision before, after)."""
+    from alembic import command
+
+    from kb.migrations import alembic_config
+
+    try:
+        with engine.connect() as conn:
+            state = _state(conn)
+            if state.status == "current":
+                return state.current, state.head
+            if state.status == "ahead":
+                raise DatabaseError(_newer_message(state))
+            if state.legacy:
+                log.warning("adopting a database made before kb had migrations")
+            command.upgrade(alembic_config(conn, adopt=state.legacy), "head")
+            conn.commit()
+            if state.legacy:
+                _warn_differences(conn)
+    except SQLAlchemyError as exc:
+        raise DatabaseError(
+            f"cannot create or upgrade the database schema: {_reason(exc)}"
+        ) from None
+    log.info("database schema upgraded from %s to %s", state.current or "nothing", state.head)
+    return state.current, state.head
+
+
+def upgrade_sql(url: str, since: str | None = None) -> str:
+    """The SQL that would bring a database from ``since`` (None: nothing) to the newest revision."""
+    from alembic import command
+
+    from kb.migrations import alembic_config
+
+    config = alembic_config()
+    config.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
+    buffer = io.StringIO()
+    config.output_buffer = buffer
+    command.upgrade(config, f"{since}:head" if since else "head", sql=True)
+    return buffer.getvalue()
+
+
+def schema_differences(conn: Connection) -> list[str]:
+    """What the database's schema lacks or has beyond kb/models.py (Alembic's comparison)."""
+    from alembic.autogenerate import compare_metadata
+    from alembic.runtime.migration import MigrationContext
+
+    context = MigrationContext.configure(conn, opts={"compare_type": True})
+    return [repr(diff) for diff in compare_metadata(context, Base.metadata)]
+
+
+def _warn_differences(conn: Connection) -> None:
+    differences = schema_differences(conn)
+    if differences:
+        log.warning(
+            "the adopted database differs from this kb's schema (%d difference(s): %s); "
+            "rebuilding it with a fresh `kb ingest` is safest",
+            len(differences),
+            "; ".join(differences[:5]),
+        )
+
+
+def _newer_message(state: SchemaState) -> str:
+    return (
+        f"the database is at schema revision {state.current}, newer than this kb knows "
+        f"(its newest is {state.head}): upgrade kb"
+    )
+
+
+def _reason(exc: SQLAlchemyError) -> str:
+    orig = getattr(exc, "orig", None)
+    return str(orig or exc).strip().splitlines()[0]
 
 
 def create_schema(engine: Engine) -> None:
-    """Create the tables that do not exist yet."""
-    try:
-        Base.metadata.create_all(engine)
-    except OperationalError as exc:
-        raise DatabaseError(f"cannot create the database schema: {exc.orig}") from None
+    """Create the schema, or upgrade it in place (the migrations decide what is missing)."""
+    upgrade_schema(engine)
 
 
 def has_schema(engine: Engine) -> bool:
@@ -77,13 +212,29 @@ class Database:
     def __init__(self, url: str, *, create: bool = True) -> None:
         self.url = url
         self.engine = make_engine(url)
-        if create:
-            create_schema(self.engine)
-        elif not has_schema(self.engine):
+        try:
+            if create:
+                upgrade_schema(self.engine)
+            else:
+                self._check_readable()
+        except KbError:
+            self.engine.dispose()
+            raise
+        self.sessionmaker = sessionmaker(self.engine, expire_on_commit=False)
+
+    def _check_readable(self) -> None:
+        state = schema_state(self.engine)
+        if state.status == "empty":
             raise DatabaseError(
                 "the knowledge base is empty: run `kb ingest corpus/` (or `kb build`) first"
             )
-        self.sessionmaker = sessionmaker(self.engine, expire_on_commit=False)
+        if state.status in ("legacy", "behind"):
+            raise DatabaseError(
+                f"the database was made by an older kb (schema {state.current or 'unversioned'}, "
+                f"this kb needs {state.head}): run `kb db upgrade`"
+            )
+        if state.status == "ahead":
+            raise DatabaseError(_newer_message(state))
 
     @contextmanager
     def session(self) -> Iterator[Session]:
@@ -91,11 +242,37 @@ class Database:
         with self.sessionmaker() as session:
             yield session
 
+    @contextmanager
+    def writer_lock(self, *, wait: bool = True) -> Iterator[None]:
+        """On PostgreSQL, hold an advisory lock so that writers on other machines take turns.
+
+        SQLite needs none beyond the data folder's file lock (kb.pipeline.writer_lock): the
+        database file lives in that folder.
+        """
+        if self.engine.dialect.name != "postgresql":
+            yield
+            return
+        with self.engine.connect() as conn:
+            got = conn.execute(text(f"SELECT pg_try_advisory_lock({_WRITER_LOCK_SQL})")).scalar()
+            if not got:
+                if not wait:
+                    raise DatabaseError(
+                        "another kb process is writing to this database; try again later"
+                    )
+                log.warning("waiting for another kb process writing to the database")
+                conn.execute(text(f"SELECT pg_advisory_lock({_WRITER_LOCK_SQL})"))
+            conn.commit()
+            try:
+                yield
+            finally:
+                conn.execute(text(f"SELECT pg_advisory_unlock({_WRITER_LOCK_SQL})"))
+                conn.commit()
+
     def dispose(self) -> None:
         """Close every pooled connection."""
         self.engine.dispose()
 
 
 def open_database(url: str, *, create: bool = True) -> Database:
-    """Open (and by default create) the knowledge base at a SQLAlchemy URL."""
+    """Open (and by default create or upgrade) the knowledge base at a SQLAlchemy URL."""
     return Database(url, create=create)

@@ -14,9 +14,18 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
+from sqlalchemy.exc import OperationalError
+
 from kb.config import Settings
-from kb.db import Database, open_database
-from kb.errors import KbError
+from kb.db import (
+    Database,
+    SchemaState,
+    make_engine,
+    open_database,
+    schema_state,
+    upgrade_schema,
+)
+from kb.errors import DatabaseError, KbError
 from kb.ingest import IngestReport, ProgressHook, ingest_paths
 
 log = logging.getLogger(__name__)
@@ -25,9 +34,15 @@ log = logging.getLogger(__name__)
 @contextmanager
 def writer_lock(settings: Settings, *, wait: bool = True) -> Iterator[None]:
     """Hold the data folder's writer lock: a second writer waits for it, or refuses."""
-    settings.home.mkdir(parents=True, exist_ok=True)
     path = settings.home / "writer.lock"
-    with open(path, "a+") as handle:
+    try:
+        settings.home.mkdir(parents=True, exist_ok=True)
+        handle = open(path, "a+")  # noqa: SIM115 - closed below, after the OSError check
+    except OSError as exc:
+        raise KbError(
+            f"cannot write to the data folder {settings.home}: {exc.strerror or exc}"
+        ) from None
+    with handle:
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError as exc:
@@ -43,8 +58,11 @@ def writer_lock(settings: Settings, *, wait: bool = True) -> Iterator[None]:
             fcntl.flock(handle, fcntl.LOCK_EX)
         handle.seek(0)
         handle.truncate()
-        handle.write(f"pid {os.getpid()}\n")
-        handle.flush()
+        try:
+            handle.write(f"pid {os.getpid()}\n")
+            handle.flush()
+        except OSError as exc:  # a full disk: the lock is held all the same
+            log.warning("cannot record the writer's pid in %s: %s", path, exc.strerror or exc)
         try:
             yield
         finally:
@@ -67,9 +85,50 @@ def ingest(
 ) -> IngestReport:
     """Ingest files or folders (default: the configured corpus) and bring derived data in step."""
     targets = list(paths) if paths else list(settings.corpus)
-    with writer_lock(settings, wait=wait):
+    with writer_lock(settings, wait=wait), storage_errors(settings):
         db = open_db(settings)
         try:
-            return ingest_paths(db, targets, progress=progress)
+            with db.writer_lock(wait=wait):
+                return ingest_paths(db, targets, progress=progress)
         finally:
             db.dispose()
+
+
+@contextmanager
+def storage_errors(settings: Settings) -> Iterator[None]:
+    """Turn a full disk, a read-only folder or a database that refuses writes into a KbError.
+
+    Each document loads in its own transaction, so what was committed before the failure stays
+    and the rest is rolled back: the previous database is left as it was, never half-written.
+    """
+    try:
+        yield
+    except OperationalError as exc:
+        reason = str(exc.orig or exc).strip().splitlines()[0]
+        raise DatabaseError(
+            f"the database refused a write ({reason}); what was loaded before is intact"
+        ) from None
+    except OSError as exc:
+        where = f" ({exc.filename})" if exc.filename else ""
+        raise KbError(
+            f"cannot write under {settings.home}{where}: {exc.strerror or exc}"
+        ) from None
+
+
+def upgrade_database(settings: Settings) -> tuple[str | None, str]:
+    """Create or upgrade the schema in place (``kb db upgrade``); return (before, after)."""
+    with writer_lock(settings), storage_errors(settings):
+        engine = make_engine(settings.database)
+        try:
+            return upgrade_schema(engine)
+        finally:
+            engine.dispose()
+
+
+def database_state(settings: Settings) -> SchemaState:
+    """Where the configured database stands against this kb's migrations (``kb db current``)."""
+    engine = make_engine(settings.database)
+    try:
+        return schema_state(engine)
+    finally:
+        engine.dispose()

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import os
+import uuid
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -60,22 +63,117 @@ def seed(seeds: Path):
     return path
 
 
-@pytest.fixture
-def settings(tmp_path: Path):
-    """Settings with a fresh data folder (and SQLite database) under tmp_path."""
-    from kb.config import Settings
+# --- PostgreSQL: with KB_DATABASE_URL set, every test gets a schema of its own on that server ---
 
-    return Settings(home=tmp_path / "_kb", corpus=(SEEDS,), base_dir=ROOT)
+PG_URL = os.environ.get("KB_DATABASE_URL") or None
+_PG_SCHEMAS: set[str] = set()
 
 
 @pytest.fixture(scope="session")
-def full_settings(tmp_path_factory: pytest.TempPathFactory, shared_corpus: Path):
+def _pg_admin() -> Iterator[Any]:
+    """An autocommit engine on the KB_DATABASE_URL server (None when testing on SQLite)."""
+    if not PG_URL:
+        yield None
+        return
+    from sqlalchemy import create_engine, pool
+
+    engine = create_engine(PG_URL, poolclass=pool.NullPool, isolation_level="AUTOCOMMIT")
+    yield engine
+    for schema in list(_PG_SCHEMAS):  # the full knowledge base's, and any a test left behind
+        _pg_drop_schema(engine, schema)
+    engine.dispose()
+
+
+def _pg_schema_url(admin: Any, prefix: str) -> str:
+    """Create an empty schema and return KB_DATABASE_URL with it first on the search_path."""
+    from sqlalchemy.engine import make_url
+
+    schema = f"{prefix}_{uuid.uuid4().hex[:12]}"
+    with admin.connect() as conn:
+        conn.exec_driver_sql(f"CREATE SCHEMA {schema}")
+    _PG_SCHEMAS.add(schema)
+    url = make_url(PG_URL).update_query_dict({"options": f"-csearch_path={schema}"})
+    return url.render_as_string(hide_password=False)
+
+
+def _pg_drop_schema(admin: Any, url_or_schema: str) -> None:
+    from sqlalchemy.engine import make_url
+
+    schema = url_or_schema
+    if "://" in url_or_schema:
+        schema = str(make_url(url_or_schema).query["options"]).split("=", 1)[1]
+    _PG_SCHEMAS.discard(schema)
+    with admin.connect() as conn:
+        conn.exec_driver_sql("SET lock_timeout = '10s'")
+        conn.exec_driver_sql(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
+
+
+def _dispose_engines_afterwards(
+    monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest
+) -> None:
+    """Close the connections of every engine the test opened (psycopg warns on leaked ones)."""
+    import kb.db
+
+    engines: list[Any] = []
+    real = kb.db.make_engine
+
+    def recording(url: str) -> Any:
+        engine = real(url)
+        engines.append(engine)
+        return engine
+
+    monkeypatch.setattr(kb.db, "make_engine", recording)
+    monkeypatch.setattr("kb.pipeline.make_engine", recording, raising=False)
+    request.addfinalizer(lambda: [engine.dispose() for engine in engines])
+
+
+@pytest.fixture(autouse=True)
+def database_url(
+    request: pytest.FixtureRequest, _pg_admin: Any, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[str | None]:
+    """None on SQLite; on PostgreSQL a fresh schema's URL, also set as $KB_DATABASE_URL.
+
+    The CLI and subprocesses read the environment, so a test that runs ``kb --home …`` talks to
+    its own schema; a test on the full knowledge base gets that session's schema instead.
+    """
+    if _pg_admin is None:
+        yield None
+        return
+    _dispose_engines_afterwards(monkeypatch, request)
+    if {"full_settings", "full_db"} & set(request.fixturenames):
+        full = request.getfixturevalue("full_settings")
+        monkeypatch.setenv("KB_DATABASE_URL", full.database_url)
+        yield full.database_url
+        return
+    url = _pg_schema_url(_pg_admin, "kbtest")
+    monkeypatch.setenv("KB_DATABASE_URL", url)
+    yield url
+    _pg_drop_schema(_pg_admin, url)
+
+
+@pytest.fixture
+def settings(tmp_path: Path, database_url: str | None):
+    """Settings with a fresh data folder (and SQLite database, or PostgreSQL schema) per test."""
+    from kb.config import Settings
+
+    return Settings(
+        home=tmp_path / "_kb", database_url=database_url, corpus=(SEEDS,), base_dir=ROOT
+    )
+
+
+@pytest.fixture(scope="session")
+def full_settings(
+    tmp_path_factory: pytest.TempPathFactory, shared_corpus: Path, _pg_admin: Any
+):
     """Settings of a knowledge base holding the seeds and the whole real corpus (built once)."""
     from kb.config import Settings
     from kb.pipeline import ingest
 
     home = tmp_path_factory.mktemp("full") / "_kb"
-    settings = Settings(home=home, corpus=(SEEDS, shared_corpus), base_dir=ROOT)
+    url = _pg_schema_url(_pg_admin, "kbfull") if _pg_admin else None
+    settings = Settings(
+        home=home, database_url=url, corpus=(SEEDS, shared_corpus), base_dir=ROOT
+    )
     report = ingest(settings)
     assert not report.failed, report.failed
     return settings
