@@ -12,8 +12,11 @@ import logging
 import os
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from sqlalchemy import func, select
 from sqlalchemy.exc import OperationalError
 
 from kb.config import Settings
@@ -27,6 +30,10 @@ from kb.db import (
 )
 from kb.errors import DatabaseError, KbError
 from kb.ingest import IngestReport, ProgressHook, ingest_paths
+from kb.models import Link
+
+if TYPE_CHECKING:
+    from kb.site.build import BuildReport as SiteReport
 
 log = logging.getLogger(__name__)
 
@@ -132,3 +139,53 @@ def database_state(settings: Settings) -> SchemaState:
         return schema_state(engine)
     finally:
         engine.dispose()
+
+
+@dataclass
+class BuildOutcome:
+    """What ``kb build`` did: the ingest run, the derived stages it refreshed, the site."""
+
+    ingest: IngestReport
+    stages: list[str]
+    site: SiteReport
+
+
+def build(
+    settings: Settings,
+    out: Path | None = None,
+    *,
+    strict: bool = False,
+    search: bool = True,
+    progress: ProgressHook | None = None,
+    wait: bool = True,
+) -> BuildOutcome:
+    """The main job: ingest the configured corpus if it changed, link and index, render the site."""
+    from kb.site import build_site
+
+    report = ingest(settings, progress=progress, wait=wait)
+    with writer_lock(settings, wait=wait), storage_errors(settings):
+        db = open_db(settings)
+        try:
+            stages = _refresh_derived(db, report)
+            site = build_site(db, out or settings.site_dir, strict=strict, search=search)
+        finally:
+            db.dispose()
+    return BuildOutcome(report, stages, site)
+
+
+def _refresh_derived(db: Database, report: IngestReport) -> list[str]:
+    """Rebuild the links when the corpus changed (or were never built), through the link stage."""
+    import importlib
+
+    done = []
+    links = importlib.import_module("kb.links")
+    build_links = getattr(links, "build_links", None)
+    if build_links is None:
+        log.warning("the link stage (kb.links.build_links) is missing: links are not rebuilt")
+        return done
+    with db.session() as session:
+        if report.changed or not session.scalar(select(func.count(Link.id))):
+            build_links(session)
+            session.commit()
+            done.append("links")
+    return done

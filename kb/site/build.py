@@ -1,0 +1,205 @@
+"""Build the whole static site: read the knowledge base once, render every page, write atomically.
+
+A build whose inputs (documents, derived links, templates, catalogs, site code) are those of the
+site already in the output folder renders nothing at all; otherwise every page is rendered in
+memory and only the pages whose bytes changed are written.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import func, select
+
+import kb
+from kb.db import Database
+from kb.errors import KbError
+from kb.langs import LANGS, language_name
+from kb.models import Document, Link
+from kb.site import check, data, extras, i18n
+from kb.site.env import TEMPLATES, base_context, make_environment
+from kb.site.pagefind import run_pagefind
+from kb.site.pages import LanguageSite, Page
+from kb.site.writer import SiteWriter, read_marker
+
+log = logging.getLogger(__name__)
+
+STATIC = TEMPLATES / "static"
+SITE_CODE = Path(__file__).resolve().parent
+
+
+@dataclass
+class BuildReport:
+    """What a build did, with the figures the benchmark prints."""
+
+    out: Path
+    pages: int = 0
+    files: int = 0
+    bytes: int = 0
+    written: int = 0
+    unchanged: int = 0
+    removed: int = 0
+    up_to_date: bool = False
+    seconds_load: float = 0.0
+    seconds_render: float = 0.0
+    seconds_pagefind: float = 0.0
+    seconds_total: float = 0.0
+    broken: list[str] = field(default_factory=list)
+    unresolved_references: int = 0
+    missing_stages: list[str] = field(default_factory=list)
+    edition: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-ready figures."""
+        result = dict(self.__dict__)
+        result["out"] = str(self.out)
+        return result
+
+
+def _hash_files(digest: Any, folder: Path, pattern: str) -> None:
+    for path in sorted(folder.rglob(pattern)):
+        if path.is_file() and "__pycache__" not in path.parts:
+            digest.update(path.relative_to(folder).as_posix().encode())
+            digest.update(path.read_bytes())
+
+
+def fingerprint(db: Database, langs: tuple[str, ...], search: bool) -> str:
+    """A digest of everything a build depends on: if it is unchanged, so is the site."""
+    digest = hashlib.sha256()
+    digest.update(json.dumps([kb.__version__, list(langs), search]).encode())
+    with db.session() as session:
+        for row in session.execute(
+            select(Document.path, Document.sha256, Document.status).order_by(Document.path)
+        ).all():
+            digest.update(repr(tuple(row)).encode())
+        digest.update(
+            repr(
+                tuple(session.execute(select(func.count(Link.id), func.max(Link.id))).one())
+            ).encode()
+        )
+    _hash_files(digest, TEMPLATES, "*")
+    _hash_files(digest, i18n.LOCALES, "*.po")
+    _hash_files(digest, SITE_CODE, "*.py")
+    for module in ("links.py", "versions.py", "urls.py", "lookup.py"):
+        path = SITE_CODE.parent / module
+        if path.is_file():
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def render_site(
+    site_data: data.SiteData, site_extras: extras.Extras, langs: tuple[str, ...] = LANGS
+) -> tuple[dict[str, bytes], int]:
+    """Render every page and asset of the site into memory; return the files and the page count."""
+    files: dict[str, bytes] = {}
+    summaries: dict[str, dict[str, Any]] = {}
+    sites = {}
+    for lang in langs:
+        env = make_environment(lang)
+        gettext = i18n.translations(lang).gettext
+        sites[lang] = (env, LanguageSite(site_data, site_extras, lang, gettext))
+        summaries[lang] = sites[lang][1].coverage()
+    pages = 0
+    for lang, (env, site) in sites.items():
+        common = {"edition": site_data.edition, "editions": site_data.editions}
+        for page in site.pages(summaries):
+            files[page.path] = _render(env, page, common)
+            pages += 1
+        search = json.dumps(
+            site.search_data(), ensure_ascii=False, sort_keys=True, separators=(",", ":")
+        )
+        files[f"assets/search-{lang}.js"] = f"window.KB_SEARCH = {search};\n".encode()
+    root_env = make_environment("en")
+    files["index.html"] = (
+        root_env.get_template("root.html")
+        .render(
+            lang="en",
+            names={code: language_name(code) for code in langs},
+            LANGS=langs,
+        )
+        .encode()
+    )
+    pages += 1
+    for path in sorted(STATIC.rglob("*")):
+        if path.is_file():
+            files["assets/" + path.relative_to(STATIC).as_posix()] = path.read_bytes()
+    return files, pages
+
+
+def _render(env: Any, page: Page, common: dict[str, Any]) -> bytes:
+    lang = page.lang or "en"
+    subpath = page.path.split("/", 1)[1]
+    context = base_context(lang, page.path, subpath=subpath, **common, **page.context)
+    try:
+        return env.get_template(page.template).render(context).encode("utf-8")
+    except Exception as exc:
+        raise KbError(f"cannot render {page.path} with {page.template}: {exc}") from exc
+
+
+def build_site(
+    db: Database,
+    out: Path,
+    *,
+    strict: bool = False,
+    search: bool = True,
+    langs: tuple[str, ...] = LANGS,
+    force: bool = False,
+) -> BuildReport:
+    """Build the static site of the knowledge base into ``out`` (atomically, incrementally)."""
+    start = time.perf_counter()
+    writer = SiteWriter(out)
+    report = BuildReport(out=writer.out)
+    stamp = fingerprint(db, langs, search)
+    marker = read_marker(writer.out)
+    if not force and marker.get("fingerprint") == stamp:
+        report.up_to_date = True
+        report.pages = int(marker.get("pages", 0))  # type: ignore[call-overload]
+        report.edition = marker.get("edition")  # type: ignore[assignment]
+        report.seconds_total = time.perf_counter() - start
+        return report
+    with db.session() as session:
+        site_data = data.load(session)
+        site_extras = extras.load(session, site_data)
+    report.edition = site_data.edition
+    report.missing_stages = site_extras.missing
+    report.seconds_load = time.perf_counter() - start
+    render_start = time.perf_counter()
+    files, report.pages = render_site(site_data, site_extras, langs)
+    report.seconds_render = time.perf_counter() - render_start
+    for path, content in files.items():
+        writer.add(path, content)
+    report.files = len(files)
+    report.bytes = sum(len(c) for c in files.values())
+    report.broken = [str(b) for b in check.broken_links(files)]
+    if report.broken:
+        message = f"{len(report.broken)} broken internal link(s), e.g. " + "; ".join(
+            report.broken[:5]
+        )
+        if strict:
+            raise KbError(message + " (the previous site is left as it was)")
+        log.warning(message)
+
+    def post(folder: Path) -> None:
+        if search:
+            report.seconds_pagefind = run_pagefind(folder)
+
+    result = writer.commit(
+        {
+            "fingerprint": stamp,
+            "pages": report.pages,
+            "edition": site_data.edition,
+            "generator": f"kb {kb.__version__}",
+        },
+        post if search else None,
+    )
+    report.written = len(result.written)
+    report.unchanged = len(result.unchanged)
+    report.removed = len(result.removed)
+    report.seconds_total = time.perf_counter() - start
+    return report

@@ -1,0 +1,321 @@
+"""What the site shows, read from the database in a few bulk queries (no query per page).
+
+Everything here is plain data (dicts, lists, tuples) in a deterministic order, so rendering is a
+pure function of it and two builds of the same knowledge base are byte-identical.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from kb.corpus.numbers import kind_of, parent_of, sort_key
+from kb.errors import NotFoundError
+from kb.langs import LANGS, fold
+from kb.lookup import PROVENANCE_ORDER, find_edition, translations_for
+from kb.models import (
+    Card,
+    CardClarification,
+    CardLocalization,
+    Clarification,
+    ClarificationText,
+    Edition,
+    Example,
+    GlossaryEntry,
+    Rule,
+    RuleText,
+    RulingsPage,
+)
+
+
+@dataclass
+class Text:
+    """A rule's title, body and examples in one language, and where the text comes from."""
+
+    language: str
+    title: str
+    body: str
+    examples: list[str]
+    provenance: str
+    follows: str | None = None
+    assumed: bool = False
+
+
+@dataclass
+class Node:
+    """A part, chapter, rule or subrule of the edition shown, with its texts per language."""
+
+    number: str
+    kind: str
+    parent: str | None
+    key: str
+    english: Text | None = None
+    translations: dict[str, Text] = field(default_factory=dict)
+    children: list[Node] = field(default_factory=list)
+
+    @property
+    def title(self) -> str:
+        """The English title, else any translated one."""
+        if self.english and self.english.title:
+            return self.english.title
+        for lang in sorted(self.translations):
+            if self.translations[lang].title:
+                return self.translations[lang].title
+        return ""
+
+    def title_in(self, lang: str) -> str:
+        """The title in a language, falling back to English."""
+        text = self.translations.get(lang)
+        if text and text.title:
+            return text.title
+        return self.title
+
+
+@dataclass
+class SiteData:
+    """Everything the page builders need."""
+
+    edition: str | None
+    edition_id: int | None
+    editions: list[str]
+    nodes: dict[str, Node]
+    parts: list[Node]
+    glossary: list[dict[str, Any]]
+    cards: list[dict[str, Any]]
+    translated_numbers: dict[str, set[str]]
+
+    def node(self, number: str) -> Node | None:
+        """The node of a rule number, if the site shows it."""
+        return self.nodes.get(number)
+
+    def chapters(self) -> list[Node]:
+        """Every chapter in document order."""
+        return [c for p in self.parts for c in p.children]
+
+
+def _date(value: dt.date | None) -> str | None:
+    return value.isoformat() if value else None
+
+
+def _edition(session: Session) -> Edition | None:
+    try:
+        return find_edition(session)
+    except NotFoundError:
+        return None
+
+
+def _english_nodes(session: Session, edition: Edition) -> dict[str, Node]:
+    nodes: dict[str, Node] = {}
+    by_id: dict[int, Node] = {}
+    for rule_id, number, kind, parent, key in session.execute(
+        select(Rule.id, Rule.number, Rule.kind, Rule.parent_number, Rule.sort_key).where(
+            Rule.edition_id == edition.id
+        )
+    ).all():
+        node = Node(number, kind, parent, key)
+        nodes[number] = node
+        by_id[rule_id] = node
+    examples: dict[int, list[str]] = {}
+    for text_id, text in session.execute(
+        select(Example.rule_text_id, Example.text)
+        .join(RuleText, RuleText.id == Example.rule_text_id)
+        .join(Rule, Rule.id == RuleText.rule_id)
+        .where(Rule.edition_id == edition.id)
+        .order_by(Example.rule_text_id, Example.position)
+    ).all():
+        examples.setdefault(text_id, []).append(text)
+    for text_id, rule_id, lang, title, body, provenance in session.execute(
+        select(
+            RuleText.id,
+            RuleText.rule_id,
+            RuleText.language,
+            RuleText.title,
+            RuleText.body,
+            RuleText.provenance,
+        )
+        .join(Rule, Rule.id == RuleText.rule_id)
+        .where(Rule.edition_id == edition.id)
+        .order_by(RuleText.id)
+    ).all():
+        node = by_id[rule_id]
+        text = Text(lang, title or "", body or "", examples.get(text_id, []), provenance)
+        if lang == "en":
+            node.english = text
+        else:
+            node.translations.setdefault(lang, text)
+    return nodes
+
+
+def _add_translations(session: Session, nodes: dict[str, Node]) -> dict[str, set[str]]:
+    """Attach each language's preferred translation (human before machine) to its node."""
+    translated: dict[str, set[str]] = {}
+    for lang in LANGS:
+        if lang == "en":
+            continue
+        numbers = sorted(
+            set(
+                session.scalars(
+                    select(Rule.number)
+                    .join(Edition, Edition.id == Rule.edition_id)
+                    .join(RuleText, RuleText.rule_id == Rule.id)
+                    .where(Edition.kind == "translations", RuleText.language == lang)
+                ).all()
+            )
+        )
+        chosen = translations_for(session, numbers, lang) if numbers else {}
+        translated[lang] = set(chosen)
+        for number, text in sorted(chosen.items()):
+            node = nodes.get(number)
+            if node is None:  # a translated rule no loaded English edition has
+                node = Node(number, text.rule.kind, text.rule.parent_number, sort_key(number))
+                nodes[number] = node
+            follows = text.follows_edition
+            node.translations[lang] = Text(
+                lang,
+                text.title or "",
+                text.body or "",
+                [e.text for e in text.examples],
+                text.provenance,
+                _date(follows.effective_date) if follows else None,
+                text.follows_assumed,
+            )
+    return translated
+
+
+def _tree(nodes: dict[str, Node]) -> list[Node]:
+    """Link every node to its parent (inventing missing ancestors) and return the parts."""
+    for number in list(nodes):
+        parent = parent_of(number)
+        while parent is not None and parent not in nodes:
+            nodes[parent] = Node(parent, kind_of(parent), parent_of(parent), sort_key(parent))
+            parent = parent_of(parent)
+    for node in nodes.values():
+        node.parent = parent_of(node.number)
+    for node in sorted(nodes.values(), key=lambda n: n.key):
+        if node.parent is not None:
+            nodes[node.parent].children.append(node)
+    return sorted((n for n in nodes.values() if n.kind == "part"), key=lambda n: n.key)
+
+
+def _glossary(session: Session, edition: Edition | None) -> list[dict[str, Any]]:
+    if edition is None:
+        return []
+    rows = session.scalars(
+        select(GlossaryEntry)
+        .where(GlossaryEntry.edition_id == edition.id)
+        .order_by(GlossaryEntry.position, GlossaryEntry.term)
+    ).all()
+    return [
+        {
+            "term": g.term,
+            "language": g.language,
+            "definition": g.definition,
+            "senses": list(g.senses or []),
+            "redirect": g.redirect,
+            "obsolete": g.obsolete,
+            "provenance": g.provenance,
+        }
+        for g in rows
+    ]
+
+
+def _cards(session: Session) -> list[dict[str, Any]]:
+    cards = session.scalars(select(Card).order_by(Card.key)).all()
+    locs: dict[int, dict[str, CardLocalization]] = {}
+    for loc in session.scalars(select(CardLocalization)).all():
+        locs.setdefault(loc.card_id, {})[loc.language] = loc
+    pages: dict[int, list[RulingsPage]] = {}
+    for page in session.scalars(select(RulingsPage).order_by(RulingsPage.page_id)).all():
+        if page.card_id is not None:
+            pages.setdefault(page.card_id, []).append(page)
+    clar_cards: dict[int, list[int]] = {}
+    for card_id, clar_id in session.execute(
+        select(CardClarification.card_id, CardClarification.clarification_id).distinct()
+    ).all():
+        clar_cards.setdefault(card_id, []).append(clar_id)
+    texts: dict[int, dict[str, dict[str, str]]] = {}
+    for clar_id, lang, text, provenance in session.execute(
+        select(
+            ClarificationText.clarification_id,
+            ClarificationText.language,
+            ClarificationText.text,
+            ClarificationText.provenance,
+        )
+    ).all():
+        current = texts.setdefault(clar_id, {}).get(lang)
+        rank = PROVENANCE_ORDER.get(provenance, 9)
+        if current is None or rank < PROVENANCE_ORDER.get(current["provenance"], 9):
+            texts[clar_id][lang] = {"text": text, "provenance": provenance}
+    clars = {
+        c.id: {"id": c.id, "date": c.date.isoformat(), "source": c.source}
+        for c in session.scalars(select(Clarification)).all()
+    }
+    result = []
+    for card in cards:
+        card_locs = locs.get(card.id, {})
+        rulings = [
+            {**clars[cid], "texts": dict(sorted(texts.get(cid, {}).items()))}
+            for cid in clar_cards.get(card.id, [])
+        ]
+        rulings.sort(key=lambda r: (r["date"], _first_text(r["texts"]), r["id"]))
+        card_pages = pages.get(card.id, [])
+        attributes: dict[str, str] = {}
+        for page in card_pages:
+            attributes.update(page.attributes or {})
+        result.append(
+            {
+                "key": card.key,
+                "name": card.name,
+                "names": {lang: card_locs[lang].name for lang in LANGS if lang in card_locs},
+                "type_lines": {
+                    lang: card_locs[lang].type_line for lang in LANGS if lang in card_locs
+                },
+                "texts": {lang: card_locs[lang].text for lang in LANGS if lang in card_locs},
+                "mana_value": card.mana_value,
+                "faces": list(card.faces or []),
+                "attributes": dict(sorted(attributes.items())),
+                "pages": [
+                    {"page_id": p.page_id, "language": p.language, "recognised": p.recognised}
+                    for p in card_pages
+                ],
+                "is_page": card.oracle_id is None,
+                "rulings": rulings,
+            }
+        )
+    return result
+
+
+def _first_text(texts: dict[str, dict[str, str]]) -> str:
+    if "en" in texts:
+        return texts["en"]["text"]
+    return next(iter(texts.values()))["text"] if texts else ""
+
+
+def load(session: Session) -> SiteData:
+    """Read everything the site shows from the newest English edition, translations and cards."""
+    edition = _edition(session)
+    nodes = _english_nodes(session, edition) if edition is not None else {}
+    translated = _add_translations(session, nodes)
+    parts = _tree(nodes)
+    return SiteData(
+        edition=_date(edition.effective_date) if edition else None,
+        edition_id=edition.id if edition else None,
+        editions=[
+            d.isoformat()
+            for d in session.scalars(
+                select(Edition.effective_date)
+                .where(Edition.kind == "comprules", Edition.language == "en")
+                .order_by(Edition.effective_date)
+            )
+            if d is not None
+        ],
+        nodes=nodes,
+        parts=parts,
+        glossary=_glossary(session, edition),
+        cards=sorted(_cards(session), key=lambda c: (fold(c["name"]), c["key"])),
+        translated_numbers=translated,
+    )

@@ -1,0 +1,121 @@
+"""The Jinja2 environment of one site language: templates, Babel translations, filters, links.
+
+Links are written root-absolute by :mod:`kb.urls` (the shapes search results use too) and made
+relative to the page being rendered here, so the built folder works from ``file://``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+from typing import Any
+
+from babel.dates import format_date
+from babel.numbers import format_decimal, format_percent
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, pass_context
+from jinja2.runtime import Context
+from markupsafe import Markup
+
+from kb.langs import LANGS, language_name, locale
+from kb.site.i18n import ROOT, translations
+from kb.urls import glossary_slug, site_url
+
+TEMPLATES = ROOT / "templates"
+
+
+def relative(url: str, root: str) -> str:
+    """Turn a site-absolute URL (``/en/rules/701.html#701.54a``) into one relative to a page."""
+    return root + url.lstrip("/")
+
+
+def _root(ctx: Context) -> str:
+    return str(ctx["root"])
+
+
+@pass_context
+def href(ctx: Context, url: str) -> str:
+    """A site-absolute path, relative to the current page."""
+    return relative(url, _root(ctx))
+
+
+@pass_context
+def rule_href(ctx: Context, number: str, lang: str | None = None) -> str:
+    """Where a rule, subrule, chapter or part is, from the current page."""
+    return relative(site_url("rule", lang or ctx["lang"], number=number), _root(ctx))
+
+
+@pass_context
+def card_href(ctx: Context, key: str, lang: str | None = None) -> str:
+    """Where a card's page is, from the current page."""
+    return relative(site_url("card", lang or ctx["lang"], key=key), _root(ctx))
+
+
+@pass_context
+def glossary_href(ctx: Context, term: str, lang: str | None = None) -> str:
+    """Where a glossary entry is, from the current page."""
+    return relative(site_url("glossary", lang or ctx["lang"], term=term), _root(ctx))
+
+
+def make_environment(lang: str, templates: Path = TEMPLATES) -> Environment:
+    """A Jinja2 environment with the UI translated into ``lang`` and its locale's formats."""
+    env = Environment(
+        loader=FileSystemLoader(str(templates)),
+        autoescape=True,
+        undefined=StrictUndefined,
+        extensions=["jinja2.ext.i18n"],
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    env.install_gettext_translations(translations(lang), newstyle=True)  # type: ignore[attr-defined]
+    loc = locale(lang)
+
+    def date_filter(value: str | dt.date | None, width: str = "long") -> str:
+        if not value:
+            return ""
+        day = value if isinstance(value, dt.date) else dt.date.fromisoformat(value)
+        return format_date(day, width, locale=loc)
+
+    def number_filter(value: float | int | None) -> str:
+        if value is None:
+            return ""
+        return format_decimal(value, locale=loc)
+
+    def percent_filter(value: float) -> str:
+        return format_percent(value, "#,##0.#%", locale=loc)
+
+    def language_filter(code: str, in_lang: str | None = None) -> str:
+        return language_name(code, in_lang or lang)
+
+    env.filters.update(
+        date=date_filter,
+        number=number_filter,
+        percent=percent_filter,
+        language=language_filter,
+        slug=glossary_slug,
+    )
+    env.globals.update(
+        href=href,
+        rule_href=rule_href,
+        card_href=card_href,
+        glossary_href=glossary_href,
+        LANGS=LANGS,
+        lang=lang,
+        Markup=Markup,
+    )
+    return env
+
+
+def environments(langs: tuple[str, ...] = LANGS) -> dict[str, Environment]:
+    """One environment per site language."""
+    return {lang: make_environment(lang) for lang in langs}
+
+
+def page_root(path: str) -> str:
+    """The prefix that leads from a page (``en/rules/701.html``) back to the site root."""
+    return "../" * path.count("/")
+
+
+def base_context(lang: str, path: str, **extra: Any) -> dict[str, Any]:
+    """What every template gets: its language, its path and the way back to the root."""
+    return {"lang": lang, "path": path, "root": page_root(path), **extra}

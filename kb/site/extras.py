@@ -1,0 +1,101 @@
+"""Link and version data for the pages: backlinks, linked rulings, diffs, history, drift.
+
+Gathered once per build through the link and version stages' public queries (see
+:mod:`kb.site.stages`) and reshaped into plain dicts keyed the way the page builders look
+them up.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from kb.langs import LANGS
+from kb.site import stages
+from kb.site.data import SiteData
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Extras:
+    """What the link and version stages add to the pages; empty where a stage is missing."""
+
+    status: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
+    stale: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    clarifications: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    rules_of_clarification: dict[int, list[str]] = field(default_factory=dict)
+    cited_by: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    history: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    diffs: list[dict[str, Any]] = field(default_factory=list)
+    missing: list[str] = field(default_factory=list)
+
+
+def load(session: Session, data: SiteData) -> Extras:
+    """Ask the link and version stages for everything the pages show about rules."""
+    extras = Extras(missing=stages.missing())
+    if data.edition is not None:
+        if stages.versions is not None:
+            _versions(session, data, extras)
+        if stages.links is not None:
+            _links(session, data, extras)
+    return extras
+
+
+def _versions(session: Session, data: SiteData, extras: Extras) -> None:
+    for lang in LANGS:
+        if lang == "en":
+            continue
+        extras.status[lang] = stages.translation_status(session, lang, data.edition)
+        extras.stale[lang] = stages.stale_translations(session, lang, data.edition)
+    extras.diffs = stages.diffs(session, data.editions, set(data.nodes))
+    for diff in extras.diffs:
+        url_base = f"/{{lang}}/changes/{diff['slug']}.html"
+        for item in diff["added"]:
+            extras.history.setdefault(item["number"], []).append(
+                {
+                    "status": "added",
+                    "edition": diff["new"],
+                    "old_number": None,
+                    "url": url_base + f"#added-{item['number']}",
+                }
+            )
+        for item in diff["changed"]:
+            number = item["new_number"]
+            extras.history.setdefault(number, []).append(
+                {
+                    "status": "changed",
+                    "edition": diff["new"],
+                    "old_number": item["old_number"] if item["old_number"] != number else None,
+                    "url": url_base + f"#changed-{number}",
+                }
+            )
+        for item in diff["renumbered"]:
+            number = item["new_number"]
+            extras.history.setdefault(number, []).append(
+                {
+                    "status": "renumbered",
+                    "edition": diff["new"],
+                    "old_number": item["old_number"],
+                    "url": url_base + f"#renumbered-{number}",
+                }
+            )
+    # Newest first; only what concerns rules the site shows.
+    extras.history = {
+        number: sorted(events, key=lambda e: e["edition"], reverse=True)
+        for number, events in sorted(extras.history.items())
+        if number in data.nodes
+    }
+
+
+def _links(session: Session, data: SiteData, extras: Extras) -> None:
+    known = set(data.nodes)
+    extras.clarifications = stages.clarifications_by_rule(
+        session, data.edition, data.edition_id, known
+    )
+    ids = sorted({r["id"] for card in data.cards for r in card["rulings"]})
+    extras.rules_of_clarification = stages.rules_by_clarification(session, data.edition, ids, known)
+    extras.cited_by = stages.cited_by(session, data.edition, data.edition_id, known)

@@ -1,0 +1,209 @@
+"""The link and version stages' public queries, as the site uses them.
+
+The site calls only the public functions of :mod:`kb.links` and :mod:`kb.versions` (never
+their internals); this module is the one place that imports them, and reshapes their answers
+into what the page builders look up.
+"""
+
+from __future__ import annotations
+
+import importlib
+import itertools
+import logging
+from types import ModuleType
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from kb.models import Link
+
+log = logging.getLogger(__name__)
+
+
+API = {
+    "kb.links": (
+        "find_references",
+        "backlinks",
+        "clarifications_for_rule",
+        "rules_for_clarification",
+    ),
+    "kb.versions": ("diff_editions", "translation_status", "stale_translations"),
+}
+
+
+def _optional(name: str) -> ModuleType | None:
+    """The stage's module if it offers every public function the site calls."""
+    try:
+        module = importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name != name:
+            raise
+        module = None
+    absent = [f for f in API[name] if module is None or not callable(getattr(module, f, None))]
+    if absent:
+        log.warning("%s lacks %s: the site is built without it", name, ", ".join(absent))
+        return None
+    return module
+
+
+links = _optional("kb.links")
+versions = _optional("kb.versions")
+
+
+def missing() -> list[str]:
+    """The public functions of the link and version stages that this tree does not offer."""
+    result = []
+    for name, functions in API.items():
+        try:
+            module: ModuleType | None = importlib.import_module(name)
+        except ModuleNotFoundError:
+            module = None
+        result += [f"{name}.{f}" for f in functions if not callable(getattr(module, f, None))]
+    return result
+
+
+def find_references(text: str, language: str) -> list[Any]:
+    """Every explicit rule reference in a text (none without the link stage)."""
+    if links is None:
+        return []
+    return list(links.find_references(text, language))
+
+
+def translation_status(session: Session, lang: str, edition: str | None) -> dict[str, Any]:
+    """current / stale / missing per rule number of the edition."""
+    assert versions is not None
+    return dict(versions.translation_status(session, lang, edition))
+
+
+def stale_translations(session: Session, lang: str, edition: str | None) -> list[dict[str, Any]]:
+    """The stale translations with the English then and now."""
+    assert versions is not None
+    return list(versions.stale_translations(session, lang, edition))
+
+
+def _number_of(item: Any) -> str:
+    return str(item["number"] if isinstance(item, dict) else item)
+
+
+def _label_of(item: Any) -> str:
+    if isinstance(item, dict):
+        return str(item.get("title") or item.get("text") or "")
+    return ""
+
+
+def _term_of(item: Any) -> str:
+    return str(item["term"] if isinstance(item, dict) else item)
+
+
+def diffs(session: Session, editions: list[str], known: set[str]) -> list[dict[str, Any]]:
+    """The diff of each pair of consecutive English editions, oldest first."""
+    assert versions is not None
+    result = []
+    for old, new in itertools.pairwise(editions):
+        diff = versions.diff_editions(session, old, new)
+        added = [
+            {"number": _number_of(i), "text": _label_of(i), "current": _number_of(i) in known}
+            for i in diff.get("added", [])
+        ]
+        removed = [{"number": _number_of(i), "text": _label_of(i)} for i in diff.get("removed", [])]
+        changed = [{**c, "current": c["new_number"] in known} for c in diff.get("changed", [])]
+        renumbered = [
+            {**r, "current": r["new_number"] in known} for r in diff.get("renumbered", [])
+        ]
+        glossary = diff.get("glossary") or {}
+        terms = {
+            key: [{"term": _term_of(t), "current": key != "removed"} for t in glossary.get(key, [])]
+            for key in ("added", "removed", "changed")
+        }
+        result.append(
+            {
+                "slug": f"{old}_{new}",
+                "old": old,
+                "new": new,
+                "added": added,
+                "removed": removed,
+                "changed": changed,
+                "renumbered": renumbered,
+                "glossary": terms if any(terms.values()) else None,
+                "counts": {
+                    "added": len(added),
+                    "removed": len(removed),
+                    "changed": len(changed),
+                    "renumbered": len(renumbered),
+                },
+            }
+        )
+    return result
+
+
+def _targets(session: Session, edition_id: int | None, source_types: tuple[str, ...]) -> set[str]:
+    query = select(Link.target).where(Link.resolved.is_(True), Link.source_type.in_(source_types))
+    if edition_id is not None:
+        query = query.where(Link.target_edition_id == edition_id)
+    return set(session.scalars(query.distinct()).all())
+
+
+def clarifications_by_rule(
+    session: Session, edition: str | None, edition_id: int | None, known: set[str]
+) -> dict[str, list[dict[str, Any]]]:
+    """The rulings linked to each rule (its subrules' included), for the rules shown."""
+    assert links is not None
+    wanted = {
+        t if len(t) <= 3 or t[-1].isdigit() else t[:-1]
+        for t in _targets(session, edition_id, ("clarification_text",))
+    }
+    result = {}
+    for number in sorted(wanted & known):
+        found = links.clarifications_for_rule(session, number, edition, include_subrules=True)
+        if found:
+            result[number] = list(found)
+    return result
+
+
+def rules_by_clarification(
+    session: Session, edition: str | None, clarification_ids: list[int], known: set[str]
+) -> dict[int, list[str]]:
+    """The rule numbers each ruling is linked to."""
+    assert links is not None
+    linked = set(
+        session.scalars(
+            select(Link.source_id).where(Link.source_type == "clarification_text").distinct()
+        ).all()
+    )
+    result = {}
+    for clar_id in sorted(set(clarification_ids) & linked):
+        numbers = [r["number"] for r in links.rules_for_clarification(session, clar_id, edition)]
+        numbers = [n for n in dict.fromkeys(numbers) if n in known]
+        if numbers:
+            result[clar_id] = numbers
+    return result
+
+
+def cited_by(
+    session: Session, edition: str | None, edition_id: int | None, known: set[str]
+) -> dict[str, list[dict[str, Any]]]:
+    """What cites each rule or its subrules: rules, examples and glossary entries."""
+    assert links is not None
+    targets = _targets(session, edition_id, ("rule_text", "example", "glossary"))
+    rules = {t if len(t) <= 3 or t[-1].isdigit() else t[:-1] for t in targets}
+    result: dict[str, list[dict[str, Any]]] = {}
+    for number in sorted(rules & known):
+        seen: set[tuple[str, str]] = set()
+        cites = []
+        for back in links.backlinks(session, number, edition):
+            if back.get("source_type") not in ("rule_text", "example", "glossary"):
+                continue
+            cite = {
+                "label": str(back.get("label") or back.get("number") or back.get("term") or ""),
+                "number": back.get("number"),
+                "term": back.get("term"),
+                "card": None,
+            }
+            key = (cite["label"], str(cite["number"] or cite["term"]))
+            if cite["label"] and key not in seen and cite["number"] != number:
+                seen.add(key)
+                cites.append(cite)
+        if cites:
+            result[number] = cites
+    return result

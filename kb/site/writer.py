@@ -1,0 +1,169 @@
+"""The atomic, incremental writer of the built site.
+
+Pages are collected in memory, then written into a temporary folder beside the output, which
+replaces the output only once everything (Pagefind, the link check) succeeded: a failed build
+leaves the previous site as it was. Pages whose bytes did not change are hard-linked from the
+previous site instead of rewritten, and a build that changes nothing touches nothing. Paths are
+checked: nothing is ever written outside the output folder, and no path is written twice.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import shutil
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+
+from kb.errors import KbError
+
+log = logging.getLogger(__name__)
+
+MARKER = ".kb-site"
+# Folders of the output that a build regenerates as a whole (never compared page by page).
+GENERATED = ("pagefind",)
+
+
+@dataclass
+class WriteReport:
+    """What a commit did to the output folder."""
+
+    written: list[str] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    swapped: bool = False
+
+
+def check_output(out: Path) -> Path:
+    """Refuse an output folder that is not empty and not a site kb built (it will be replaced)."""
+    resolved = out.expanduser().resolve()
+    if resolved == Path(resolved.anchor) or resolved == Path.home().resolve():
+        raise KbError(f"refusing to build the site into {resolved}: choose a dedicated folder")
+    if resolved.exists():
+        if not resolved.is_dir():
+            raise KbError(f"--out {out}: exists and is not a folder")
+        if any(resolved.iterdir()) and not (resolved / MARKER).is_file():
+            raise KbError(
+                f"--out {out}: the folder is not empty and was not built by kb "
+                f"(no {MARKER} file); refusing to replace it"
+            )
+    if Path.cwd().resolve().is_relative_to(resolved):
+        raise KbError(f"--out {out}: the output folder would contain the current folder")
+    return resolved
+
+
+def safe_path(path: str) -> PurePosixPath:
+    """Check that a page path stays inside the output folder; return it as a POSIX path."""
+    pure = PurePosixPath(path)
+    if (
+        not path
+        or pure.is_absolute()
+        or "\\" in path
+        or any(part in ("", ".", "..") for part in path.split("/"))
+        or pure.parts[0] in GENERATED
+        or pure.name == MARKER
+    ):
+        raise KbError(f"refusing to write {path!r}: it is not a plain path inside the site")
+    return pure
+
+
+def read_marker(out: Path) -> dict[str, object]:
+    """The build record kept in the output folder (empty when there is none)."""
+    try:
+        data = json.loads((out / MARKER).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+class SiteWriter:
+    """Collects the files of a build, then replaces the output folder in one move."""
+
+    def __init__(self, out: Path) -> None:
+        self.out = check_output(out)
+        self.files: dict[str, bytes] = {}
+
+    def add(self, path: str, data: bytes) -> None:
+        """Add one file; a second file at the same path is a bug and is refused."""
+        key = str(safe_path(path))
+        if key in self.files:
+            raise KbError(f"two pages were built at the same path {key}")
+        self.files[key] = data
+
+    def _existing(self) -> set[str]:
+        if not self.out.is_dir():
+            return set()
+        found = set()
+        for path in self.out.rglob("*"):
+            rel = path.relative_to(self.out).as_posix()
+            if path.is_file() and rel != MARKER and rel.split("/")[0] not in GENERATED:
+                found.add(rel)
+        return found
+
+    def plan(self) -> WriteReport:
+        """Which files would be written, kept and removed, compared with the output folder."""
+        report = WriteReport()
+        existing = self._existing()
+        for path, data in sorted(self.files.items()):
+            old = self.out / path
+            if path in existing and old.stat().st_size == len(data) and old.read_bytes() == data:
+                report.unchanged.append(path)
+            else:
+                report.written.append(path)
+        report.removed = sorted(existing - set(self.files))
+        return report
+
+    def commit(
+        self,
+        marker: dict[str, object],
+        post: Callable[[Path], None] | None = None,
+    ) -> WriteReport:
+        """Write the changed files beside the output, run ``post`` on the result, then swap."""
+        report = self.plan()
+        marker_bytes = json.dumps(marker, sort_keys=True, indent=1).encode() + b"\n"
+        generated_ok = all((self.out / g).is_dir() for g in GENERATED) or post is None
+        if (
+            not report.written
+            and not report.removed
+            and (self.out / MARKER).is_file()
+            and (self.out / MARKER).read_bytes() == marker_bytes
+            and generated_ok
+        ):
+            log.info("site unchanged: nothing written")
+            return report
+        tmp = self.out.parent / f".{self.out.name}.tmp-{os.getpid()}"
+        old = self.out.parent / f".{self.out.name}.old-{os.getpid()}"
+        for leftover in (tmp, old):
+            shutil.rmtree(leftover, ignore_errors=True)
+        tmp.mkdir(parents=True)
+        try:
+            unchanged = set(report.unchanged)
+            for path, data in sorted(self.files.items()):
+                target = tmp / path
+                target.parent.mkdir(parents=True, exist_ok=True)
+                if path in unchanged:
+                    try:
+                        os.link(self.out / path, target)
+                        continue
+                    except OSError:
+                        pass
+                target.write_bytes(data)
+            (tmp / MARKER).write_bytes(marker_bytes)
+            if post is not None:
+                post(tmp)
+            if self.out.exists():
+                os.rename(self.out, old)
+            try:
+                os.rename(tmp, self.out)
+            except OSError:
+                if old.exists():
+                    os.rename(old, self.out)
+                raise
+        except BaseException:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise
+        shutil.rmtree(old, ignore_errors=True)
+        report.swapped = True
+        return report
