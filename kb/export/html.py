@@ -1,0 +1,126 @@
+"""The sheet as one standalone HTML page (screen) or the HTML that WeasyPrint lays out (print).
+
+The sheet's own words come from the Babel catalogs of its first language, through
+``jinja2.ext.i18n`` and the catalogs the site compiles (``kb.site.i18n.translations``). Every
+text from the corpus is escaped by Jinja2's autoescape.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined
+from markupsafe import Markup
+
+import kb
+from kb.export.sheet import Sheet
+from kb.langs import format_long_date, language_name
+
+TEMPLATES = Path(kb.__file__).resolve().parent.parent / "templates" / "export"
+PAPERS = ("a4", "letter")
+_PLACEHOLDER = re.compile(r"\{(\w+)\}")
+
+
+class Labels:
+    """The sheet's translated labels, with ``{name}`` placeholders filled in on demand."""
+
+    def __init__(self, lang: str, texts: dict[str, str]) -> None:
+        self.lang = lang
+        self.texts = texts
+
+    def __call__(self, name: str, **values: Any) -> str:
+        """The label ``name`` in the sheet's language, its placeholders replaced by ``values``."""
+        text = self.texts[name]
+        return _PLACEHOLDER.sub(lambda m: str(values.get(m[1], m[0])), text)
+
+    def date(self, iso: str) -> str:
+        """A date as the label language writes it (``16 janvier 2026``)."""
+        import datetime as dt
+
+        return format_long_date(dt.date.fromisoformat(iso), self.lang) if iso else ""
+
+
+@cache
+def environment(lang: str) -> Environment:
+    """The Jinja2 environment of the sheet templates with the UI catalog of ``lang`` installed."""
+    from kb.site.i18n import translations
+
+    env = Environment(
+        loader=FileSystemLoader(str(TEMPLATES)),
+        autoescape=True,
+        undefined=StrictUndefined,
+        extensions=["jinja2.ext.i18n"],
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.install_gettext_translations(translations(lang), newstyle=True)  # type: ignore[attr-defined]
+    return env
+
+
+@cache
+def labels(lang: str) -> Labels:
+    """The sheet's labels in a language (read from ``templates/export/labels.html``)."""
+    module = environment(lang).get_template("labels.html").module
+    return Labels(lang, {k: str(v) for k, v in module.labels.items()})  # type: ignore[attr-defined]
+
+
+def css_string(text: str) -> Markup:
+    """A CSS string literal (for ``@page`` margin boxes): quotes, backslashes, newlines escaped."""
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\a ")
+    escaped = escaped.replace("<", "\\3c ").replace(">", "\\3e ")
+    return Markup(f'"{escaped}"')
+
+
+def page_counter(label: str) -> Markup:
+    """``Page {page} of {pages}`` as a CSS ``content`` value with the page counters in it."""
+    parts: list[str] = []
+    pos = 0
+    for match in _PLACEHOLDER.finditer(label):
+        if match.start() > pos:
+            parts.append(css_string(label[pos : match.start()]))
+        parts.append("counter(page)" if match[1] == "page" else "counter(pages)")
+        pos = match.end()
+    if pos < len(label):
+        parts.append(css_string(label[pos:]))
+    return Markup(" ".join(parts))
+
+
+def coverage_lines(sheet: Sheet, words: Labels) -> list[str]:
+    """One line per translated language: how many of the sheet's rules are current/stale/missing."""
+    return [
+        words(
+            "coverage",
+            language=language_name(lang, sheet.label_language),
+            current=tally["current"],
+            stale=tally["stale"],
+            missing=tally["missing"],
+        )
+        for lang, tally in sheet.counts.items()
+    ]
+
+
+def render_html(
+    sheet: Sheet, *, paper: str = "a4", landscape: bool = False, print_: bool = False
+) -> str:
+    """The sheet as a standalone HTML document (``print_`` adds the paged-media rules)."""
+    if paper not in PAPERS:
+        raise ValueError(f"paper must be one of {', '.join(PAPERS)}")
+    words = labels(sheet.label_language)
+    template = environment(sheet.label_language).get_template("sheet.html")
+    return template.render(
+        sheet=sheet,
+        L=words,
+        print=print_,
+        paper=paper.upper() if paper == "a4" else paper,
+        landscape=landscape,
+        css_string=css_string,
+        page_content=page_counter(words("page", page="{page}", pages="{pages}")),
+        edition_date=words.date(sheet.edition),
+        language_names={
+            lang: language_name(lang, sheet.label_language) for lang in sheet.languages
+        },
+        coverage=coverage_lines(sheet, words),
+    )

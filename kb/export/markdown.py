@@ -1,0 +1,106 @@
+"""The sheet as Markdown: one section per language (a player reads only theirs), CommonMark-safe.
+
+Every corpus text is escaped, so that a ``*`` or ``[`` in a rule never turns into markup and a
+line that starts with ``1.`` or ``-`` never becomes a list.
+"""
+
+from __future__ import annotations
+
+import re
+
+from kb.export.html import Labels, coverage_lines, labels
+from kb.export.sheet import Cell, ClarificationRow, Row, Sheet
+from kb.langs import language_name
+
+_SPECIAL = re.compile(r"([\\`*_\[\]<>|~#&!])")
+_LINE_START = re.compile(r"^(\s*)(\d+)([.)])|^(\s*)([-+=>])", re.MULTILINE)
+
+
+def escape(text: str, *, line_start: bool = False) -> str:
+    """Escape a text so that CommonMark renders it literally (``line_start``: it opens a line)."""
+    out = _SPECIAL.sub(r"\\\1", text)
+    if not line_start:
+        return out
+    return _LINE_START.sub(
+        lambda m: f"{m[1]}{m[2]}\\{m[3]}" if m[2] is not None else f"{m[4]}\\{m[5]}", out
+    )
+
+
+def _badges(cell: Cell, words: Labels) -> str:
+    if cell.language == "en":
+        return ""
+    shown = []
+    for badge in cell.badges:
+        label = words(badge)
+        if badge == "stale" and cell.follows:
+            label += f" {cell.follows}"
+        shown.append(label)
+    return " *[" + escape(", ".join(shown)) + "]*"
+
+
+def _paragraphs(text: str) -> list[str]:
+    return [escape(line.strip(), line_start=True) for line in text.splitlines() if line.strip()]
+
+
+def _rule(row: Row, cell: Cell, words: Labels) -> list[str]:
+    badges = _badges(cell, words)
+    if row.kind in ("part", "chapter") or (cell.title and not cell.text):
+        level = "###" if row.kind in ("part", "chapter") else "####"
+        title = escape(cell.title) if cell.title else ""
+        return [f"{level} {row.number}. {title}{badges}".rstrip(), ""]
+    number = f"{row.number}." if row.kind == "rule" else row.number
+    paras = _paragraphs(cell.text) or [""]
+    lines = [f"**{number}** {paras[0]}{badges}".rstrip(), ""]
+    for para in paras[1:]:
+        lines += [para, ""]
+    for example in cell.examples:
+        lines += [f"> *{escape(words('example'))}* {escape(example)}", ""]
+    return lines
+
+
+def _ruling(row: ClarificationRow, cell: Cell, words: Labels) -> list[str]:
+    head = f"**{row.date}** · {escape(words('source_label'))} {escape(row.source)}"
+    if row.rules:
+        head += f" · {escape(words('rules'))} {', '.join(row.rules)}"
+    if row.cards:
+        names = "; ".join(escape(c.names[cell.language]) for c in row.cards)
+        head += f" · {escape(words('cards'))} {names}"
+    lines = [f"- {head}{_badges(cell, words)}"]
+    lines += [f"  {para}" for para in _paragraphs(cell.text)]
+    return [*lines, ""]
+
+
+def render_markdown(sheet: Sheet) -> str:
+    """The sheet as a Markdown document."""
+    words = labels(sheet.label_language)
+    items = escape(" ".join(sheet.items))
+    edition = words("edition", date=words.date(sheet.edition))
+    out = [
+        f"# {escape(words('title'))} · {items}",
+        "",
+        f"{escape(edition)} · {sheet.edition_key}",
+        "",
+    ]
+    out += [f"- {escape(line)}" for line in coverage_lines(sheet, words)]
+    if sheet.counts:
+        out.append("")
+    for index, lang in enumerate(sheet.languages):
+        out += [f"## {escape(language_name(lang, sheet.label_language))}", ""]
+        for row in sheet.rows:
+            out += _rule(row, row.cells[index], words)
+        out += [f"### {escape(words('clarifications'))}", ""]
+        if not sheet.clarifications:
+            out += [f"*{escape(words('no_clarifications'))}*", ""]
+        for ruling in sheet.clarifications:
+            out += _ruling(ruling, ruling.cells[index], words)
+        for section in sheet.cards:
+            name = section.card.names[lang]
+            out += [f"### {escape(words('card_rulings', card=name))}", ""]
+            if not section.rulings:
+                out += [f"*{escape(words('no_rulings'))}*", ""]
+            for ruling in section.rulings:
+                out += _ruling(ruling, ruling.cells[index], words)
+    source = words("source", source=sheet.source or sheet.edition_key)
+    out += ["---", "", f"{escape(edition)} · {sheet.edition_key} · {escape(source)}", ""]
+    out += [escape(words("policy")), ""]
+    return "\n".join(out)
