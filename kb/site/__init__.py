@@ -2,6 +2,15 @@
 
 from __future__ import annotations
 
-from kb.site.build import BuildReport, build_site
+from typing import Any
 
 __all__ = ["BuildReport", "build_site"]
+
+
+def __getattr__(name: str) -> Any:
+    # Lazy: ``kb i18n`` imports kb.site.i18n without loading the page builders.
+    if name in __all__:
+        from kb.site import build
+
+        return getattr(build, name)
+    raise AttributeError(name)

@@ -38,9 +38,9 @@ def load(session: Session, data: SiteData) -> Extras:
     """Ask the link and version stages for everything the pages show about rules."""
     extras = Extras(missing=stages.missing())
     if data.edition is not None:
-        if stages.versions is not None:
+        if stages.versions() is not None:
             _versions(session, data, extras)
-        if stages.links is not None:
+        if stages.links() is not None:
             _links(session, data, extras)
     return extras
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib
 import itertools
 import logging
+from functools import cache
 from types import ModuleType
 from typing import Any
 
@@ -32,6 +33,7 @@ API = {
 }
 
 
+@cache
 def _optional(name: str) -> ModuleType | None:
     """The stage's module if it offers every public function the site calls."""
     try:
@@ -47,8 +49,14 @@ def _optional(name: str) -> ModuleType | None:
     return module
 
 
-links = _optional("kb.links")
-versions = _optional("kb.versions")
+def links() -> Any:
+    """The link stage, or None when this tree does not offer its public queries."""
+    return _optional("kb.links")
+
+
+def versions() -> Any:
+    """The version stage, or None when this tree does not offer its public queries."""
+    return _optional("kb.versions")
 
 
 def missing() -> list[str]:
@@ -65,21 +73,20 @@ def missing() -> list[str]:
 
 def find_references(text: str, language: str) -> list[Any]:
     """Every explicit rule reference in a text (none without the link stage)."""
-    if links is None:
+    module = links()
+    if module is None:
         return []
-    return list(links.find_references(text, language))
+    return list(module.find_references(text, language))
 
 
 def translation_status(session: Session, lang: str, edition: str | None) -> dict[str, Any]:
     """current / stale / missing per rule number of the edition."""
-    assert versions is not None
-    return dict(versions.translation_status(session, lang, edition))
+    return dict(versions().translation_status(session, lang, edition))
 
 
 def stale_translations(session: Session, lang: str, edition: str | None) -> list[dict[str, Any]]:
     """The stale translations with the English then and now."""
-    assert versions is not None
-    return list(versions.stale_translations(session, lang, edition))
+    return list(versions().stale_translations(session, lang, edition))
 
 
 def _number_of(item: Any) -> str:
@@ -98,10 +105,9 @@ def _term_of(item: Any) -> str:
 
 def diffs(session: Session, editions: list[str], known: set[str]) -> list[dict[str, Any]]:
     """The diff of each pair of consecutive English editions, oldest first."""
-    assert versions is not None
     result = []
     for old, new in itertools.pairwise(editions):
-        diff = versions.diff_editions(session, old, new)
+        diff = versions().diff_editions(session, old, new)
         added = [
             {"number": _number_of(i), "text": _label_of(i), "current": _number_of(i) in known}
             for i in diff.get("added", [])
@@ -148,14 +154,13 @@ def clarifications_by_rule(
     session: Session, edition: str | None, edition_id: int | None, known: set[str]
 ) -> dict[str, list[dict[str, Any]]]:
     """The rulings linked to each rule (its subrules' included), for the rules shown."""
-    assert links is not None
     wanted = {
         t if len(t) <= 3 or t[-1].isdigit() else t[:-1]
         for t in _targets(session, edition_id, ("clarification_text",))
     }
     result = {}
     for number in sorted(wanted & known):
-        found = links.clarifications_for_rule(session, number, edition, include_subrules=True)
+        found = links().clarifications_for_rule(session, number, edition, include_subrules=True)
         if found:
             result[number] = list(found)
     return result
@@ -165,7 +170,6 @@ def rules_by_clarification(
     session: Session, edition: str | None, clarification_ids: list[int], known: set[str]
 ) -> dict[int, list[str]]:
     """The rule numbers each ruling is linked to."""
-    assert links is not None
     linked = set(
         session.scalars(
             select(Link.source_id).where(Link.source_type == "clarification_text").distinct()
@@ -173,7 +177,7 @@ def rules_by_clarification(
     )
     result = {}
     for clar_id in sorted(set(clarification_ids) & linked):
-        numbers = [r["number"] for r in links.rules_for_clarification(session, clar_id, edition)]
+        numbers = [r["number"] for r in links().rules_for_clarification(session, clar_id, edition)]
         numbers = [n for n in dict.fromkeys(numbers) if n in known]
         if numbers:
             result[clar_id] = numbers
@@ -184,14 +188,13 @@ def cited_by(
     session: Session, edition: str | None, edition_id: int | None, known: set[str]
 ) -> dict[str, list[dict[str, Any]]]:
     """What cites each rule or its subrules: rules, examples and glossary entries."""
-    assert links is not None
     targets = _targets(session, edition_id, ("rule_text", "example", "glossary"))
     rules = {t if len(t) <= 3 or t[-1].isdigit() else t[:-1] for t in targets}
     result: dict[str, list[dict[str, Any]]] = {}
     for number in sorted(rules & known):
         seen: set[tuple[str, str]] = set()
         cites = []
-        for back in links.backlinks(session, number, edition):
+        for back in links().backlinks(session, number, edition):
             if back.get("source_type") not in ("rule_text", "example", "glossary"):
                 continue
             cite = {
