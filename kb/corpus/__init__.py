@@ -34,6 +34,7 @@ _EXPECTED = (
 )
 # Control bytes that never occur in a text corpus file (tab, newlines, form feed and ESC aside).
 _CONTROL_BYTE = re.compile(rb"[\x00-\x08\x0e-\x1a\x1c-\x1f\x7f]")
+_BYTE_LINE_BREAK = re.compile(rb"\r\n|\r|\n")
 _MODULES: dict[str, ModuleType] = {
     "comprules": comprules,
     "rule_page": rule_page,
@@ -59,7 +60,7 @@ def read_text(path: Path, data: bytes | None = None) -> str:
         raise ParseError(str(path), 1, "UTF-16 text: save the file as UTF-8")
     control = _CONTROL_BYTE.search(data)
     if control is not None:
-        line = data.count(b"\n", 0, control.start()) + 1
+        line = len(_BYTE_LINE_BREAK.split(data[: control.start()]))
         raise ParseError(
             str(path),
             line,
@@ -77,9 +78,9 @@ def read_text(path: Path, data: bytes | None = None) -> str:
 
 def _encoding_error(path: str, data: bytes, error: UnicodeDecodeError) -> ParseError:
     """Name the line and column of the first byte that is not UTF-8, and guess the encoding."""
-    # A marker character after the valid prefix makes splitlines() count the bad byte's line.
-    lines = (data[: error.start].decode("utf-8") + "\x00").splitlines()
-    line, column = len(lines), len(lines[-1])
+    # Lines end at CR, LF or CRLF only (as editors count them; not at VT, FF or U+2028).
+    lines = _BYTE_LINE_BREAK.split(data[: error.start])
+    line, column = len(lines), len(lines[-1].decode("utf-8")) + 1
     hint = ""
     try:
         data.decode("cp1252")
