@@ -307,11 +307,20 @@ def db_current(ctx: click.Context, as_json: bool) -> None:
 )
 @click.option("--strict", is_flag=True, help="Fail (and keep the previous site) on a broken link.")
 @click.option("--no-search", is_flag=True, help="Skip the Pagefind full-text index.")
+@click.option(
+    "--force", is_flag=True, help="Render every page even if no input changed (still writes "
+    "only the pages whose bytes differ)."
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.pass_context
 @_handle_errors
 def build(
-    ctx: click.Context, out: Path | None, strict: bool, no_search: bool, as_json: bool
+    ctx: click.Context,
+    out: Path | None,
+    strict: bool,
+    no_search: bool,
+    force: bool,
+    as_json: bool,
 ) -> None:
     """Build the static website: ingest the corpus if it changed, link, index, render.
 
@@ -330,7 +339,7 @@ def build(
     settings = _settings(ctx)
     with progress_bar(enabled=not as_json) as progress:
         outcome = pipeline.build(
-            settings, out, strict=strict, search=not no_search, progress=progress
+            settings, out, strict=strict, search=not no_search, force=force, progress=progress
         )
     for failure in outcome.ingest.failed:
         click.echo(f"{_shorten(failure.path)}:{failure.line}: {failure.reason}", err=True)

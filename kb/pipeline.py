@@ -156,6 +156,7 @@ def build(
     *,
     strict: bool = False,
     search: bool = True,
+    force: bool = False,
     progress: ProgressHook | None = None,
     wait: bool = True,
 ) -> BuildOutcome:
@@ -167,7 +168,9 @@ def build(
         db = open_db(settings)
         try:
             stages = _refresh_derived(db, report)
-            site = build_site(db, out or settings.site_dir, strict=strict, search=search)
+            site = build_site(
+                db, out or settings.site_dir, strict=strict, search=search, force=force
+            )
         finally:
             db.dispose()
     return BuildOutcome(report, stages, site)

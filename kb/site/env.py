@@ -87,11 +87,16 @@ def make_environment(lang: str, templates: Path = TEMPLATES) -> Environment:
     def language_filter(code: str, in_lang: str | None = None) -> str:
         return language_name(code, in_lang or lang)
 
+    def language_inline(code: str) -> str:
+        # Inside a sentence: French and Spanish write language names in lower case.
+        return locale(code).get_display_name(loc) or code
+
     env.filters.update(
         date=date_filter,
         number=number_filter,
         percent=percent_filter,
         language=language_filter,
+        language_inline=language_inline,
         slug=glossary_slug,
     )
     env.globals.update(
