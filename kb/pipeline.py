@@ -33,6 +33,7 @@ from kb.ingest import IngestReport, ProgressHook, ingest_paths
 from kb.models import Link
 
 if TYPE_CHECKING:
+    from kb.export.po_import import ImportReport
     from kb.site.build import BuildReport as SiteReport
 
 log = logging.getLogger(__name__)
@@ -192,3 +193,37 @@ def _refresh_derived(db: Database, report: IngestReport) -> list[str]:
             session.commit()
             done.append("links")
     return done
+
+
+def import_translations(
+    settings: Settings,
+    path: Path,
+    *,
+    language: str | None = None,
+    skip_untranslated: bool = False,
+    dry_run: bool = False,
+    wait: bool = True,
+) -> ImportReport:
+    """Import a translator's PO catalog (``kb import po``) in one transaction, then relink."""
+    from kb.export.po_import import import_po
+
+    with writer_lock(settings, wait=wait), storage_errors(settings):
+        db = open_db(settings, create=False)
+        try:
+            with db.writer_lock(wait=wait), db.session() as session:
+                report = import_po(
+                    session,
+                    path,
+                    language=language,
+                    skip_untranslated=skip_untranslated,
+                    dry_run=dry_run,
+                )
+                if dry_run:
+                    session.rollback()
+                    return report
+                session.commit()
+                if report.imported or report.updated:
+                    _refresh_derived(db, IngestReport(loaded=[str(path)]))
+                return report
+        finally:
+            db.dispose()
