@@ -64,7 +64,7 @@ def test_selection_in_the_real_edition(full_db):
         got = [s.number for s in picked]
         chapter = {n for n in numbers if n == "714" or n.startswith("714.")}
         # the chapter's title and every rule and subrule under it
-        assert numbers["714"] == "chapter" and len(chapter) > 20
+        assert numbers["714"] == "chapter" and len(chapter) > 10
         assert {n for n in got if n == "714" or n.startswith("714.")} == chapter
         assert [n for n in got if n.startswith("701.54")] == [
             "701.54", "701.54a", "701.54b", "701.54c", "701.54d", "701.54e",
