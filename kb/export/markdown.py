@@ -29,12 +29,10 @@ def escape(text: str, *, line_start: bool = False) -> str:
 def _badges(cell: Cell, words: Labels) -> str:
     if cell.language == "en":
         return ""
-    shown = []
-    for badge in cell.badges:
-        label = words(badge)
-        if badge == "stale" and cell.follows:
-            label += f" {cell.follows}"
-        shown.append(label)
+    shown = [words(badge) for badge in cell.badges]
+    if cell.follows and cell.shown_language == cell.language:
+        assumed = f" ({words('assumed')})" if cell.assumed else ""
+        shown.append(words("follows", date=words.date(cell.follows)) + assumed)
     return " *[" + escape(", ".join(shown)) + "]*"
 
 
