@@ -1,0 +1,28 @@
+"""The link stage: explicit rule references, term links from rulings to rules, backlinks.
+
+Public API (the site and the exports call these; see each function):
+``find_references``, ``Reference``, ``build_links``, ``backlinks``, ``clarifications_for_rule``,
+``rules_for_clarification``, ``unresolved``, and the vocabulary helpers for tools and benchmarks.
+"""
+
+from __future__ import annotations
+
+from .build import build_links, edition_vocabulary, vocabularies
+from .queries import backlinks, clarifications_for_rule, rules_for_clarification, unresolved
+from .references import Reference, find_references
+from .terms import Term, TermMatch, Vocabulary
+
+__all__ = [
+    "Reference",
+    "Term",
+    "TermMatch",
+    "Vocabulary",
+    "backlinks",
+    "build_links",
+    "clarifications_for_rule",
+    "edition_vocabulary",
+    "find_references",
+    "rules_for_clarification",
+    "unresolved",
+    "vocabularies",
+]

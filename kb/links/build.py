@@ -1,0 +1,314 @@
+"""Build the Link rows: explicit references, term links from rulings, rule pages' sibling lists.
+
+Links are derived data, partitioned by the English edition they point into: rebuilding an
+edition deletes the links that target it and makes them again from
+
+- the edition's own rule texts, examples and glossary entries (explicit references);
+- the translated rule texts that follow it (explicit references, and the sibling list of a rule
+  page, kept as references even to rules no edition has);
+- every clarification text, whatever its language (explicit references and term links, matched
+  with that language's vocabulary for that edition; the names of the ruling's own cards are
+  masked, so "Blizzard Brawl" does not link to the Brawl variant).
+
+A reference to a number the edition does not have is stored unresolved (``kb check`` lists it).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from sqlalchemy import delete, insert, select
+from sqlalchemy.orm import Session
+
+from kb.models import (
+    Card,
+    CardClarification,
+    CardLocalization,
+    ClarificationText,
+    Edition,
+    Example,
+    GlossaryEntry,
+    Link,
+    Rule,
+    RuleReference,
+    RuleText,
+)
+from kb.versions.editions import EditionRef, english_editions, resolve_edition
+
+from .references import find_references
+from .terms import GlossaryItem, RuleEntry, Vocabulary, english_vocabulary, translated_vocabulary
+
+log = logging.getLogger(__name__)
+
+_BATCH = 5000
+
+
+def edition_vocabulary(session: Session, edition: Edition) -> Vocabulary:
+    """The English term vocabulary of one edition, from its rules and glossary."""
+    rules = [
+        RuleEntry(number, kind, title or "", body or "")
+        for number, kind, title, body in session.execute(
+            select(Rule.number, Rule.kind, RuleText.title, RuleText.body)
+            .join(RuleText, RuleText.rule_id == Rule.id)
+            .where(Rule.edition_id == edition.id, RuleText.language == "en")
+            .order_by(Rule.sort_key)
+        ).all()
+    ]
+    glossary = [
+        GlossaryItem(term, definition, redirect, bool(obsolete))
+        for term, definition, redirect, obsolete in session.execute(
+            select(
+                GlossaryEntry.term,
+                GlossaryEntry.definition,
+                GlossaryEntry.redirect,
+                GlossaryEntry.obsolete,
+            )
+            .where(GlossaryEntry.edition_id == edition.id, GlossaryEntry.language == "en")
+            .order_by(GlossaryEntry.position)
+        ).all()
+    ]
+    return english_vocabulary(rules, glossary)
+
+
+def vocabularies(
+    session: Session, edition: Edition, languages: Iterable[str]
+) -> dict[str, Vocabulary]:
+    """Each language's vocabulary for an edition (French and Spanish built on the English one)."""
+    english = edition_vocabulary(session, edition)
+    result = {"en": english}
+    for language in sorted(set(languages) - {"en"}):
+        titles = dict(
+            session.execute(
+                select(Rule.number, RuleText.title)
+                .join(RuleText, RuleText.rule_id == Rule.id)
+                .join(Edition, Edition.id == Rule.edition_id)
+                .where(
+                    Edition.kind == "translations",
+                    RuleText.language == language,
+                    RuleText.follows_edition_id == edition.id,
+                    RuleText.title != "",
+                )
+            ).all()
+        )
+        result[language] = translated_vocabulary(language, english, titles)
+    return result
+
+
+class _Rows:
+    """Link rows for one target edition, resolved against its rule numbers."""
+
+    def __init__(self, edition: Edition | None, numbers: dict[str, int]) -> None:
+        self.edition_id = edition.id if edition else None
+        self.numbers = numbers
+        self.rows: list[dict[str, Any]] = []
+        self.counts: dict[str, int] = defaultdict(int)
+
+    def add(
+        self,
+        source_type: str,
+        source_id: int,
+        language: str,
+        target: str,
+        kind: str,
+        matched: str,
+        start: int = 0,
+        end: int = 0,
+    ) -> None:
+        rule_id = self.numbers.get(target)
+        self.rows.append(
+            {
+                "source_type": source_type,
+                "source_id": source_id,
+                "source_language": language,
+                "target": target,
+                "target_edition_id": self.edition_id,
+                "target_rule_id": rule_id,
+                "kind": kind,
+                "matched": matched,
+                "start": start,
+                "end": end,
+                "resolved": rule_id is not None,
+            }
+        )
+        self.counts[kind] += 1
+        if rule_id is None:
+            self.counts[f"{kind}_unresolved"] += 1
+
+    def explicit(self, source_type: str, source_id: int, language: str, text: str) -> None:
+        for ref in find_references(text, language):
+            for number in ref.numbers:
+                self.add(
+                    source_type, source_id, language, number, "explicit", ref.text, ref.start,
+                    ref.end,
+                )
+
+
+def _rule_numbers(session: Session, edition: Edition) -> dict[str, int]:
+    query = select(Rule.number, Rule.id).where(Rule.edition_id == edition.id)
+    return {number: rule_id for number, rule_id in session.execute(query).all()}
+
+
+def _edition_sources(session: Session, edition: Edition, rows: _Rows) -> None:
+    """Explicit references in the edition's rule texts, examples and glossary."""
+    for text_id, language, body in session.execute(
+        select(RuleText.id, RuleText.language, RuleText.body)
+        .join(Rule, Rule.id == RuleText.rule_id)
+        .where(Rule.edition_id == edition.id)
+        .order_by(RuleText.id)
+    ):
+        rows.explicit("rule_text", text_id, language, body or "")
+    for example_id, language, text in session.execute(
+        select(Example.id, RuleText.language, Example.text)
+        .join(RuleText, RuleText.id == Example.rule_text_id)
+        .join(Rule, Rule.id == RuleText.rule_id)
+        .where(Rule.edition_id == edition.id)
+        .order_by(Example.id)
+    ):
+        rows.explicit("example", example_id, language, text)
+    for entry_id, language, definition in session.execute(
+        select(GlossaryEntry.id, GlossaryEntry.language, GlossaryEntry.definition)
+        .where(GlossaryEntry.edition_id == edition.id)
+        .order_by(GlossaryEntry.id)
+    ):
+        rows.explicit("glossary", entry_id, language, definition)
+
+
+def _translation_sources(session: Session, edition: Edition | None, rows: _Rows) -> None:
+    """Explicit references and sibling lists of the translated texts that follow the edition."""
+    follows = RuleText.follows_edition_id
+    condition = follows.is_(None) if edition is None else follows == edition.id
+    texts = session.execute(
+        select(RuleText.id, RuleText.rule_id, RuleText.language, RuleText.body)
+        .join(Rule, Rule.id == RuleText.rule_id)
+        .join(Edition, Edition.id == Rule.edition_id)
+        .where(Edition.kind == "translations", condition)
+        .order_by(RuleText.id)
+    ).all()
+    by_rule: dict[int, list[tuple[int, str]]] = defaultdict(list)
+    for text_id, rule_id, language, body in texts:
+        rows.explicit("rule_text", text_id, language, body or "")
+        by_rule[rule_id].append((text_id, language))
+    if not by_rule:
+        return
+    for rule_id, target in session.execute(
+        select(RuleReference.rule_id, RuleReference.target)
+        .where(RuleReference.rule_id.in_(list(by_rule)))
+        .order_by(RuleReference.rule_id, RuleReference.position)
+    ):
+        for text_id, language in by_rule[rule_id]:
+            rows.add("rule_text", text_id, language, target, "sibling", target)
+
+
+def card_names(session: Session) -> dict[int, list[str]]:
+    """Per clarification, the names (every language, every face) of the cards that carry it."""
+    names: dict[int, set[str]] = defaultdict(set)
+    for clar_id, name, faces in session.execute(
+        select(CardClarification.clarification_id, Card.name, Card.faces).join(
+            Card, Card.id == CardClarification.card_id
+        )
+    ):
+        for value in [name, *(faces or [])]:
+            names[clar_id].update(_name_forms(value))
+    for clar_id, name in session.execute(
+        select(CardClarification.clarification_id, CardLocalization.name).join(
+            CardLocalization, CardLocalization.card_id == CardClarification.card_id
+        )
+    ):
+        names[clar_id].update(_name_forms(name))
+    return {k: sorted(v, key=lambda n: (-len(n), n)) for k, v in names.items()}
+
+
+def _name_forms(name: str) -> list[str]:
+    """A card name, its faces, and its short form ("Koll" for "Koll, the Forgemaster")."""
+    forms = []
+    for face in str(name).split(" // "):
+        face = face.strip()
+        if face:
+            forms.append(face)
+            if ", " in face:
+                forms.append(face.split(", ")[0])
+    return forms
+
+
+def _clarification_sources(
+    session: Session,
+    edition: Edition,
+    rows: _Rows,
+    texts: Sequence[tuple[int, int, str, str]],
+    names: dict[int, list[str]],
+) -> set[int]:
+    """Explicit references and term links of every clarification text; return those linked."""
+    vocab = vocabularies(session, edition, {language for _, _, language, _ in texts})
+    linked = set()
+    for text_id, clar_id, language, text in texts:
+        rows.explicit("clarification_text", text_id, language, text)
+        for found in vocab[language].match(text, mask=names.get(clar_id, ())):
+            linked.add(clar_id)
+            for target in found.term.targets:
+                rows.add(
+                    "clarification_text",
+                    text_id,
+                    language,
+                    target,
+                    "term",
+                    found.matched,
+                    found.start,
+                    found.end,
+                )
+    return linked
+
+
+def build_links(session: Session, editions: Iterable[EditionRef] | None = None) -> dict[str, Any]:
+    """(Re)build the links into all English editions, or the given ones; return the counts."""
+    began = time.perf_counter()
+    if editions is None:
+        targets = english_editions(session)
+        session.execute(delete(Link))
+    else:
+        chosen = {row.id: row for row in (resolve_edition(session, e) for e in editions)}
+        targets = sorted(chosen.values(), key=lambda e: (e.effective_date, e.id))
+        session.execute(delete(Link).where(Link.target_edition_id.in_([e.id for e in targets])))
+    texts = session.execute(
+        select(
+            ClarificationText.id,
+            ClarificationText.clarification_id,
+            ClarificationText.language,
+            ClarificationText.text,
+        ).order_by(ClarificationText.id)
+    ).all()
+    names = card_names(session) if texts else {}
+    totals: dict[str, int] = defaultdict(int)
+    linked: set[int] = set()
+    for edition in targets:
+        rows = _Rows(edition, _rule_numbers(session, edition))
+        _edition_sources(session, edition, rows)
+        _translation_sources(session, edition, rows)
+        linked |= _clarification_sources(session, edition, rows, texts, names)
+        _insert(session, rows.rows)
+        for key, value in rows.counts.items():
+            totals[key] += value
+        log.info("linked edition %s: %d links", edition.key, len(rows.rows))
+    if editions is None:  # translations that follow no English edition (none loaded yet)
+        rows = _Rows(None, {})
+        _translation_sources(session, None, rows)
+        _insert(session, rows.rows)
+        for key, value in rows.counts.items():
+            totals[key] += value
+    log.info("links built in %.2f s", time.perf_counter() - began)
+    return {
+        "editions": [e.effective_date.isoformat() if e.effective_date else e.key for e in targets],
+        "links": sum(v for k, v in totals.items() if not k.endswith("_unresolved")),
+        **{k: totals.get(k, 0) for k in ("explicit", "term", "sibling")},
+        "unresolved": sum(v for k, v in totals.items() if k.endswith("_unresolved")),
+        "clarifications": len({clar_id for _, clar_id, _, _ in texts}),
+        "clarifications_linked": len(linked),
+    }
+
+
+def _insert(session: Session, rows: list[dict[str, Any]]) -> None:
+    for start in range(0, len(rows), _BATCH):
+        session.execute(insert(Link), rows[start : start + _BATCH])

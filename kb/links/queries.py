@@ -1,0 +1,361 @@
+"""Read the links: what cites a rule, a rule's rulings, a ruling's rules, what does not resolve.
+
+Every function returns plain dicts in a deterministic order, for the CLI, the site and exports.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session, selectinload
+
+from kb.corpus.numbers import is_rule_number, parent_of, sort_key
+from kb.errors import NotFoundError
+from kb.models import (
+    Card,
+    CardClarification,
+    Clarification,
+    ClarificationText,
+    Edition,
+    Example,
+    GlossaryEntry,
+    Link,
+    Rule,
+    RuleText,
+)
+from kb.versions.editions import EditionRef, edition_label, english_editions, resolve_edition
+
+SOURCE_ORDER = {"rule_text": 0, "example": 1, "glossary": 2, "clarification_text": 3}
+KIND_ORDER = {"explicit": 0, "term": 1, "sibling": 2}
+PROVENANCE_ORDER = {"official": 0, "community": 1, "machine": 2}
+
+
+def _check_number(number: str) -> str:
+    number = number.strip().rstrip(".")
+    if not is_rule_number(number):
+        raise NotFoundError(f"{number!r} is not a rule number (e.g. 701.54, 701.54a, 701, 7)")
+    return number
+
+
+def within(number: str, ancestor: str) -> bool:
+    """Tell whether a rule number is ``ancestor`` or lies inside it (701.54c in 701 and 7)."""
+    current: str | None = number
+    while current is not None:
+        if current == ancestor:
+            return True
+        current = parent_of(current) if is_rule_number(current) else None
+    return False
+
+
+def _safe_key(number: str) -> str:
+    try:
+        return sort_key(number)
+    except ValueError:
+        return number
+
+
+def _links_into(
+    session: Session, number: str, edition: Edition, include_subrules: bool
+) -> list[Link]:
+    query = select(Link).where(Link.target_edition_id == edition.id)
+    if include_subrules:
+        inside = Link.target.startswith(number, autoescape=True)
+        query = query.where((Link.target == number) | inside)
+        return [link for link in session.scalars(query) if within(link.target, number)]
+    return list(session.scalars(query.where(Link.target == number)))
+
+
+def clarification_cards(session: Session, ids: Iterable[int]) -> dict[int, list[dict[str, str]]]:
+    """The cards carrying each clarification: [{"key", "name"}], by name."""
+    cards: dict[int, dict[str, str]] = defaultdict(dict)
+    for clar_id, key, name in session.execute(
+        select(CardClarification.clarification_id, Card.key, Card.name)
+        .join(Card, Card.id == CardClarification.card_id)
+        .where(CardClarification.clarification_id.in_(list(set(ids))))
+    ):
+        cards[clar_id][key] = name
+    return {
+        clar_id: [{"key": k, "name": n} for k, n in sorted(found.items(), key=lambda kv: kv[::-1])]
+        for clar_id, found in cards.items()
+    }
+
+
+def _describe_sources(session: Session, links: list[Link]) -> dict[tuple[str, int], dict[str, Any]]:
+    """Who each (source_type, source_id) is: rule number, glossary term or ruling and cards."""
+    ids: dict[str, set[int]] = defaultdict(set)
+    for link in links:
+        ids[link.source_type].add(link.source_id)
+    found: dict[tuple[str, int], dict[str, Any]] = {}
+    if ids["rule_text"]:
+        for text_id, number, key in session.execute(
+            select(RuleText.id, Rule.number, Edition.key)
+            .join(Rule, Rule.id == RuleText.rule_id)
+            .join(Edition, Edition.id == Rule.edition_id)
+            .where(RuleText.id.in_(ids["rule_text"]))
+        ):
+            found[("rule_text", text_id)] = {"number": number, "label": number, "edition": key}
+    if ids["example"]:
+        for example_id, number, key in session.execute(
+            select(Example.id, Rule.number, Edition.key)
+            .join(RuleText, RuleText.id == Example.rule_text_id)
+            .join(Rule, Rule.id == RuleText.rule_id)
+            .join(Edition, Edition.id == Rule.edition_id)
+            .where(Example.id.in_(ids["example"]))
+        ):
+            found[("example", example_id)] = {"number": number, "label": number, "edition": key}
+    if ids["glossary"]:
+        for entry_id, term in session.execute(
+            select(GlossaryEntry.id, GlossaryEntry.term).where(
+                GlossaryEntry.id.in_(ids["glossary"])
+            )
+        ):
+            found[("glossary", entry_id)] = {"term": term, "label": term}
+    if ids["clarification_text"]:
+        rows = session.execute(
+            select(ClarificationText.id, ClarificationText.clarification_id, Clarification.date)
+            .join(Clarification, Clarification.id == ClarificationText.clarification_id)
+            .where(ClarificationText.id.in_(ids["clarification_text"]))
+        ).all()
+        cards = clarification_cards(session, [clar_id for _, clar_id, _ in rows])
+        for text_id, clar_id, date in rows:
+            names = [c["name"] for c in cards.get(clar_id, [])]
+            found[("clarification_text", text_id)] = {
+                "clarification_id": clar_id,
+                "date": date.isoformat(),
+                "cards": names,
+                "label": ", ".join(names) or f"ruling {clar_id}",
+            }
+    return found
+
+
+def backlinks(session: Session, number: str, edition: EditionRef = None) -> list[dict[str, Any]]:
+    """What cites a rule (or anything inside it): rules, examples, glossary terms, rulings.
+
+    Citations from inside the rule itself (701.54d naming 701.54a, when 701.54 is asked) are left
+    out; one entry per citing text and kind, with every number of the rule it names.
+    """
+    number = _check_number(number)
+    ed = resolve_edition(session, edition)
+    links = [
+        link
+        for link in _links_into(session, number, ed, include_subrules=True)
+        if link.kind != "sibling"
+    ]
+    sources = _describe_sources(session, links)
+    grouped: dict[tuple[str, int, str], list[Link]] = defaultdict(list)
+    for link in links:
+        grouped[(link.source_type, link.source_id, link.kind)].append(link)
+    result = []
+    for (source_type, source_id, kind), group in grouped.items():
+        who = sources.get((source_type, source_id), {})
+        citing = who.get("number")
+        if citing and source_type in ("rule_text", "example") and within(citing, number):
+            continue
+        targets = sorted({link.target for link in group}, key=_safe_key)
+        result.append(
+            {
+                "source_type": source_type,
+                "source_id": source_id,
+                "language": group[0].source_language,
+                "kind": kind,
+                "label": who.get("label", ""),
+                "number": citing,
+                "term": who.get("term"),
+                "clarification_id": who.get("clarification_id"),
+                "date": who.get("date"),
+                "cards": who.get("cards", []),
+                "matched": sorted({link.matched for link in group}),
+                "targets": targets,
+                "edition": who.get("edition"),
+            }
+        )
+    result.sort(
+        key=lambda r: (
+            SOURCE_ORDER[r["source_type"]],
+            KIND_ORDER[r["kind"]],
+            _safe_key(r["number"]) if r["number"] else "",
+            r["term"] or "",
+            r["date"] or "",
+            r["clarification_id"] or 0,
+            r["language"],
+            r["source_id"],
+        )
+    )
+    return result
+
+
+def _clarification_dicts(
+    session: Session, clar_ids: list[int], edition: Edition
+) -> list[dict[str, Any]]:
+    clarifications = session.scalars(
+        select(Clarification)
+        .where(Clarification.id.in_(clar_ids))
+        .options(selectinload(Clarification.texts))
+    ).all()
+    text_to_clar = {t.id: c.id for c in clarifications for t in c.texts}
+    rules: dict[int, dict[str, str]] = defaultdict(dict)
+    for link in session.scalars(
+        select(Link).where(
+            Link.source_type == "clarification_text",
+            Link.source_id.in_(list(text_to_clar)),
+            Link.target_edition_id == edition.id,
+            Link.resolved.is_(True),
+        )
+    ):
+        clar_id = text_to_clar[link.source_id]
+        previous = rules[clar_id].get(link.target)
+        if previous is None or KIND_ORDER[link.kind] < KIND_ORDER[previous]:
+            rules[clar_id][link.target] = link.kind
+    cards = clarification_cards(session, clar_ids)
+    result = []
+    for c in sorted(clarifications, key=lambda c: (c.date, c.id)):
+        texts = sorted(
+            c.texts, key=lambda t: (t.language, PROVENANCE_ORDER.get(t.provenance, 9))
+        )
+        chosen: dict[str, dict[str, str]] = {}
+        for t in texts:
+            chosen.setdefault(t.language, {"text": t.text, "provenance": t.provenance})
+        result.append(
+            {
+                "id": c.id,
+                "date": c.date.isoformat(),
+                "source": c.source,
+                "texts": chosen,
+                "cards": cards.get(c.id, []),
+                "rules": sorted(rules[c.id], key=_safe_key),
+                "kinds": dict(sorted(rules[c.id].items(), key=lambda kv: _safe_key(kv[0]))),
+            }
+        )
+    return result
+
+
+def clarifications_for_rule(
+    session: Session, number: str, edition: EditionRef = None, include_subrules: bool = True
+) -> list[dict[str, Any]]:
+    """The rulings linked to a rule (and its subrules), oldest first, with texts and cards.
+
+    ``kind`` is how the ruling reaches the rule: ``explicit`` if it names the number, else
+    ``term``.
+    """
+    number = _check_number(number)
+    ed = resolve_edition(session, edition)
+    links = [
+        link
+        for link in _links_into(session, number, ed, include_subrules)
+        if link.source_type == "clarification_text" and link.resolved
+    ]
+    if not links:
+        return []
+    text_ids = {link.source_id for link in links}
+    clar_of = dict(
+        session.execute(
+            select(ClarificationText.id, ClarificationText.clarification_id).where(
+                ClarificationText.id.in_(text_ids)
+            )
+        ).all()
+    )
+    kind: dict[int, str] = {}
+    for link in links:
+        clar_id = clar_of[link.source_id]
+        if clar_id not in kind or KIND_ORDER[link.kind] < KIND_ORDER[kind[clar_id]]:
+            kind[clar_id] = link.kind
+    result = _clarification_dicts(session, sorted(kind), ed)
+    for item in result:
+        item["kind"] = kind[item["id"]]
+    return result
+
+
+def rules_for_clarification(
+    session: Session, clarification_id: int, edition: EditionRef = None
+) -> list[dict[str, Any]]:
+    """The rules a ruling is linked to in an edition: [{"number", "kind", "matched", "title"}]."""
+    ed = resolve_edition(session, edition)
+    if session.get(Clarification, clarification_id) is None:
+        raise NotFoundError(f"no clarification has the id {clarification_id}")
+    text_ids = select(ClarificationText.id).where(
+        ClarificationText.clarification_id == clarification_id
+    )
+    found: dict[str, dict[str, Any]] = {}
+    for link in session.scalars(
+        select(Link)
+        .where(
+            Link.source_type == "clarification_text",
+            Link.source_id.in_(text_ids),
+            Link.target_edition_id == ed.id,
+            Link.resolved.is_(True),
+        )
+        .order_by(Link.id)
+    ):
+        item = found.setdefault(
+            link.target, {"number": link.target, "kind": link.kind, "matched": []}
+        )
+        if KIND_ORDER[link.kind] < KIND_ORDER[item["kind"]]:
+            item["kind"] = link.kind
+        if link.matched not in item["matched"]:
+            item["matched"].append(link.matched)
+    titles = _titles(session, ed, list(found))
+    result = sorted(found.values(), key=lambda r: _safe_key(r["number"]))
+    for item in result:
+        item["title"] = titles.get(item["number"], "")
+    return result
+
+
+def _titles(session: Session, edition: Edition, numbers: list[str]) -> dict[str, str]:
+    """A short English title per number: its own title, else the start of its text."""
+    titles = {}
+    for number, title, body in session.execute(
+        select(Rule.number, RuleText.title, RuleText.body)
+        .join(RuleText, RuleText.rule_id == Rule.id)
+        .where(Rule.edition_id == edition.id, Rule.number.in_(numbers), RuleText.language == "en")
+    ):
+        text = title or body or ""
+        titles[number] = text if len(text) <= 80 else text[:79].rstrip() + "…"
+    return titles
+
+
+def unresolved(
+    session: Session, edition: EditionRef = None, *, all_editions: bool = False
+) -> list[dict[str, Any]]:
+    """References to numbers the edition does not have, with where each occurs (``kb check``)."""
+    eds = english_editions(session) if all_editions else [resolve_edition(session, edition)]
+    query = select(Link).where(Link.resolved.is_(False))
+    ids = [e.id for e in eds]
+    if all_editions:
+        query = query.where(Link.target_edition_id.in_(ids) | Link.target_edition_id.is_(None))
+    else:
+        query = query.where(Link.target_edition_id.in_(ids))
+    links = list(session.scalars(query))
+    sources = _describe_sources(session, links)
+    labels = {e.id: edition_label(e) for e in eds}
+    result = []
+    for link in links:
+        who = sources.get((link.source_type, link.source_id), {})
+        result.append(
+            {
+                "target": link.target,
+                "edition": labels.get(link.target_edition_id) if link.target_edition_id else None,
+                "kind": link.kind,
+                "source_type": link.source_type,
+                "language": link.source_language,
+                "label": who.get("label", ""),
+                "number": who.get("number"),
+                "term": who.get("term"),
+                "clarification_id": who.get("clarification_id"),
+                "source_edition": who.get("edition"),
+                "matched": link.matched,
+            }
+        )
+    result.sort(
+        key=lambda r: (
+            r["edition"] or "",
+            KIND_ORDER[r["kind"]],
+            _safe_key(r["target"]),
+            SOURCE_ORDER[r["source_type"]],
+            r["label"],
+            r["language"],
+        )
+    )
+    return result

@@ -1,0 +1,427 @@
+"""Term links: the vocabulary that names a rule, and inflection-tolerant matching of it in texts.
+
+An edition's English vocabulary is built from the edition itself:
+
+- glossary terms, pointing at the rules their definition cites (``Vote`` -> 701.38); when a
+  definition cites several rules, those whose quoted title shares a word with the term win
+  (``Triggered Ability`` -> 603 "Handling Triggered Abilities", not 113 "Abilities"); a redirect
+  (``Deal`` -> ``See Damage.``) or "An obsolete term for mana value" borrows its target's rules;
+- rule and chapter titles (``The Ring Tempts You`` -> 701.54, ``Saga Cards`` -> 714, and the
+  head ``Saga`` on its own when capitalised, since ``case`` and ``class`` are words too);
+- terms the rules define in passing ("… referred to as a chapter ability" -> 714.2);
+- symbols the glossary explains (``{S}`` -> 107.4h);
+- the aliases of :mod:`kb.links.thesaurus`, which name concepts, never numbers.
+
+French and Spanish vocabularies are the thesaurus's names for those same concepts plus the titles
+of translated rule pages (``El Anillo te tienta``). Phrases are compared word by word after
+folding case and accents, stemming (``tempts``/``tempted``/``tempt``; ``votes``/``voting``) and
+skipping small words (``the Ring can't tempt you``), within one sentence; the longest phrase wins.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from kb.langs import fold
+
+from .references import find_references
+from .thesaurus import ALIASES, BASIC_CONCEPTS, CONJUNCTIONS, IRREGULAR, STOPWORDS
+
+_TOKEN = re.compile(r"\{[^{}\s]{1,10}\}|[^\W\d_]+|[.,;:!?()\[\]—]")
+_BREAKS = frozenset(".,;:!?()[]—")
+_ROMAN = re.compile(r"^[IVX]+$")  # chapter numerals: "the chapter II ability"
+_FOLLOWERS = frozenset({"counter", "token"})  # "plot counters" are not the plot keyword
+_SYMBOL = re.compile(r"\{[A-Z0-9/]{1,6}\}")
+_DEFINED = re.compile(
+    r"(?:referred to as|(?:is|are) called|(?:is|are) known as)\s+(?:an?\s+|the\s+)?“?"
+    r"(?P<term>[a-z][a-z\- ]{2,40}?)”?\s*[.,;)]"
+)
+_OBSOLETE_FOR = re.compile(r"^An obsolete term for (?P<term>[\w\s-]+?)\.", re.IGNORECASE)
+_TITLE_AFTER = re.compile(r"^,?\s*“(?P<title>[^”]+?)[.,]?”")
+
+
+@lru_cache(maxsize=1)
+def _stemmers() -> dict[str, object]:
+    from whoosh.lang import stemmer_for_language
+
+    return {lang: stemmer_for_language(lang) for lang in ("en", "fr", "es")}
+
+
+def _undouble(word: str) -> str:
+    return word[:-1] if len(word) > 2 and word[-1] == word[-2] and word[-1] not in "lsz" else word
+
+
+def english_stem(word: str) -> str:
+    """Strip English inflections only (``votes``/``voting``/``voted`` -> ``vot``).
+
+    Derivations stay apart (``requirement`` is not ``require``, ``initiative`` not ``initial``),
+    which a Porter stemmer would merge.
+    """
+    if len(word) > 4 and word.endswith(("ies", "ied")):
+        word = word[:-3] + "y"
+    elif word.endswith(("sses", "shes", "ches", "xes", "zes")):
+        word = word[:-2]
+    elif word.endswith("s") and not word.endswith(("ss", "us", "is")) and len(word) > 3:
+        word = word[:-1]
+    elif word.endswith("ing") and len(word) > 5:
+        word = _undouble(word[:-3])
+    elif word.endswith("ed") and len(word) > 4:
+        word = _undouble(word[:-2])
+    if word.endswith("e") and len(word) > 3:
+        word = word[:-1]
+    return word
+
+
+@lru_cache(maxsize=65536)
+def normalise(word: str, language: str) -> str:
+    """A word as phrases compare it: lower case, inflection removed, accents folded."""
+    if word.startswith("{"):
+        return word.upper()
+    lowered = word.casefold().replace("’", "'")
+    lowered = IRREGULAR.get(language, {}).get(lowered, lowered)
+    stemmer = _stemmers()[language] if language in ("fr", "es") else english_stem
+    stem = stemmer(lowered)  # type: ignore[operator]
+    folded = fold(stem)
+    if language == "es":  # tienta / tentado: stem-changing verbs
+        folded = folded.replace("ie", "e").replace("ue", "o")
+    return folded
+
+
+@dataclass(frozen=True)
+class Token:
+    """A word (or symbol) of a text with its offsets; ``brk`` marks sentence punctuation."""
+
+    norm: str
+    start: int
+    end: int
+    raw: str
+    stop: bool
+    brk: bool = False
+
+
+def tokenize(text: str, language: str) -> list[Token]:
+    """Split a text into words, symbols and breaks (punctuation between phrases)."""
+    stops = STOPWORDS.get(language, STOPWORDS["en"])
+    conjunctions = CONJUNCTIONS.get(language, CONJUNCTIONS["en"])
+    tokens = []
+    for match in _TOKEN.finditer(text):
+        raw = match.group()
+        if raw in _BREAKS or raw.casefold() in conjunctions:
+            tokens.append(Token("", match.start(), match.end(), raw, True, True))
+            continue
+        lowered = raw.casefold()
+        stop = lowered in stops or (raw != "X" and bool(_ROMAN.match(raw)))
+        norm = "" if stop else normalise(raw, language)
+        tokens.append(Token(norm, match.start(), match.end(), raw, stop))
+    return tokens
+
+
+def phrase_words(phrase: str, language: str) -> tuple[str, ...]:
+    """The content words of a phrase, normalised (what a text must contain, in order)."""
+    return tuple(t.norm for t in tokenize(phrase, language) if not t.stop)
+
+
+def phrase_gaps(phrase: str, language: str) -> tuple[tuple[str, ...], ...]:
+    """The small words before and between a phrase's content words (*The* Ring, End *the* Turn).
+
+    The first item is what comes before the first content word; the others, the gaps.
+    """
+    gaps: list[tuple[str, ...]] = []
+    current: list[str] = []
+    for token in tokenize(phrase, language):
+        if token.brk:
+            continue
+        if token.stop:
+            current.append(token.raw.casefold())
+            continue
+        gaps.append(tuple(current))
+        current = []
+    return tuple(gaps)
+
+
+@dataclass(frozen=True)
+class Term:
+    """A phrase that names rules: its words, the rules, where it came from, what it names.
+
+    ``capital``: the text must capitalise it (``Saga``, not ``case``); ``participle``: the text
+    must use the ``-ed`` form the glossary defines (``goaded``, ``modified``), not the verb;
+    ``bare``: a keyword ability's name, not its participle (``enchanted`` is not Enchant);
+    ``gaps``: small words the phrase has before and between its words, which the text must
+    have too (``end the turn`` is not ``end of turn``, ``Rings of Brighthearth`` not ``the Ring``);
+    other small words may come between (``the Ring can't tempt you`` is "the Ring tempts you").
+    """
+
+    words: tuple[str, ...]
+    phrase: str
+    targets: tuple[str, ...]
+    source: str  # glossary | symbol | alias | title | translation | defined
+    concept: str
+    capital: bool = False
+    participle: bool = False
+    bare: bool = False
+    gaps: tuple[tuple[str, ...], ...] = ()
+
+
+@dataclass(frozen=True)
+class TermMatch:
+    """A term found in a text: the span and the words as written there."""
+
+    start: int
+    end: int
+    matched: str
+    term: Term
+
+
+@dataclass
+class Vocabulary:
+    """The terms of one language for one edition, indexed by their first word."""
+
+    language: str
+    terms: list[Term]
+    concepts: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    numbers: frozenset[str] = frozenset()
+    _index: dict[str, list[Term]] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        for term in sorted(self.terms, key=lambda t: (-len(t.words), t.words)):
+            self._index.setdefault(term.words[0], []).append(term)
+
+    def match(self, text: str, mask: Iterable[str] = ()) -> list[TermMatch]:
+        """Every term in a text, leftmost-longest, without overlaps.
+
+        ``mask`` lists names (the cards a ruling is about) whose words must not count as terms:
+        "Blizzard Brawl" is a card, not the Brawl variant.
+        """
+        hidden = _masked_spans(text, mask)
+        content: list[tuple[Token, int]] = []
+        small: list[tuple[str, ...]] = []  # the stopwords before each content word
+        pending: list[str] = []
+        segment = 0
+        for token in tokenize(text, self.language):
+            if token.brk or any(a <= token.start < b for a, b in hidden):
+                segment += 1
+                pending = []
+            elif token.stop:
+                pending.append(token.raw.casefold())
+            else:
+                content.append((token, segment))
+                small.append(tuple(pending))
+                pending = []
+        self._small = small
+        found: list[TermMatch] = []
+        i = 0
+        while i < len(content):
+            term = self._longest_at(content, i)
+            if term is None:
+                i += 1
+                continue
+            n = len(term.words)
+            after = content[i + n] if i + n < len(content) else None
+            if n == 1 and after and after[1] == content[i][1] and after[0].norm in _FOLLOWERS:
+                i += 1
+                continue
+            first, last = content[i][0], content[i + n - 1][0]
+            found.append(TermMatch(first.start, last.end, text[first.start : last.end], term))
+            i += n
+        return found
+
+    def _longest_at(self, content: list[tuple[Token, int]], i: int) -> Term | None:
+        token, segment = content[i]
+        for term in self._index.get(token.norm, ()):
+            n = len(term.words)
+            window = content[i : i + n]
+            if len(window) < n or any(seg != segment for _, seg in window):
+                continue
+            if any(t.norm != w for (t, _), w in zip(window, term.words, strict=True)):
+                continue
+            if term.capital and not token.raw[:1].isupper():
+                continue
+            last = window[-1][0].raw.casefold()
+            if term.participle and not last.endswith("ed"):
+                continue
+            if term.bare and last.endswith(("ed", "ing")) and last != term.phrase.casefold():
+                continue
+            if any(
+                gap and self._small[i + k][-len(gap) :] != gap for k, gap in enumerate(term.gaps)
+            ):
+                continue
+            return term
+        return None
+
+
+def _masked_spans(text: str, names: Iterable[str]) -> list[tuple[int, int]]:
+    spans = []
+    for name in names:
+        if len(name) < 3:
+            continue
+        start = text.find(name)
+        while start != -1:
+            spans.append((start, start + len(name)))
+            start = text.find(name, start + len(name))
+    return spans
+
+
+# --- building vocabularies ---------------------------------------------------------------------
+
+# When one phrase comes from several sources, the most authoritative one decides its rules: the
+# glossary is the rules' own index of what a term means.
+_RANK = {"glossary": 0, "symbol": 0, "alias": 1, "translation": 1, "title": 2, "defined": 3}
+
+
+@dataclass(frozen=True)
+class RuleEntry:
+    """What the vocabulary needs of a rule: number, kind, title and body."""
+
+    number: str
+    kind: str
+    title: str
+    body: str
+
+
+@dataclass(frozen=True)
+class GlossaryItem:
+    """What the vocabulary needs of a glossary entry."""
+
+    term: str
+    definition: str
+    redirect: str | None = None
+    obsolete: bool = False
+
+
+class _Builder:
+    """Collects phrases -> rules, merging a phrase met in several sources."""
+
+    def __init__(self, language: str, exists: set[str]) -> None:
+        self.language = language
+        self.exists = exists
+        self.terms: dict[tuple[str, ...], Term] = {}
+        self.basic = {phrase_words(c, "en") for c in BASIC_CONCEPTS}
+
+    def add(
+        self,
+        phrase: str,
+        targets: Iterable[str],
+        source: str,
+        concept: str,
+        capital: bool = False,
+    ) -> None:
+        words = phrase_words(phrase, self.language)
+        kept = tuple(dict.fromkeys(t for t in targets if t in self.exists))
+        if not words or not kept or (self.language == "en" and words in self.basic):
+            return
+        participle = source == "glossary" and len(words) == 1 and phrase.endswith("ed")
+        bare = all(t.startswith("702.") for t in kept)
+        old = self.terms.get(words)
+        if old is not None:
+            if _RANK[old.source] < _RANK[source]:
+                return
+            if _RANK[old.source] == _RANK[source]:
+                kept = tuple(dict.fromkeys((*old.targets, *kept)))
+                capital = capital and old.capital
+                participle = participle and old.participle
+        gaps = phrase_gaps(phrase, self.language)
+        term = Term(words, phrase.strip(), kept, source, concept, capital, participle, bare, gaps)
+        self.terms[words] = term
+
+
+def _glossary_targets(item: GlossaryItem) -> tuple[str, ...]:
+    """The rules a definition cites: those whose title shares a word with the term, else the first.
+
+    ``Triggered Ability`` cites 113 "Abilities" and 603 "Handling Triggered Abilities": 603 wins.
+    ``Aura`` cites 303 "Enchantments" and 702.5 "Enchant": the glossary names the main rule first.
+    """
+    cited: list[tuple[tuple[str, ...], set[str]]] = []
+    for ref in find_references(item.definition, "en"):
+        after = _TITLE_AFTER.match(item.definition[ref.end :])
+        title_words = set(phrase_words(after["title"], "en")) if after else set()
+        cited.append((ref.numbers, title_words))
+    if not cited:
+        return ()
+    term_words = set(phrase_words(item.term, "en"))
+    scores = [len(term_words & title) for _, title in cited]
+    best = max(scores)
+    if best == 0:
+        return cited[0][0]
+    chosen = [nums for (nums, _), s in zip(cited, scores, strict=True) if s == best]
+    return tuple(dict.fromkeys(n for nums in chosen for n in nums))
+
+
+def _term_names(term: str) -> list[str]:
+    """The phrases a glossary headword stands for (``Control, Controller`` is two)."""
+    names = [term]
+    if "," in term:
+        names.extend(part.strip(" “”\"") for part in term.split(","))
+    return [n for n in names if n and "[" not in n]
+
+
+def english_vocabulary(
+    rules: Iterable[RuleEntry], glossary: Iterable[GlossaryItem], language: str = "en"
+) -> Vocabulary:
+    """The English vocabulary of one edition from its rules and glossary."""
+    rules = list(rules)
+    glossary = list(glossary)
+    builder = _Builder(language, {r.number for r in rules})
+    concepts: dict[str, tuple[str, ...]] = {}
+    by_name = {g.term.casefold(): g for g in glossary}
+    own = {g.term.casefold(): _glossary_targets(g) for g in glossary}
+    for item in glossary:
+        targets = own[item.term.casefold()]
+        borrowed = item.redirect
+        obsolete_for = _OBSOLETE_FOR.match(item.definition)
+        if obsolete_for:
+            borrowed = obsolete_for["term"]
+        elif item.obsolete:
+            continue  # "At End of Turn": old wording, and "until end of turn" is everywhere
+        if not targets and borrowed and borrowed.casefold() in by_name:
+            targets = own[borrowed.casefold()]
+        concepts[item.term.casefold()] = targets
+        for name in _term_names(item.term):
+            builder.add(name, targets, "glossary", item.term)
+        symbol = _SYMBOL.search(item.definition) if item.term.endswith("Symbol") else None
+        if symbol:
+            builder.add(symbol.group(), targets, "symbol", item.term)
+    for rule in rules:
+        if rule.title and rule.kind in ("chapter", "rule") and rule.title != "General":
+            _add_title(builder, rule, concepts)
+        for found in _DEFINED.finditer(rule.body):
+            term = found["term"].strip()
+            if 2 <= len(term.split()) <= 3 and not set(term.split()) & {"that", "for", "in"}:
+                builder.add(term, (rule.number,), "defined", term)
+    for phrase, concept in ALIASES.get(language, {}).items():
+        builder.add(phrase, concepts.get(concept.casefold(), ()), "alias", concept)
+    return Vocabulary(language, list(builder.terms.values()), concepts, frozenset(builder.exists))
+
+
+def _add_title(builder: _Builder, rule: RuleEntry, concepts: dict[str, tuple[str, ...]]) -> None:
+    title = re.sub(r"\s*\([^)]*\)", "", rule.title).strip()
+    concepts.setdefault(rule.title.casefold(), (rule.number,))
+    builder.add(title, (rule.number,), "title", rule.title)
+    if rule.number.startswith(("701.", "702.")) and " and " in title:
+        for part in title.split(" and "):
+            builder.add(part, (rule.number,), "title", rule.title)
+    if title.endswith(" Cards"):
+        head = title.removesuffix(" Cards")
+        concepts.setdefault(head.casefold(), (rule.number,))
+        builder.add(head, (rule.number,), "title", rule.title, capital=True)
+
+
+def translated_vocabulary(
+    language: str,
+    english: Vocabulary,
+    titles: Mapping[str, str],
+) -> Vocabulary:
+    """A language's vocabulary for an edition: thesaurus names and translated rule titles.
+
+    ``english`` is the edition's English vocabulary (for the concepts' rules); ``titles`` maps a
+    rule number of that edition to its translated title.
+    """
+    builder = _Builder(language, set(english.numbers) | set(titles))
+    for number, title in sorted(titles.items()):
+        if title:
+            builder.add(title, (number,), "translation", title)
+    for phrase, concept in ALIASES.get(language, {}).items():
+        builder.add(phrase, english.concepts.get(concept.casefold(), ()), "alias", concept)
+    return Vocabulary(language, list(builder.terms.values()), english.concepts, english.numbers)

@@ -1,0 +1,157 @@
+"""Language data for term links: stopwords, inflection fixes, basic concepts and aliases.
+
+Kept apart from the matcher so that a translator or a rules expert can review it as data. The
+concepts named here are English glossary terms or rule titles: an alias never carries a rule
+number, so it follows the rule through every edition's renumbering.
+"""
+
+from __future__ import annotations
+
+# Words skipped when comparing phrases ("the Ring tempts you" ~ "the Ring can't tempt you").
+STOPWORDS: dict[str, frozenset[str]] = {
+    "en": frozenset(
+        "a an the of to you your yours they them their it its this that these those is are be "
+        "been was were will would can could may might must should do does did don doesn didn "
+        "won isn aren wasn weren hasn haven hadn couldn wouldn shouldn t s ll re ve d m not no"
+        .split()
+    ),
+    "fr": frozenset(
+        "le la les l un une des du de d au aux à a vous votre vos te ton ta tes se sa son ses "
+        "leur leurs il elle ils elles qu que qui ce cet cette ces est sont être sera peut "
+        "doit ne pas n y".split()
+    ),
+    "es": frozenset(
+        "el la los las lo un una unos unas de del al a te tu tus su sus se le les que es son "
+        "ser será puede debe no".split()
+    ),
+}
+
+# Conjunctions end a phrase: "spell or ability" is not the glossary's "Spell Ability".
+CONJUNCTIONS: dict[str, frozenset[str]] = {
+    "en": frozenset({"and", "or", "nor"}),
+    "fr": frozenset({"et", "ou", "ni"}),
+    "es": frozenset({"y", "e", "o", "u", "ni"}),
+}
+
+# Irregular forms a stemmer cannot relate to their headword (after folding to lower case).
+IRREGULAR: dict[str, dict[str, str]] = {
+    "en": {
+        "foretold": "foretell",
+        "dealt": "deal",
+        "chose": "choose",
+        "chosen": "choose",
+        "dies": "die",
+        "died": "die",
+        "dying": "die",
+    },
+    "fr": {},
+    "es": {},
+}
+
+# Basic game nouns, verbs and events: rulings mention them in passing all the time, so a term
+# link to their rule would say nothing about what a ruling is about. (Specific phrases built on
+# them, like "illegal target", "mana ability" or "delayed triggered ability", are still linked.)
+BASIC_CONCEPTS: frozenset[str] = frozenset(
+    """
+    ability card player creature permanent spell object turn game battlefield graveyard library
+    hand stack zone exile command mana color colorless land artifact enchantment instant sorcery
+    planeswalker battle kindred damage deal counter owner control controller opponent team
+    effect cost pay power toughness name type subtype supertype if unless instead during becomes
+    double triple move choose draw discard destroy tap untap tapped untapped create reveal search
+    shuffle play token target event option status step phase speed level map door lock locked
+    room visit day night case class match tournament plane legend world sacrifice resolve respond
+    restriction requirement
+    """.split()
+) | {
+    "card type",
+    "text box",
+    "counts as",
+    "face up",
+    "face down",
+    "in response to",
+    "enters the battlefield",
+    "leaves the battlefield",
+    "artifact land",
+    "artifact creature",
+    "creature type",
+    "land type",
+    "draw a card",
+}
+
+# Extra names of a concept, per language: phrase -> English glossary term or rule title.
+ALIASES: dict[str, dict[str, str]] = {
+    "en": {
+        # 714.3: Sagas count their chapters with lore counters.
+        "lore counter": "Saga",
+        # Triggered abilities (603.6a, 603.10a); the events alone are too common to link.
+        "enters-the-battlefield ability": "Handling Triggered Abilities",
+        "leaves-the-battlefield ability": "Leaves the Battlefield",
+        # The glossary's own first sense of "Play" (116, 305).
+        "play a land": "Lands",
+        # Ability words of the voting cards (Conspiracy): no rules meaning of their own.
+        "will of the council": "Vote",
+        "council's dilemma": "Vote",
+        # 608.2b checks whether targets are still legal: the same rule as "illegal target".
+        "legal target": "Illegal Target",
+        # Cards that care about drafting exist only for Conspiracy Draft (rule 905).
+        "draft": "Conspiracy Draft",
+    },
+    "fr": {
+        "vote": "Vote",
+        "voter": "Vote",
+        "l'Anneau vous tente": "The Ring Tempts You",
+        "porteur de l'Anneau": "Ring-bearer",
+        "emblème": "Emblem",
+        "saga": "Saga",
+        "marqueur histoire": "Saga",
+        "capacité de chapitre": "Saga",
+        "action basée sur un état": "State-Based Actions",
+        "monarque": "Monarch",
+        "copie": "Copy",
+        "cible illégale": "Illegal Target",
+        "capacité déclenchée": "Triggered Ability",
+        "capacité déclenchée retardée": "Delayed Triggered Ability",
+        "capacité activée": "Activated Ability",
+        "capacité de mana": "Mana Ability",
+        "effet de remplacement": "Replacement Effect",
+        "valeur de mana": "Mana Value",
+        "priorité": "Priority",
+        "présage": "Foretell",
+        "conspiration": "Conspiracy",
+        "régénérer": "Regenerate",
+        "indestructible": "Indestructible",
+        "lien de vie": "Lifelink",
+        "contact mortel": "Deathtouch",
+        "piétinement": "Trample",
+        "célérité": "Haste",
+    },
+    "es": {
+        "votar": "Vote",
+        "voto": "Vote",
+        "votación": "Vote",
+        "el Anillo te tienta": "The Ring Tempts You",
+        "portador del Anillo": "Ring-bearer",
+        "emblema": "Emblem",
+        "saga": "Saga",
+        "contador de historia": "Saga",
+        "habilidad de capítulo": "Saga",
+        "acción basada en estado": "State-Based Actions",
+        "monarca": "Monarch",
+        "copia": "Copy",
+        "objetivo ilegal": "Illegal Target",
+        "habilidad disparada": "Triggered Ability",
+        "habilidad disparada retrasada": "Delayed Triggered Ability",
+        "habilidad activada": "Activated Ability",
+        "habilidad de maná": "Mana Ability",
+        "efecto de reemplazo": "Replacement Effect",
+        "valor de maná": "Mana Value",
+        "prioridad": "Priority",
+        "conspiración": "Conspiracy",
+        "regenerar": "Regenerate",
+        "indestructible": "Indestructible",
+        "vínculo vital": "Lifelink",
+        "toque mortal": "Deathtouch",
+        "arrollar": "Trample",
+        "prisa": "Haste",
+    },
+}

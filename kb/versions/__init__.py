@@ -1,0 +1,26 @@
+"""The versions stage: editions, diffs, a rule's history across renumbering, translation drift.
+
+Public API (the CLI, the site and the exports call these): ``resolve_edition``,
+``diff_editions``, ``trace``, ``today``, ``translation_status``, ``stale_translations``,
+``drift_summary``, and ``word_ops`` for rendering any two texts' differences.
+"""
+
+from __future__ import annotations
+
+from .diff import diff_editions, word_ops
+from .drift import drift_summary, stale_translations, translation_status
+from .editions import edition_label, english_editions, resolve_edition
+from .history import today, trace
+
+__all__ = [
+    "diff_editions",
+    "drift_summary",
+    "edition_label",
+    "english_editions",
+    "resolve_edition",
+    "stale_translations",
+    "today",
+    "trace",
+    "translation_status",
+    "word_ops",
+]
