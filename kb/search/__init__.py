@@ -1,0 +1,49 @@
+"""Full-text search of rules, examples, glossary, rulings and cards in English, French and Spanish.
+
+The public functions import Whoosh and the database models lazily, so that importing this
+package (and a cold ``kb search``) stays fast.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from kb.db import Database
+    from kb.search.indexer import IndexReport
+    from kb.search.searcher import SearchIndex
+
+
+def build_index(db: Database, index_dir: Path) -> IndexReport:
+    """Index the whole database afresh (the new index replaces the old one atomically)."""
+    from kb.search.indexer import build_index as build
+
+    return build(db, index_dir)
+
+
+def update_index(db: Database, index_dir: Path, changed: Any = ()) -> IndexReport:
+    """Reindex only the items of the documents that changed (a full build if there is no index)."""
+    from kb.search.indexer import update_index as update
+
+    return update(db, index_dir, changed)
+
+
+def index_ready(index_dir: Path) -> bool:
+    """True when the folder holds an index this version of kb can search."""
+    from kb.search.indexer import index_ready as ready
+
+    return ready(index_dir)
+
+
+def open_index(index_dir: Path) -> SearchIndex:
+    """Open an index for searching (keep it open to search many times)."""
+    from kb.search.searcher import SearchIndex
+
+    return SearchIndex(index_dir)
+
+
+def search(index_dir: Path, query: str, **options: Any) -> dict[str, Any]:
+    """Open the index, run one search and close it (see :meth:`SearchIndex.search`)."""
+    with open_index(index_dir) as index:
+        return index.search(query, **options)

@@ -1,0 +1,156 @@
+"""Whoosh analyzers per language: tokenise, fold typography and accents, drop stop words, stem.
+
+Folding comes before stemming on purpose: ``regle`` typed without its accent and ``règle`` in a
+text must reach the same index term, and stemming an already-folded word guarantees that (the
+Snowball stemmers give ``égalité`` and ``egalite`` different stems otherwise). The filters keep
+only a language code in their state, so the schema Whoosh pickles into the index stays small and
+reloads the language module on open.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from whoosh.analysis import Filter, RegexTokenizer, Token
+
+from kb.search.lang import SearchLanguage, fold_word, search_language
+
+# A rule number (701.54a) is one token; words keep inner apostrophes (doesn't, l'original).
+TOKEN_PATTERN = r"\d+(?:\.\d+[a-z]?)?|\w+(?:['’]\w+)*"
+
+
+class NormalizeFilter(Filter):
+    """Fold tokens (case, accents, curly apostrophes), cut French elisions, drop stop words."""
+
+    is_morph = False
+
+    def __init__(self, lang: str | None = None, stop: bool = True) -> None:
+        self.lang = lang
+        self.stop = stop
+        self._setup()
+
+    def _setup(self) -> None:
+        language = search_language(self.lang) if self.lang else None
+        self._elisions = language.elisions if language else frozenset()
+        self._english = bool(language and language.code == "en")
+        self._stops = language.folded_stopwords if (language and self.stop) else frozenset()
+        self._cache: dict[str, str] = {}
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"lang": self.lang, "stop": self.stop}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.lang = state.get("lang")
+        self.stop = state.get("stop", True)
+        self._setup()
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, NormalizeFilter)
+            and other.lang == self.lang
+            and other.stop == self.stop
+        )
+
+    def __hash__(self) -> int:
+        return hash((type(self).__name__, self.lang, self.stop))
+
+    def normalize(self, text: str) -> tuple[str, int, int]:
+        """A token's folded word, and how many characters were cut at its start and end.
+
+        An elided French article (``l'``, ``qu'``) is cut from the start; an English possessive
+        (``god's``) from the end, so highlighting still marks the right characters.
+        """
+        cached = self._cache.get(text)
+        if cached is not None:
+            return cached
+        word, lead, trail = fold_word(text), 0, 0
+        if "'" in word:
+            head, _, tail = word.partition("'")
+            if head in self._elisions and tail:
+                word, lead = tail, len(head) + 1
+            elif self._english and word.endswith("'s"):
+                word, trail = word[:-2], 2
+        result = (word, lead, trail)
+        if len(self._cache) < 100_000:
+            self._cache[text] = result
+        return result
+
+    def __call__(self, tokens: Iterator[Token]) -> Iterator[Token]:
+        stops = self._stops
+        pos: int | None = None
+        for t in tokens:
+            word, lead, trail = self.normalize(t.text)
+            if (lead or trail) and t.chars:
+                t.startchar += lead
+                t.endchar -= trail
+            t.text = word
+            if word and word not in stops:
+                if t.positions:
+                    pos = t.pos if pos is None else pos + 1
+                    t.pos = pos
+                t.stopped = False
+                yield t
+            elif not t.removestops:
+                t.stopped = True
+                yield t
+
+
+class StemmingFilter(Filter):
+    """Stem folded tokens with the language's Snowball stemmer (cached: the vocabulary is small)."""
+
+    is_morph = True
+
+    def __init__(self, lang: str) -> None:
+        self.lang = lang
+        self._setup()
+
+    def _setup(self) -> None:
+        self._language: SearchLanguage = search_language(self.lang)
+        self._cache: dict[str, str] = {}
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"lang": self.lang}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.lang = state["lang"]
+        self._setup()
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, StemmingFilter) and other.lang == self.lang
+
+    def __hash__(self) -> int:
+        return hash((type(self).__name__, self.lang))
+
+    def __call__(self, tokens: Iterator[Token]) -> Iterator[Token]:
+        cache = self._cache
+        stem = self._language.stem
+        for t in tokens:
+            if not t.stopped:
+                text = t.text
+                stemmed = cache.get(text)
+                if stemmed is None:
+                    stemmed = stem(text)
+                    if len(cache) < 100_000:
+                        cache[text] = stemmed
+                t.text = stemmed
+            yield t
+
+
+def text_analyzer(lang: str) -> Any:
+    """The analyzer of a language's text fields: fold, stop words, stem."""
+    return (
+        RegexTokenizer(expression=TOKEN_PATTERN)
+        | NormalizeFilter(lang)
+        | StemmingFilter(search_language(lang).code)
+    )
+
+
+def name_analyzer() -> Any:
+    """The analyzer of card names: fold only (a name is searched as written, in any language)."""
+    return RegexTokenizer(expression=TOKEN_PATTERN) | NormalizeFilter(None, stop=False)
+
+
+def analyze(analyzer: Any, text: str) -> list[str]:
+    """The index terms an analyzer makes of a text (for tests, highlighting and the bridge)."""
+    return [t.text for t in analyzer(text)]

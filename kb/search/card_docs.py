@@ -1,0 +1,199 @@
+"""Database -> index documents for cards and rulings (clarifications).
+
+A card is found by its name in any language and by its text; a ruling carries the names of every
+card it is about, so that searching a card's name also finds its rulings, and ``card:"…"`` and
+``set:KHM`` filter rulings as well as cards.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+from collections.abc import Iterator
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from kb.langs import LANGS
+from kb.models import (
+    Card,
+    CardClarification,
+    CardLocalization,
+    Clarification,
+    ClarificationText,
+    Printing,
+    RulingsPage,
+)
+from kb.search.documents import (
+    PROVENANCE_ORDER,
+    Scope,
+    clean_item,
+    doc_paths,
+    fill_text_fields,
+    finish_item,
+)
+
+
+def _card_facts(session: Session) -> dict[str, Any]:
+    """Names, sets, documents and rulings of every card, read in a handful of queries."""
+    paths = doc_paths(session)
+    cards = {
+        cid: {"key": key, "name": name, "mana_value": mv}
+        for cid, key, name, mv in session.execute(
+            select(Card.id, Card.key, Card.name, Card.mana_value)
+        ).all()
+    }
+    locs: dict[int, dict[str, tuple[str, str, str, str]]] = defaultdict(dict)
+    for cid, lang, name, type_line, text, prov in session.execute(
+        select(
+            CardLocalization.card_id,
+            CardLocalization.language,
+            CardLocalization.name,
+            CardLocalization.type_line,
+            CardLocalization.text,
+            CardLocalization.provenance,
+        )
+    ).all():
+        locs[cid][lang] = (name, type_line, text, prov)
+    sets: dict[int, set[str]] = defaultdict(set)
+    docs: dict[int, set[str]] = defaultdict(set)
+    for cid, set_code, doc_id in session.execute(
+        select(Printing.card_id, Printing.set_code, Printing.document_id)
+    ).all():
+        sets[cid].add(set_code.upper())
+        docs[cid].add(paths.get(doc_id, ""))
+    for cid, doc_id in session.execute(select(RulingsPage.card_id, RulingsPage.document_id)).all():
+        if cid is not None:
+            docs[cid].add(paths.get(doc_id, ""))
+    links: dict[int, set[int]] = defaultdict(set)  # clarification -> cards
+    clar_docs: dict[int, set[str]] = defaultdict(set)
+    for cid, clar_id, doc_id in session.execute(
+        select(
+            CardClarification.card_id,
+            CardClarification.clarification_id,
+            CardClarification.document_id,
+        )
+    ).all():
+        links[clar_id].add(cid)
+        clar_docs[clar_id].add(paths.get(doc_id, ""))
+        docs[cid].add(paths.get(doc_id, ""))
+    rulings_per_card: dict[int, int] = defaultdict(int)
+    for card_ids in links.values():
+        for cid in card_ids:
+            rulings_per_card[cid] += 1
+    return {
+        "cards": cards,
+        "locs": locs,
+        "sets": sets,
+        "docs": docs,
+        "links": links,
+        "clar_docs": clar_docs,
+        "rulings_per_card": rulings_per_card,
+    }
+
+
+def _names(facts: dict[str, Any], cid: int) -> dict[str, str]:
+    card = facts["cards"][cid]
+    names = {lang: loc[0] for lang, loc in facts["locs"].get(cid, {}).items() if loc[0]}
+    names.setdefault("en", card["name"])
+    return {lang: names[lang] for lang in LANGS if lang in names}
+
+
+def card_items(session: Session, scope: Scope | None = None) -> Iterator[dict[str, Any]]:
+    """Card items (and, through :func:`ruling_items`, their rulings)."""
+    facts = _card_facts(session)
+    yield from _card_items(facts, scope)
+    yield from _ruling_items(session, facts, scope)
+
+
+def _card_items(facts: dict[str, Any], scope: Scope | None) -> Iterator[dict[str, Any]]:
+    for cid, card in sorted(facts["cards"].items(), key=lambda kv: kv[1]["key"]):
+        if scope is not None and card["key"] not in scope.cards:
+            continue
+        names = _names(facts, cid)
+        texts: dict[str, dict[str, Any]] = {}
+        for lang in LANGS:
+            loc = facts["locs"].get(cid, {}).get(lang)
+            if loc is None and lang != "en":
+                continue
+            name, type_line, text, prov = loc or (card["name"], "", "", "official")
+            texts[lang] = {
+                "title": name or names.get("en", ""),
+                "text": "\n".join(p for p in (type_line, text) if p),
+                "provenance": prov,
+            }
+        sets = sorted(facts["sets"].get(cid, ()))
+        item: dict[str, Any] = {
+            "key": f"card:{card['key']}",
+            "type": "card",
+            "bound": "none",
+            "card": "\n".join(dict.fromkeys(names.values())),
+            "set": " ".join(sets),
+        }
+        fill_text_fields(item, texts, "")
+        finish_item(item, texts, facts["docs"].get(cid, ()))
+        item["data"] = {
+            "card_key": card["key"],
+            "name": card["name"],
+            "names": names,
+            "texts": texts,
+            "sets": sets,
+            "mana_value": card["mana_value"],
+            "rulings": facts["rulings_per_card"].get(cid, 0),
+        }
+        yield clean_item(item)
+
+
+def _ruling_items(
+    session: Session, facts: dict[str, Any], scope: Scope | None
+) -> Iterator[dict[str, Any]]:
+    query = select(Clarification.id, Clarification.key, Clarification.date, Clarification.source)
+    if scope is not None:
+        if not scope.rulings:
+            return
+        query = query.where(Clarification.key.in_(sorted(scope.rulings)))
+    clars = session.execute(query.order_by(Clarification.key)).all()
+    texts_of: dict[int, dict[str, dict[str, Any]]] = defaultdict(dict)
+    text_query = select(
+        ClarificationText.clarification_id,
+        ClarificationText.language,
+        ClarificationText.text,
+        ClarificationText.provenance,
+    )
+    if scope is not None:
+        text_query = text_query.where(ClarificationText.clarification_id.in_([c[0] for c in clars]))
+    for clar_id, lang, text, prov in sorted(
+        session.execute(text_query).all(), key=lambda r: PROVENANCE_ORDER.get(r[3], 9)
+    ):
+        texts_of[clar_id].setdefault(lang, {"text": text, "provenance": prov})
+    for clar_id, key, date, source in clars:
+        texts = {lang: texts_of[clar_id][lang] for lang in LANGS if lang in texts_of[clar_id]}
+        if not texts:
+            continue
+        card_ids = sorted(facts["links"].get(clar_id, ()), key=lambda c: facts["cards"][c]["name"])
+        cards = [
+            {"key": facts["cards"][c]["key"], "name": facts["cards"][c]["name"]} for c in card_ids
+        ]
+        names = [n for c in card_ids for n in _names(facts, c).values()]
+        sets = sorted({s for c in card_ids for s in facts["sets"].get(c, ())})
+        item: dict[str, Any] = {
+            "key": f"ruling:{key}",
+            "type": "ruling",
+            "bound": "none",
+            "card": "\n".join(dict.fromkeys(names)),
+            "set": " ".join(sets),
+            "source": source,
+            "date": dt.datetime.combine(date, dt.time()),
+        }
+        fill_text_fields(item, texts, "")
+        finish_item(item, texts, facts["clar_docs"].get(clar_id, ()))
+        item["data"] = {
+            "ruling_key": key,
+            "date": date.isoformat(),
+            "source": source,
+            "texts": texts,
+            "cards": cards,
+            "sets": sets,
+        }
+        yield clean_item(item)

@@ -1,0 +1,114 @@
+"""Search languages: one small module per language (stop words, stemmer, elisions, term bridge).
+
+Like Sphinx's search languages, a module is looked up by code with a fallback from the most
+specific to the most general (``pt_BR`` -> ``pt`` -> English), so a site or query language without
+a module of its own still gets a working analyzer instead of an error.
+"""
+
+from __future__ import annotations
+
+import importlib
+import unicodedata
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from functools import cache
+
+FALLBACK = "en"
+
+_TYPO = str.maketrans(
+    {
+        "\u2018": "'",
+        "\u2019": "'",
+        "\u201a": "'",
+        "\u201b": "'",
+        "\u2032": "'",
+        "`": "'",
+        "\u00b4": "'",
+    }
+)
+
+
+def fold_word(word: str) -> str:
+    """Lower-case a word, straighten its apostrophes, drop its accents (``Règle`` -> ``regle``)."""
+    if word.isascii():
+        return word.lower()
+    decomposed = unicodedata.normalize("NFKD", word.translate(_TYPO).casefold())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+@dataclass(frozen=True, eq=False)
+class SearchLanguage:
+    """What the analyzer needs to know of one language.
+
+    ``stopwords`` and the keys of ``to_english`` are written naturally (with accents); they are
+    folded here, because the analyzer folds before it stems: that way ``regle`` typed without
+    its accent and ``règle`` in a text always reach the same index term.
+    ``to_english`` maps a word of the language to English game terms: a query in French or
+    Spanish also searches the English originals for them (most rules exist only in English).
+    """
+
+    code: str
+    name: str
+    stopwords: frozenset[str]
+    stemmer: Callable[[str], str] | None
+    elisions: frozenset[str] = frozenset()
+    to_english: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+
+    @property
+    def folded_stopwords(self) -> frozenset[str]:
+        """The stop words as the analyzer sees them (folded)."""
+        return _folded_stopwords(self)
+
+    def stem(self, word: str) -> str:
+        """Stem a folded word (numbers and very short words are left alone)."""
+        if self.stemmer is None or len(word) < 3 or not word.isalpha():
+            return word
+        return self.stemmer(word)
+
+    def english_for(self, stem: str) -> tuple[str, ...]:
+        """English terms for a stemmed word of this language (empty if the bridge has none)."""
+        return _bridge(self).get(stem, ())
+
+
+@cache
+def _folded_stopwords(language: SearchLanguage) -> frozenset[str]:
+    return frozenset(fold_word(w) for w in language.stopwords)
+
+
+@cache
+def _bridge(language: SearchLanguage) -> dict[str, tuple[str, ...]]:
+    """The term bridge keyed by stem, so that any inflection of a key finds its English terms."""
+    bridge: dict[str, list[str]] = {}
+    for word, english in sorted(language.to_english.items()):
+        stem = language.stem(fold_word(word))
+        terms = bridge.setdefault(stem, [])
+        terms.extend(t for t in english if t not in terms)
+    return {stem: tuple(terms) for stem, terms in bridge.items()}
+
+
+def candidates(code: str) -> list[str]:
+    """Module names to try for a language code, most specific first, English last."""
+    code = code.strip().lower().replace("-", "_")
+    names = [code] if code else []
+    if "_" in code:
+        names.append(code.split("_")[0])
+    if FALLBACK not in names:
+        names.append(FALLBACK)
+    return names
+
+
+@cache
+def search_language(code: str) -> SearchLanguage:
+    """The search language for a code, falling back ``pt_BR`` -> ``pt`` -> English."""
+    for name in candidates(code):
+        if not name.replace("_", "").isalpha():
+            continue
+        module_name = f"{__name__}.{name}"
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as exc:
+            if exc.name != module_name:
+                raise
+            continue
+        return module.LANGUAGE  # type: ignore[no-any-return]
+    raise LookupError(f"no search language module for {code!r}")  # pragma: no cover

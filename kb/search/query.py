@@ -1,0 +1,325 @@
+"""Query strings -> Whoosh queries: rule-number jumps, filters, languages, the bridge, fuzziness.
+
+The syntax is Whoosh's (``AND``/``OR``/``NOT``, ``-word``, ``"phrases"``, ``field:value``) with
+a few additions: filter names in the user's words (``lang:``, ``rule:``), filter values checked
+and normalised (``type:rulings`` -> ``ruling``; an unknown value is an error that names it), the
+user's stop words dropped, and each plain word searched in the user's language, in card names
+in every language, and — for French and Spanish — in the English originals, as typed and through
+the language's term bridge.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from whoosh import query as wq
+from whoosh.qparser import (
+    AndGroup,
+    OrGroup,
+    PlusMinusPlugin,
+    QueryParser,
+    syntax,
+)
+from whoosh.qparser.plugins import FuzzyTermPlugin, PhrasePlugin, Plugin
+
+from kb.errors import KbError
+from kb.langs import LANGS, check_lang
+from kb.search.analysis import analyze
+from kb.search.lang import search_language
+from kb.search.schema import (
+    FIELD_ALIASES,
+    PROVENANCES,
+    TYPE_ALIASES,
+    TYPES,
+    body_field,
+    title_field,
+)
+
+
+class QueryError(KbError):
+    """A query or search parameter that cannot be understood (the API answers 400)."""
+
+
+# Field boosts: a title (rule title, card name, glossary term) counts more than running text,
+# the user's language more than the English searched on their behalf.
+OWN_TITLE, OWN_BODY, CARD_NAMES = 3.0, 1.0, 2.5
+ENGLISH_TITLE, ENGLISH_BODY = 1.5, 0.6
+FUZZY_DISTANCE, FUZZY_PREFIX = 1, 1
+
+_NUMBER = r"\d{1,3}(?:\.\d{1,3}[a-z]?)?"
+JUMP_RE = re.compile(
+    rf"^(?:(?:rules?|r[eè]gles?|reglas?|cr)\s*)?(?P<start>{_NUMBER})\.?"
+    rf"(?:\s*[-–—]\s*(?P<end>{_NUMBER}|[a-z]))?\.?$",
+    re.IGNORECASE,
+)
+_DATE_RE = re.compile(r"^\d{4}(?:-?\d{2}(?:-?\d{2})?)?$")
+_EDITION_ALL = {"all", "any", "*"}
+_EDITION_NEWEST = {"newest", "latest", "current"}
+
+
+def jump_numbers(text: str) -> list[str] | None:
+    """The rule numbers a query names on its own (``701.54``, ``rule 701.54a–c``), else None."""
+    from kb.corpus.numbers import expand_range, is_rule_number
+
+    match = JUMP_RE.match(text.strip())
+    if not match:
+        return None
+    start, end = match["start"].lower(), match["end"]
+    if not is_rule_number(start):
+        return None
+    if not end:
+        return [start]
+    try:
+        return expand_range(start, end.lower())
+    except ValueError as exc:
+        raise QueryError(f"rule range {text.strip()!r}: {exc}") from None
+
+
+@dataclass
+class QueryContext:
+    """What the parser needs to know of the index and the request, and what it found out."""
+
+    lang: str
+    editions: list[str]
+    fuzzy: bool = False
+    filters: dict[str, list[str]] = field(default_factory=dict)
+    words: list[str] = field(default_factory=list)
+
+    @property
+    def newest(self) -> str | None:
+        return self.editions[-1] if self.editions else None
+
+
+class AliasPlugin(Plugin):
+    """Lower-case field names and map the user's names (``lang``, ``rule``) to the schema's."""
+
+    def __init__(self) -> None:
+        self.reverse = {alias: name for name, aliases in FIELD_ALIASES.items() for alias in aliases}
+
+    def filters(self, parser: Any) -> list[tuple[Any, int]]:
+        return [(self.do_aliases, 90)]
+
+    def do_aliases(self, parser: Any, group: Any) -> Any:
+        for node in group:
+            if isinstance(node, syntax.GroupNode):
+                self.do_aliases(parser, node)
+            elif isinstance(node, syntax.FieldnameNode):
+                name = node.fieldname.lower()
+                node.fieldname = self.reverse.get(name, name)
+        return group
+
+
+class FilterValuesPlugin(Plugin):
+    """Check and normalise filter values; remember them (``edition:`` turns the default off)."""
+
+    def __init__(self, context: QueryContext) -> None:
+        self.context = context
+
+    def filters(self, parser: Any) -> list[tuple[Any, int]]:
+        return [(self.do_values, 105)]
+
+    def do_values(self, parser: Any, group: Any) -> Any:
+        for node in group:
+            if isinstance(node, syntax.GroupNode):
+                self.do_values(parser, node)
+            elif node.has_fieldname and node.fieldname is not None and hasattr(node, "text"):
+                if isinstance(node, syntax.WordNode):
+                    node.text = self.normalise(node.fieldname, node.text)
+                self.context.filters.setdefault(node.fieldname, []).append(node.text)
+        return group
+
+    def normalise(self, name: str, value: str) -> str:
+        """The canonical form of a filter value; raise QueryError on one that cannot be."""
+        lowered = value.strip().lower()
+        if name == "type":
+            canonical = TYPE_ALIASES.get(lowered, lowered)
+            if canonical not in TYPES:
+                raise QueryError(f"type:{value} — unknown type (use one of {', '.join(TYPES)})")
+            return canonical
+        if name == "langs":
+            try:
+                return check_lang(lowered)
+            except ValueError as exc:
+                raise QueryError(f"lang:{value} — {exc}") from None
+        if name == "provenance":
+            if lowered not in PROVENANCES:
+                raise QueryError(
+                    f"provenance:{value} — unknown provenance (use one of {', '.join(PROVENANCES)})"
+                )
+            return lowered
+        if name == "edition":
+            return self.edition(value, lowered)
+        if name == "date" and not _DATE_RE.match(lowered):
+            raise QueryError(f"date:{value} — expected a year, YYYY-MM or YYYY-MM-DD")
+        if name == "set":
+            return lowered
+        return value
+
+    def edition(self, value: str, lowered: str) -> str:
+        if lowered in _EDITION_ALL:
+            return "*"
+        if lowered in _EDITION_NEWEST and self.context.newest:
+            return self.context.newest
+        if lowered in self.context.editions:
+            return lowered
+        known = ", ".join(self.context.editions) or "none"
+        raise QueryError(f"edition:{value} — no such edition in the index (indexed: {known})")
+
+
+class LanguagePlugin(Plugin):
+    """Search each plain word in the user's language, card names and (fr, es) the English texts."""
+
+    def __init__(self, context: QueryContext, schema: Any) -> None:
+        self.context = context
+        self.schema = schema
+        lang = context.lang
+        self.analyzer = schema[body_field(lang)].analyzer
+        self.fields: list[tuple[str, float]] = [
+            (title_field(lang), OWN_TITLE),
+            (body_field(lang), OWN_BODY),
+            ("card", CARD_NAMES),
+        ]
+        if lang != "en":
+            self.fields += [(title_field("en"), ENGLISH_TITLE), (body_field("en"), ENGLISH_BODY)]
+        self.language = search_language(lang)
+
+    def filters(self, parser: Any) -> list[tuple[Any, int]]:
+        return [(self.do_languages, 110)]
+
+    def do_languages(self, parser: Any, group: Any) -> Any:
+        new = group.empty_copy()
+        for node in group:
+            if isinstance(node, syntax.GroupNode):
+                new.append(self.do_languages(parser, node))
+            elif node.has_fieldname and node.fieldname is None:
+                expanded = self.expand(node)
+                if expanded is not None:
+                    new.append(expanded)
+            else:
+                new.append(node)
+        return new
+
+    def expand(self, node: Any) -> Any:
+        """The OR of a node over the searched fields, or None for a stop word."""
+        is_word = isinstance(node, syntax.WordNode)
+        stems: list[str] = []
+        if is_word:
+            stems = analyze(self.analyzer, node.text)
+            if not stems and not re.search(r"\d", node.text):
+                return None  # a stop word of the user's language
+            self.context.words.append(node.text)
+        alternatives = []
+        for fieldname, boost in self.fields:
+            alternatives.append(self._copy(node, fieldname, boost))
+        if is_word and len(stems) == 1:
+            if re.fullmatch(_NUMBER, node.text):
+                alternatives.append(self._copy(node, "number", OWN_TITLE * 2))
+            for english in self.language.english_for(stems[0]):
+                for fieldname, boost in (
+                    (title_field("en"), ENGLISH_TITLE),
+                    (body_field("en"), ENGLISH_BODY),
+                ):
+                    alternatives.append(self._english(node, english, fieldname, boost))
+        return syntax.OrGroup(alternatives)
+
+    def _copy(self, node: Any, fieldname: str, boost: float) -> Any:
+        new = copy.copy(node)
+        new.set_fieldname(fieldname, override=True)
+        new.set_boost(boost * (node.boost or 1.0))
+        if self.context.fuzzy and isinstance(new, syntax.WordNode) and fieldname != "number":
+            return FuzzyTermPlugin.FuzzyTermNode(new, FUZZY_DISTANCE, FUZZY_PREFIX)
+        return new
+
+    def _english(self, node: Any, english: str, fieldname: str, boost: float) -> Any:
+        words = english.replace("-", " ").split()
+        if len(words) == 1:
+            new = syntax.WordNode(words[0])
+        else:
+            new = PhrasePlugin.PhraseNode(" ".join(words), node.startchar, slop=1)
+        new.startchar, new.endchar = node.startchar, node.endchar
+        return self._copy(new, fieldname, boost)
+
+
+def make_parser(schema: Any, context: QueryContext, *, relaxed: bool = False) -> Any:
+    """A parser for one request: AND between words (OR with a bonus for more when relaxed)."""
+    group = OrGroup.factory(0.9) if relaxed else AndGroup
+    parser = QueryParser(None, schema, group=group)
+    # '+word'/'-word' only at the start of a word, so 2026-01-16 and Ring-bearer stay whole.
+    parser.add_plugin(PlusMinusPlugin(r"(?:(?<=^)|(?<=[\s(]))\+", r"(?:(?<=^)|(?<=[\s(]))-"))
+    parser.add_plugin(AliasPlugin())
+    parser.add_plugin(FilterValuesPlugin(context))
+    parser.add_plugin(LanguagePlugin(context, schema))
+    return parser
+
+
+def parse(schema: Any, text: str, context: QueryContext, *, relaxed: bool = False) -> Any:
+    """Parse a query string; raise QueryError for a value no field can read (a bad date)."""
+    parsed = make_parser(schema, context, relaxed=relaxed).parse(text, normalize=False)
+    error = _first_error(parsed)
+    if error is not None:
+        raise QueryError(f"cannot read {text!r}: {error}")
+    if "*" in context.filters.get("edition", ()):
+        parsed = _drop_edition_all(parsed)
+    return parsed.normalize()
+
+
+def _first_error(q: Any) -> str | None:
+    error = getattr(q, "error", None)
+    if error is not None:
+        return str(error)
+    for child in q.children():
+        found = _first_error(child)
+        if found is not None:
+            return found
+    return None
+
+
+def _drop_edition_all(q: Any) -> Any:
+    """``edition:all`` is not a term: it only turns the default (newest edition) off."""
+    if isinstance(q, wq.Term) and q.fieldname == "edition" and q.text == "*":
+        return wq.Every()
+    if hasattr(q, "subqueries"):
+        q.subqueries = [_drop_edition_all(s) for s in q.subqueries]
+    elif hasattr(q, "child"):
+        q.child = _drop_edition_all(q.child)
+    return q
+
+
+def default_filter(context: QueryContext, types: list[str] | None) -> Any:
+    """What every search is restricted to: the types asked for, the newest edition unless told."""
+    parts = []
+    if types:
+        parts.append(wq.Or([wq.Term("type", t) for t in types]))
+    if "edition" not in context.filters and context.newest:
+        parts.append(wq.Or([wq.Term("edition", context.newest), wq.Term("bound", "none")]))
+    if not parts:
+        return None
+    return parts[0] if len(parts) == 1 else wq.And(parts)
+
+
+def check_types(value: str | None) -> list[str] | None:
+    """The ``--type``/``type=`` parameter: comma-separated types, normalised and checked."""
+    if not value:
+        return None
+    types = []
+    for part in value.split(","):
+        name = TYPE_ALIASES.get(part.strip().lower(), part.strip().lower())
+        if name not in TYPES:
+            raise QueryError(f"unknown type {part.strip()!r} (use one of {', '.join(TYPES)})")
+        if name not in types:
+            types.append(name)
+    return types
+
+
+def check_language(value: str | None, default: str) -> str:
+    """The ``--lang``/``lang=`` parameter, checked."""
+    try:
+        return check_lang(value or default)
+    except ValueError as exc:
+        raise QueryError(str(exc)) from None
+
+
+__all__ = ["LANGS", "QueryContext", "QueryError", "jump_numbers", "parse"]

@@ -1,0 +1,101 @@
+"""The Whoosh schema: one index document per rule, example, glossary entry, ruling or card.
+
+A document gathers every language of its item (``title_fr``, ``body_es``…), so that a match in a
+translation returns the item itself, English original included, and says which language matched.
+Display data lives in the ``data`` stored field; the text fields are indexed, not stored.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kb.langs import LANGS
+
+# Bump when the schema or the analyzers change: an index of another version is rebuilt.
+SCHEMA_VERSION = 1
+INDEX_NAME = "kb"
+
+TYPES = ("rule", "example", "glossary", "ruling", "card")
+TYPE_ALIASES = {
+    "rules": "rule",
+    "subrule": "rule",
+    "subrules": "rule",
+    "examples": "example",
+    "glossaries": "glossary",
+    "term": "glossary",
+    "terms": "glossary",
+    "rulings": "ruling",
+    "clarification": "ruling",
+    "clarifications": "ruling",
+    "cards": "card",
+}
+PROVENANCES = ("official", "machine", "community")
+
+# How much a match counts by type of item: a judge asking about a mechanic wants the rule first,
+# then the glossary and the rulings that apply it; examples illustrate rather than define.
+TYPE_PRIOR = {"rule": 1.0, "card": 1.0, "glossary": 0.6, "ruling": 0.75, "example": 0.6}
+
+# Fields a query may filter on, and the names a user may write for them.
+FILTER_FIELDS = (
+    "type",
+    "langs",
+    "card",
+    "set",
+    "date",
+    "source",
+    "edition",
+    "provenance",
+    "number",
+)
+FIELD_ALIASES = {
+    "langs": ["lang", "language", "langue", "idioma"],
+    "number": ["rule", "regle", "regla"],
+    "set": ["sets"],
+}
+
+
+def title_field(lang: str) -> str:
+    """The field of an item's title (rule title, card name, glossary term) in a language."""
+    return f"title_{lang}"
+
+
+def body_field(lang: str) -> str:
+    """The field of an item's text in a language."""
+    return f"body_{lang}"
+
+
+def field_language(fieldname: str) -> str | None:
+    """The language of a title/body field (``body_fr`` -> ``fr``), None for other fields."""
+    prefix, _, lang = fieldname.partition("_")
+    return lang if prefix in ("title", "body") and lang in LANGS else None
+
+
+def build_schema() -> Any:
+    """Build the schema (Whoosh is imported here, not at module import)."""
+    from whoosh.fields import DATETIME, ID, KEYWORD, STORED, TEXT, Schema
+
+    from kb.search.analysis import name_analyzer, text_analyzer
+
+    fields: dict[str, Any] = {
+        "key": ID(stored=True, unique=True),
+        "type": ID(stored=True, sortable=True),
+        "kind": ID(stored=True),
+        "number": ID(stored=True),
+        "edition": ID(stored=True),
+        # "edition" for items that belong to one CR edition, "none" for cards and rulings.
+        "bound": ID(),
+        "langs": KEYWORD(stored=True, lowercase=True, scorable=False),
+        "provenance": KEYWORD(stored=True, lowercase=True, scorable=False),
+        "card": TEXT(analyzer=name_analyzer(), phrase=True),
+        "set": KEYWORD(stored=True, lowercase=True, scorable=False),
+        "date": DATETIME(stored=True),
+        "source": KEYWORD(stored=True, lowercase=True, scorable=False),
+        # Hashes of the corpus documents an item was built from (for incremental updates).
+        "docs": KEYWORD(scorable=False),
+        "data": STORED(),
+    }
+    for lang in LANGS:
+        analyzer = text_analyzer(lang)
+        fields[title_field(lang)] = TEXT(analyzer=analyzer, phrase=True, spelling=True)
+        fields[body_field(lang)] = TEXT(analyzer=analyzer, phrase=True, spelling=True)
+    return Schema(**fields)

@@ -1,0 +1,409 @@
+"""Searching an open index: rule-number jumps, ranked results, did-you-mean and result records.
+
+:class:`SearchIndex` keeps one Whoosh searcher warm (the server reuses it across requests and
+reopens it when ``kb index`` or ``kb ingest`` rewrote the index). ``search`` returns plain,
+JSON-ready dicts: the CLI prints them, the server sends them.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+from pathlib import Path
+from typing import Any
+
+from whoosh import index as whoosh_index
+from whoosh import query as wq
+from whoosh.scoring import BM25F
+
+from kb.errors import KbError
+from kb.langs import LANGS
+from kb.search import highlight
+from kb.search.documents import NO_EDITION
+from kb.search.indexer import MANIFEST, read_manifest
+from kb.search.query import (
+    QueryContext,
+    QueryError,
+    check_language,
+    check_types,
+    default_filter,
+    jump_numbers,
+    parse,
+)
+from kb.search.schema import (
+    INDEX_NAME,
+    SCHEMA_VERSION,
+    TYPE_PRIOR,
+    body_field,
+    field_language,
+    title_field,
+)
+from kb.search.spelling import did_you_mean
+from kb.urls import site_url
+
+log = logging.getLogger(__name__)
+
+MAX_LIMIT = 100
+MAX_QUERY = 500
+BADGES = {"official": "official", "machine": "machine translation", "community": "community"}
+_FILTER_TOKEN = re.compile(r'(?<!\S)[-+]?\w+:(?:"[^"]*"|\[[^\]]*\]|\S+)')
+
+
+class SearchIndex:
+    """An open index with a warm searcher."""
+
+    def __init__(self, index_dir: Path) -> None:
+        self.index_dir = Path(index_dir)
+        manifest = read_manifest(self.index_dir)
+        if manifest is None:
+            raise KbError(
+                f"no search index in {self.index_dir}: run `kb index` (or `kb ingest`) first"
+            )
+        if manifest.get("schema") != SCHEMA_VERSION:
+            raise KbError(
+                f"the search index in {self.index_dir} was made by another version of kb: "
+                "run `kb index` to rebuild it"
+            )
+        self._lock = threading.RLock()
+        self._open(manifest)
+
+    def _open(self, manifest: dict[str, Any]) -> None:
+        try:
+            self.ix = whoosh_index.open_dir(str(self.index_dir), indexname=INDEX_NAME)
+        except Exception as exc:
+            raise KbError(
+                f"cannot open the search index in {self.index_dir} ({exc}): run `kb index`"
+            ) from None
+        self.build = manifest.get("build")
+        self._stamp = self._manifest_stamp()
+        self.searcher = self.ix.searcher()
+        self.searcher.weighting = PriorWeighting(self._priors())
+        self.schema = self.ix.schema
+        self._filters: dict[Any, Any] = {}
+        self.editions = sorted(
+            e.decode("utf-8")
+            for e in self.searcher.reader().lexicon("edition")
+            if e.decode("utf-8") != NO_EDITION
+        )
+
+    def _priors(self) -> list[float]:
+        """The type prior of every document, by document number."""
+        types = self.searcher.reader().column_reader("type")
+        return [TYPE_PRIOR.get(t, 1.0) for t in types]
+
+    def _filter(self, context: QueryContext, types: list[str] | None) -> Any:
+        """The document set of the default filter (cached: Whoosh would recompute it per query)."""
+        key = (tuple(types or ()), "edition" in context.filters, context.newest)
+        if key not in self._filters:
+            filt = default_filter(context, types)
+            self._filters[key] = None if filt is None else self.searcher._filter_to_comb(filt)
+        return self._filters[key]
+
+    def _manifest_stamp(self) -> int:
+        try:
+            return (self.index_dir / MANIFEST).stat().st_mtime_ns
+        except OSError:
+            return 0
+
+    def refresh(self) -> None:
+        """Reopen the index if it was rebuilt or updated since it was opened."""
+        with self._lock:
+            if self._manifest_stamp() == self._stamp:
+                return
+            manifest = read_manifest(self.index_dir)
+            if manifest is None:
+                return  # being swapped: keep serving the old one
+            self.close()
+            self._open(manifest)
+
+    def close(self) -> None:
+        """Release the searcher and the index."""
+        self.searcher.close()
+        self.ix.close()
+
+    def __enter__(self) -> SearchIndex:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # --- searching -------------------------------------------------------------------------------
+
+    def search(
+        self,
+        text: str,
+        *,
+        lang: str | None = None,
+        types: str | list[str] | None = None,
+        limit: int = 10,
+        fuzzy: bool = False,
+        default_lang: str = "en",
+    ) -> dict[str, Any]:
+        """Search; return the response dict (raise QueryError on a bad query or parameter)."""
+        text = (text or "").strip()
+        if not text:
+            raise QueryError("the query is empty: give some words, a rule number or a filter")
+        if len(text) > MAX_QUERY:
+            raise QueryError(f"the query is too long ({len(text)} characters; at most {MAX_QUERY})")
+        if not 1 <= limit <= MAX_LIMIT:
+            raise QueryError(f"limit must be between 1 and {MAX_LIMIT} (got {limit})")
+        language = check_language(lang, default_lang)
+        type_list = check_types(",".join(types) if isinstance(types, list) else types)
+        with self._lock:
+            context = QueryContext(lang=language, editions=self.editions, fuzzy=fuzzy)
+            response: dict[str, Any] = {
+                "query": text,
+                "lang": language,
+                "types": type_list,
+                "fuzzy": fuzzy,
+                "edition": context.newest,
+                "jump": None,
+                "relaxed": False,
+                "did_you_mean": None,
+                "total": 0,
+                "results": [],
+            }
+            words_only = _FILTER_TOKEN.sub(" ", text).strip()
+            numbers = jump_numbers(words_only) if words_only else None
+            if numbers:
+                filters_only = " ".join(_FILTER_TOKEN.findall(text))
+                hits = self._jump(numbers, filters_only, context, type_list, limit)
+                if hits:
+                    response["jump"] = {
+                        "numbers": numbers,
+                        "url": hits[0]["url"],
+                        "found": [h["number"] for h in hits if h["number"] in numbers],
+                    }
+                    response["results"] = hits
+                    response["total"] = len(hits)
+                    return response
+            self._ranked(text, context, type_list, limit, response)
+            return response
+
+    def _ranked(
+        self,
+        text: str,
+        context: QueryContext,
+        types: list[str] | None,
+        limit: int,
+        response: dict[str, Any],
+    ) -> None:
+        q = parse(self.schema, text, context)
+        if isinstance(q, wq.qcore._NullQuery):
+            if context.filters:
+                q = wq.Every()
+            else:
+                raise QueryError(f"{text!r} holds only common words: nothing to search for")
+        filt = self._filter(context, types)
+        results = self._run(q, limit, filt)
+        hits = list(results)
+        response["total"] = len(results)
+        if len(hits) < limit and len(context.words) > 1:
+            # Fewer results than asked for: add those that hold only some of the words.
+            relaxed = parse(
+                self.schema,
+                text,
+                QueryContext(lang=context.lang, editions=context.editions, fuzzy=context.fuzzy),
+                relaxed=True,
+            )
+            more = self._run(relaxed, limit, filt)
+            keys = {h["key"] for h in hits}
+            extra = [h for h in more if h["key"] not in keys][: limit - len(hits)]
+            if extra:
+                response["relaxed"] = True
+                response["total"] = len(more)
+            hits += extra
+        all_words = len(results)
+        response["results"] = [
+            self._result(hit, context.lang, rank, context.newest)
+            for rank, hit in enumerate(hits, 1)
+        ]
+        for result in response["results"][all_words:]:
+            result["partial"] = True
+        if context.words:
+            response["did_you_mean"] = did_you_mean(
+                self.searcher.reader(), self.schema, text, context.words, context.lang
+            )
+
+    def _run(self, q: Any, limit: int, filt: Any) -> Any:
+        # optimize=False: with the filter cached, scoring every match is cheaper than Whoosh's
+        # block skipping plus the second pass it needs to count the matches.
+        return self.searcher.search(q, limit=limit, filter=filt, terms=True, optimize=False)
+
+    def _jump(
+        self,
+        numbers: list[str],
+        filters_only: str,
+        context: QueryContext,
+        types: list[str] | None,
+        limit: int,
+    ) -> list[dict[str, Any]]:
+        """The rules a number (or range) names, each followed by its subrules."""
+        extra = parse(self.schema, filters_only, context) if filters_only else None
+        filt = self._filter(context, types or ["rule"])
+        found: list[dict[str, Any]] = []
+        seen: set[str] = set()
+        for number in numbers:
+            wanted: Any = wq.Or([wq.Term("number", number), wq.Prefix("number", number)])
+            if extra is not None and not isinstance(extra, wq.qcore._NullQuery):
+                wanted = wq.And([wanted, extra])
+            hits = [
+                h
+                for h in self.searcher.search(wanted, filter=filt, limit=None)
+                if h["type"] == "rule"
+            ]
+            hits.sort(key=lambda h: _number_order(h["number"]))
+            own = [h for h in hits if h["number"] == number]
+            own.sort(key=lambda h: h.get("edition", ""), reverse=True)
+            children = [
+                h
+                for h in hits
+                if h["number"][:-1] == number
+                and h["number"][-1:].isalpha()
+                and len(numbers) == 1
+                and (not own or h.get("edition") == own[0].get("edition"))
+            ]
+            for hit in own[:1] + children:
+                if hit["key"] not in seen and len(found) < limit:
+                    seen.add(hit["key"])
+                    found.append(self._result(hit, context.lang, len(found) + 1, context.newest))
+        return found
+
+    # --- result records --------------------------------------------------------------------------
+
+    def _result(self, hit: Any, lang: str, rank: int, newest: str | None) -> dict[str, Any]:
+        stored = hit.fields()
+        data = stored["data"]
+        texts: dict[str, dict[str, Any]] = data["texts"]
+        matched: dict[str, set[str]] = {}
+        name_terms: set[str] = set()
+        if hit.results.has_matched_terms():
+            for fieldname, term in hit.matched_terms():
+                field_lang = field_language(fieldname)
+                if field_lang:
+                    matched.setdefault(field_lang, set()).add(_text(term))
+                elif fieldname == "card":
+                    name_terms.add(_text(term))
+        matched_langs = [code for code in LANGS if code in matched]
+        shown = _shown_language(lang, texts, matched_langs)
+        text = texts.get(shown, {})
+        analyzer = self.schema[body_field(shown)].analyzer
+        body = text.get("text") or text.get("title") or ""
+        segments = highlight.snippet(analyzer, body, matched.get(shown, set()))
+        kind = stored["type"]
+        result: dict[str, Any] = {
+            "rank": rank,
+            "type": kind,
+            "key": stored["key"],
+            "title": _title(kind, data, shown),
+            "number": stored.get("number"),
+            "language": shown,
+            "matched_languages": matched_langs + (["names"] if name_terms else []),
+            "provenance": text.get("provenance"),
+            "badge": BADGES.get(text.get("provenance", ""), text.get("provenance")),
+            "edition": data.get("edition"),
+            "date": data.get("date") or data.get("edition"),
+            "source": data.get("source"),
+            "sets": data.get("sets", []),
+            "url": _url(kind, lang, data, newest),
+            "score": round(float(hit.score), 4) if hit.score is not None else None,
+            "snippet": highlight.as_text(segments),
+            "snippet_html": highlight.as_html(segments),
+            "highlights": [[part, flag] for part, flag in segments],
+        }
+        if kind == "card":
+            result["card"] = {"key": data["card_key"], "name": data["name"]}
+            result["names"] = data.get("names", {})
+            result["rulings"] = data.get("rulings", 0)
+        elif kind == "ruling":
+            result["cards"] = data.get("cards", [])
+        if shown != "en" and "en" in texts:
+            english = texts["en"]
+            original = highlight.snippet(
+                self.schema[title_field("en")].analyzer,
+                english.get("text") or english.get("title") or "",
+                matched.get("en", set()),
+            )
+            result["original"] = {
+                "language": "en",
+                "title": english.get("title") or "",
+                "snippet": highlight.as_text(original),
+                "snippet_html": highlight.as_html(original),
+            }
+        return result
+
+
+def _text(term: Any) -> str:
+    return term.decode("utf-8") if isinstance(term, bytes) else str(term)
+
+
+def _number_order(number: str) -> str:
+    from kb.corpus.numbers import sort_key
+
+    try:
+        return sort_key(number)
+    except ValueError:
+        return number
+
+
+def _shown_language(lang: str, texts: dict[str, Any], matched: list[str]) -> str:
+    """The user's language when the item has it and it matched (or nothing did), else a match."""
+    if lang in texts and (lang in matched or not matched):
+        return lang
+    for code in matched:
+        if code in texts:
+            return code
+    if lang in texts:
+        return lang
+    return "en" if "en" in texts else next(iter(texts), "en")
+
+
+def _title(kind: str, data: dict[str, Any], lang: str) -> str:
+    text = data["texts"].get(lang, {})
+    if kind == "rule":
+        title = text.get("title") or data.get("context") or ""
+        return f"{data['number']} {title}".strip()
+    if kind == "example":
+        return f"Example, rule {data['number']}"
+    if kind == "glossary":
+        return str(data["term"])
+    if kind == "card":
+        return str(text.get("title") or data["name"])
+    cards = data.get("cards", [])
+    names = ", ".join(c["name"] for c in cards[:3]) + (
+        f" +{len(cards) - 3}" if len(cards) > 3 else ""
+    )
+    return f"Ruling {data['date']}" + (f" — {names}" if names else "")
+
+
+def _url(kind: str, lang: str, data: dict[str, Any], newest: str | None) -> str | None:
+    """The site page of a result; None for older editions, which the site does not publish."""
+    if kind in ("rule", "example"):
+        if data.get("edition") not in (newest, NO_EDITION):
+            return None
+        return site_url("rule", lang, number=data["number"])
+    if kind == "glossary":
+        return site_url("glossary", lang, term=data["term"]) if data["edition"] == newest else None
+    if kind == "card":
+        return site_url("card", lang, key=data["card_key"])
+    cards = data.get("cards", [])
+    return site_url("card", lang, key=cards[0]["key"]) if cards else None
+
+
+class PriorWeighting(BM25F):
+    """BM25F, multiplied by the prior of the document's type (rules before examples)."""
+
+    use_final = True
+
+    def __init__(self, priors: list[float]) -> None:
+        super().__init__()
+        self.priors = priors
+
+    def final(self, searcher: Any, docnum: int, score: float) -> float:
+        return score * self.priors[docnum] if docnum < len(self.priors) else score
+
+
+def open_index(index_dir: Path) -> SearchIndex:
+    """Open the index in a folder for searching (KbError if there is none)."""
+    return SearchIndex(index_dir)
