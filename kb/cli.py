@@ -474,12 +474,18 @@ def _langs_option(default: str | None = None) -> Callable[[F], F]:
     )
 
 
+def _write_stdout(data: bytes) -> None:
+    sys.stdout.flush()
+    sys.stdout.buffer.write(data)
+    sys.stdout.buffer.flush()
+
+
 def _emit(data: bytes, out: Path | None, what: str) -> None:
     """Write an export to --out (atomically) or to standard output."""
     from kb.export.commands import write_file
 
     if out is None:
-        click.get_binary_stream("stdout").write(data)
+        _write_stdout(data)
         return
     write_file(out, data)
     click.echo(f"wrote {what} to {_shorten(str(out))}", err=True)
@@ -666,7 +672,7 @@ def export_csv(
 
     counts, data = build(_settings(ctx), out, tables, edition)
     if data is not None:
-        click.get_binary_stream("stdout").write(data)
+        _write_stdout(data)
         return
     assert out is not None
     listed = ", ".join(f"{name} {count}" for name, count in counts.items())
