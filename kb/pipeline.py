@@ -34,6 +34,7 @@ from kb.models import Link
 
 if TYPE_CHECKING:
     from kb.export.po_import import ImportReport
+    from kb.search.indexer import IndexReport
     from kb.site.build import BuildReport as SiteReport
 
 log = logging.getLogger(__name__)
@@ -97,7 +98,41 @@ def ingest(
         db = open_db(settings)
         try:
             with db.writer_lock(wait=wait):
-                return ingest_paths(db, targets, progress=progress)
+                report = ingest_paths(db, targets, progress=progress)
+                if report.changed:
+                    _update_search_index(settings, db, [*report.loaded, *report.removed])
+                return report
+        finally:
+            db.dispose()
+
+
+def _update_search_index(settings: Settings, db: Database, changed: list[str]) -> None:
+    """Keep an existing search index in step: reindex only what the changed documents hold.
+
+    No index yet means nothing to keep in step (``kb index`` builds one). A failure here leaves
+    the database loaded and the index as it was; the next ``kb index`` or ingest rewrites
+    whatever differs.
+    """
+    from kb.search import index_ready, update_index
+
+    if not index_ready(settings.index_dir):
+        return
+    try:
+        update_index(db, settings.index_dir, changed)
+    except (KbError, OSError) as exc:
+        log.warning("the search index was not updated (%s): run `kb index`", exc)
+
+
+def index(settings: Settings, *, rebuild: bool = False, wait: bool = True) -> IndexReport:
+    """Build the search index (``rebuild``, or when there is none) or bring it in step."""
+    from kb.search import build_index, update_index
+
+    with writer_lock(settings, wait=wait), storage_errors(settings):
+        db = open_db(settings, create=False)
+        try:
+            if rebuild:
+                return build_index(db, settings.index_dir)
+            return update_index(db, settings.index_dir)
         finally:
             db.dispose()
 
@@ -224,6 +259,7 @@ def import_translations(
                 session.commit()
                 if report.imported or report.updated:
                     _refresh_derived(db, IngestReport(loaded=[str(path)]))
+                    _update_search_index(settings, db, [])
                 return report
         finally:
             db.dispose()

@@ -23,7 +23,7 @@ def build_index(db: Database, index_dir: Path) -> IndexReport:
 
 
 def update_index(db: Database, index_dir: Path, changed: Any = ()) -> IndexReport:
-    """Reindex only the items of the documents that changed (a full build if there is no index)."""
+    """Rewrite only the items that changed (a full build if there is no index)."""
     from kb.search.indexer import update_index as update
 
     return update(db, index_dir, changed)

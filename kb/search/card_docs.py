@@ -23,21 +23,12 @@ from kb.models import (
     Clarification,
     ClarificationText,
     Printing,
-    RulingsPage,
 )
-from kb.search.documents import (
-    PROVENANCE_ORDER,
-    Scope,
-    clean_item,
-    doc_paths,
-    fill_text_fields,
-    finish_item,
-)
+from kb.search.documents import PROVENANCE_ORDER, clean_item, fill_text_fields, finish_item
 
 
 def _card_facts(session: Session) -> dict[str, Any]:
-    """Names, sets, documents and rulings of every card, read in a handful of queries."""
-    paths = doc_paths(session)
+    """Names, sets and rulings of every card, read in a handful of queries."""
     cards = {
         cid: {"key": key, "name": name, "mana_value": mv}
         for cid, key, name, mv in session.execute(
@@ -57,27 +48,13 @@ def _card_facts(session: Session) -> dict[str, Any]:
     ).all():
         locs[cid][lang] = (name, type_line, text, prov)
     sets: dict[int, set[str]] = defaultdict(set)
-    docs: dict[int, set[str]] = defaultdict(set)
-    for cid, set_code, doc_id in session.execute(
-        select(Printing.card_id, Printing.set_code, Printing.document_id)
-    ).all():
+    for cid, set_code in session.execute(select(Printing.card_id, Printing.set_code)).all():
         sets[cid].add(set_code.upper())
-        docs[cid].add(paths.get(doc_id, ""))
-    for cid, doc_id in session.execute(select(RulingsPage.card_id, RulingsPage.document_id)).all():
-        if cid is not None:
-            docs[cid].add(paths.get(doc_id, ""))
     links: dict[int, set[int]] = defaultdict(set)  # clarification -> cards
-    clar_docs: dict[int, set[str]] = defaultdict(set)
-    for cid, clar_id, doc_id in session.execute(
-        select(
-            CardClarification.card_id,
-            CardClarification.clarification_id,
-            CardClarification.document_id,
-        )
+    for cid, clar_id in session.execute(
+        select(CardClarification.card_id, CardClarification.clarification_id)
     ).all():
         links[clar_id].add(cid)
-        clar_docs[clar_id].add(paths.get(doc_id, ""))
-        docs[cid].add(paths.get(doc_id, ""))
     rulings_per_card: dict[int, int] = defaultdict(int)
     for card_ids in links.values():
         for cid in card_ids:
@@ -86,9 +63,7 @@ def _card_facts(session: Session) -> dict[str, Any]:
         "cards": cards,
         "locs": locs,
         "sets": sets,
-        "docs": docs,
         "links": links,
-        "clar_docs": clar_docs,
         "rulings_per_card": rulings_per_card,
     }
 
@@ -100,17 +75,15 @@ def _names(facts: dict[str, Any], cid: int) -> dict[str, str]:
     return {lang: names[lang] for lang in LANGS if lang in names}
 
 
-def card_items(session: Session, scope: Scope | None = None) -> Iterator[dict[str, Any]]:
-    """Card items (and, through :func:`ruling_items`, their rulings)."""
+def card_items(session: Session) -> Iterator[dict[str, Any]]:
+    """Card items, then ruling items."""
     facts = _card_facts(session)
-    yield from _card_items(facts, scope)
-    yield from _ruling_items(session, facts, scope)
+    yield from _card_items(facts)
+    yield from _ruling_items(session, facts)
 
 
-def _card_items(facts: dict[str, Any], scope: Scope | None) -> Iterator[dict[str, Any]]:
+def _card_items(facts: dict[str, Any]) -> Iterator[dict[str, Any]]:
     for cid, card in sorted(facts["cards"].items(), key=lambda kv: kv[1]["key"]):
-        if scope is not None and card["key"] not in scope.cards:
-            continue
         names = _names(facts, cid)
         texts: dict[str, dict[str, Any]] = {}
         for lang in LANGS:
@@ -131,8 +104,8 @@ def _card_items(facts: dict[str, Any], scope: Scope | None) -> Iterator[dict[str
             "card": "\n".join(dict.fromkeys(names.values())),
             "set": " ".join(sets),
         }
-        fill_text_fields(item, texts, "")
-        finish_item(item, texts, facts["docs"].get(cid, ()))
+        fill_text_fields(item, texts, {})
+        finish_item(item, texts)
         item["data"] = {
             "card_key": card["key"],
             "name": card["name"],
@@ -145,33 +118,32 @@ def _card_items(facts: dict[str, Any], scope: Scope | None) -> Iterator[dict[str
         yield clean_item(item)
 
 
-def _ruling_items(
-    session: Session, facts: dict[str, Any], scope: Scope | None
-) -> Iterator[dict[str, Any]]:
-    query = select(Clarification.id, Clarification.key, Clarification.date, Clarification.source)
-    if scope is not None:
-        if not scope.rulings:
-            return
-        query = query.where(Clarification.key.in_(sorted(scope.rulings)))
-    clars = session.execute(query.order_by(Clarification.key)).all()
+def _ruling_items(session: Session, facts: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    clars = session.execute(
+        select(
+            Clarification.id, Clarification.key, Clarification.date, Clarification.source
+        ).order_by(Clarification.key)
+    ).all()
     texts_of: dict[int, dict[str, dict[str, Any]]] = defaultdict(dict)
-    text_query = select(
-        ClarificationText.clarification_id,
-        ClarificationText.language,
-        ClarificationText.text,
-        ClarificationText.provenance,
-    )
-    if scope is not None:
-        text_query = text_query.where(ClarificationText.clarification_id.in_([c[0] for c in clars]))
+    rows = session.execute(
+        select(
+            ClarificationText.clarification_id,
+            ClarificationText.language,
+            ClarificationText.text,
+            ClarificationText.provenance,
+        )
+    ).all()
     for clar_id, lang, text, prov in sorted(
-        session.execute(text_query).all(), key=lambda r: PROVENANCE_ORDER.get(r[3], 9)
+        rows, key=lambda r: (PROVENANCE_ORDER.get(r[3], 9), r[0], r[1])
     ):
         texts_of[clar_id].setdefault(lang, {"text": text, "provenance": prov})
     for clar_id, key, date, source in clars:
         texts = {lang: texts_of[clar_id][lang] for lang in LANGS if lang in texts_of[clar_id]}
         if not texts:
             continue
-        card_ids = sorted(facts["links"].get(clar_id, ()), key=lambda c: facts["cards"][c]["name"])
+        card_ids = sorted(
+            facts["links"].get(clar_id, ()), key=lambda c: (facts["cards"][c]["name"], c)
+        )
         cards = [
             {"key": facts["cards"][c]["key"], "name": facts["cards"][c]["name"]} for c in card_ids
         ]
@@ -186,8 +158,8 @@ def _ruling_items(
             "source": source,
             "date": dt.datetime.combine(date, dt.time()),
         }
-        fill_text_fields(item, texts, "")
-        finish_item(item, texts, facts["clar_docs"].get(clar_id, ()))
+        fill_text_fields(item, texts, {})
+        finish_item(item, texts)
         item["data"] = {
             "ruling_key": key,
             "date": date.isoformat(),

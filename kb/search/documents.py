@@ -1,18 +1,16 @@
 """Database -> index documents: rules, examples, glossary entries, rulings and cards.
 
 Every item carries its key (``rule:2026-01-16:701.54a``), its filter fields, its texts per
-language for the analyzers, the hashes of the corpus documents it was built from (so an ingest
-reindexes only what changed) and a ``data`` dict that results are displayed from.
-A :class:`Scope` names a subset of items; ``None`` everywhere means all of them.
+language for the analyzers and a ``data`` dict that results are displayed from. Items are built
+in a deterministic order and form, so that a hash of an item tells whether it changed.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
+import re
 from collections import defaultdict
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Iterator
 from typing import Any
 
 from sqlalchemy import select
@@ -20,7 +18,6 @@ from sqlalchemy.orm import Session
 
 from kb.langs import LANGS
 from kb.models import (
-    Document,
     Edition,
     Example,
     GlossaryEntry,
@@ -31,41 +28,8 @@ from kb.search.schema import body_field, title_field
 from kb.urls import glossary_slug
 
 NO_EDITION = "-"
+_SEE_RULE = re.compile(r"\b(\d{3}(?:\.\d{1,3}[a-z]?)?)\b")
 PROVENANCE_ORDER = {"official": 0, "community": 1, "machine": 2}
-
-
-def doc_hash(path: str) -> str:
-    """A short, token-safe name for a corpus document path (paths may hold spaces)."""
-    return hashlib.sha1(path.encode("utf-8")).hexdigest()[:16]
-
-
-@dataclass
-class Scope:
-    """Which items to (re)build: whole editions, some rule numbers, some cards and rulings."""
-
-    editions: set[str] = field(default_factory=set)
-    rules: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
-    glossary: set[str] = field(default_factory=set)
-    cards: set[str] = field(default_factory=set)
-    rulings: set[str] = field(default_factory=set)
-
-    def add_key(self, key: str) -> None:
-        """Put the item a key names into the scope."""
-        kind, _, rest = key.partition(":")
-        if kind in ("rule", "example"):
-            edition, _, tail = rest.partition(":")
-            self.rules[edition].add(tail.split(":")[0])
-        elif kind == "glossary":
-            self.glossary.add(key)
-        elif kind == "card":
-            self.cards.add(rest)
-        elif kind == "ruling":
-            self.rulings.add(rest)
-
-    def __bool__(self) -> bool:
-        return bool(self.editions or any(self.rules.values()) or self.glossary) or bool(
-            self.cards or self.rulings
-        )
 
 
 def _editions(session: Session) -> tuple[dict[int, str], str | None]:
@@ -82,28 +46,24 @@ def _editions(session: Session) -> tuple[dict[int, str], str | None]:
     return dates, max(dates.values(), default=None)
 
 
-def doc_paths(session: Session) -> dict[int, str]:
-    return dict(session.execute(select(Document.id, Document.path)).all())
-
-
-def fill_text_fields(item: dict[str, Any], texts: dict[str, dict[str, Any]], context: str) -> None:
-    """Fill the per-language title/body fields from an item's display texts."""
+def fill_text_fields(
+    item: dict[str, Any], texts: dict[str, dict[str, Any]], context: dict[str, str]
+) -> None:
+    """Fill the per-language title/body fields from an item's texts and its context titles."""
     for lang, text in texts.items():
         if text.get("title"):
             item[title_field(lang)] = text["title"]
         body = " ".join(p for p in (text.get("text", ""), *text.get("extra", ())) if p)
-        if context and lang == "en":
-            body = f"{body}\n{context}" if body else context
+        if context.get(lang):
+            body = f"{body}\n{context[lang]}" if body else context[lang]
         if body:
             item[body_field(lang)] = body
 
 
-def finish_item(
-    item: dict[str, Any], texts: dict[str, dict[str, Any]], docs: Iterable[str]
-) -> None:
+def finish_item(item: dict[str, Any], texts: dict[str, dict[str, Any]]) -> None:
+    """Set the language and provenance filter fields; drop the index-only text."""
     item["langs"] = " ".join(lang for lang in LANGS if lang in texts)
     item["provenance"] = " ".join(sorted({t["provenance"] for t in texts.values()}))
-    item["docs"] = " ".join(sorted({doc_hash(p) for p in docs}))
     for text in texts.values():
         text.pop("extra", None)
 
@@ -111,11 +71,9 @@ def finish_item(
 # --- rules and examples ------------------------------------------------------------------------
 
 
-def rule_items(session: Session, scope: Scope | None = None) -> Iterator[dict[str, Any]]:
+def rule_items(session: Session) -> Iterator[dict[str, Any]]:
     """Rule and example items of the official editions, translations merged into them."""
     dates, newest = _editions(session)
-    paths = doc_paths(session)
-    wanted_eds = None if scope is None else scope.editions | set(scope.rules)
     rows = session.execute(
         select(
             Rule.edition_id,
@@ -123,7 +81,6 @@ def rule_items(session: Session, scope: Scope | None = None) -> Iterator[dict[st
             Rule.kind,
             Rule.parent_number,
             Rule.sort_key,
-            Rule.document_id,
             RuleText.id,
             RuleText.title,
             RuleText.body,
@@ -144,7 +101,6 @@ def rule_items(session: Session, scope: Scope | None = None) -> Iterator[dict[st
             RuleText.body,
             RuleText.provenance,
             RuleText.follows_assumed,
-            RuleText.document_id,
         )
         .join(RuleText, RuleText.rule_id == Rule.id)
         .join(Edition, Edition.id == Rule.edition_id)
@@ -157,27 +113,21 @@ def rule_items(session: Session, scope: Scope | None = None) -> Iterator[dict[st
         examples[text_id].append(text)
 
     nodes: dict[tuple[str, str], dict[str, Any]] = {}
-    for ed_id, number, kind, parent, sort, doc_id, text_id, title, body, prov in rows:
+    for ed_id, number, kind, parent, sort, text_id, title, body, prov in rows:
         edition = dates[ed_id]
-        if wanted_eds is not None and edition not in wanted_eds:
-            continue
         nodes[(edition, number)] = {
             "number": number,
             "kind": kind,
             "parent": parent,
             "sort": sort,
             "edition": edition,
-            "docs": {paths.get(doc_id, "")},
             "texts": {"en": {"title": title, "text": body, "provenance": prov}},
             "examples": {"en": (examples.get(text_id, []), prov)},
         }
-    for number, kind, sort, follows, text_id, lang, title, body, prov, assumed, doc_id in sorted(
+    for number, kind, sort, follows, text_id, lang, title, body, prov, assumed in sorted(
         translated, key=lambda r: (PROVENANCE_ORDER.get(r[8], 9), r[4])
     ):
-        edition = dates.get(follows) if follows else newest
-        edition = edition or NO_EDITION
-        if wanted_eds is not None and edition not in wanted_eds:
-            continue
+        edition = (dates.get(follows) if follows else newest) or NO_EDITION
         node = nodes.setdefault(
             (edition, number),
             {
@@ -186,12 +136,10 @@ def rule_items(session: Session, scope: Scope | None = None) -> Iterator[dict[st
                 "parent": None,
                 "sort": sort,
                 "edition": edition,
-                "docs": set(),
                 "texts": {},
                 "examples": {},
             },
         )
-        node["docs"].add(paths.get(doc_id, ""))
         if lang not in node["texts"]:
             node["texts"][lang] = {
                 "title": title,
@@ -207,25 +155,22 @@ def rule_items(session: Session, scope: Scope | None = None) -> Iterator[dict[st
         if node["parent"]:
             children[(edition, node["parent"])].append(node)
     for (edition, number), node in sorted(nodes.items(), key=lambda kv: (kv[0][0], kv[1]["sort"])):
-        if scope is not None and not (
-            edition in scope.editions or number in scope.rules.get(edition, ())
-        ):
-            continue
         yield from _rule_and_examples(node, nodes, children.get((edition, number), []))
 
 
-def _context(node: dict[str, Any], nodes: dict[tuple[str, str], dict[str, Any]]) -> str:
-    """The title of the nearest ancestor that has one (a subrule's rule, a rule's chapter)."""
+def _context(node: dict[str, Any], nodes: dict[tuple[str, str], dict[str, Any]]) -> dict[str, str]:
+    """Per language, the title of the nearest ancestor that has one (a subrule's rule title)."""
+    found: dict[str, str] = {}
     parent = node["parent"]
     while parent:
         above = nodes.get((node["edition"], parent))
         if above is None:
-            return ""
-        title = above["texts"].get("en", {}).get("title", "")
-        if title:
-            return str(title)
+            break
+        for lang, text in above["texts"].items():
+            if text.get("title") and lang not in found:
+                found[lang] = str(text["title"])
         parent = above["parent"]
-    return ""
+    return found
 
 
 def _rule_and_examples(
@@ -254,7 +199,7 @@ def _rule_and_examples(
                 ]
     item = {"key": f"rule:{edition}:{number}", "type": "rule", "kind": node["kind"], **common}
     fill_text_fields(item, texts, context)
-    finish_item(item, texts, node["docs"])
+    finish_item(item, texts)
     item["data"] = {
         "number": number,
         "kind": node["kind"],
@@ -270,7 +215,7 @@ def _rule_and_examples(
             for lang, (ex, prov) in node["examples"].items()
             if position < len(ex)
         }
-        title = texts.get("en", {}).get("title") or context
+        title = {**context, **{lang: t["title"] for lang, t in texts.items() if t.get("title")}}
         ex_item = {
             "key": f"example:{edition}:{number}:{position}",
             "type": "example",
@@ -278,7 +223,7 @@ def _rule_and_examples(
             **common,
         }
         fill_text_fields(ex_item, ex_texts, title)
-        finish_item(ex_item, ex_texts, node["docs"])
+        finish_item(ex_item, ex_texts)
         ex_item["data"] = {
             "number": number,
             "edition": edition,
@@ -296,10 +241,9 @@ def clean_item(item: dict[str, Any]) -> dict[str, Any]:
 # --- glossary ----------------------------------------------------------------------------------
 
 
-def glossary_items(session: Session, scope: Scope | None = None) -> Iterator[dict[str, Any]]:
+def glossary_items(session: Session) -> Iterator[dict[str, Any]]:
     """Glossary entries: one item per term, edition and language."""
     dates, _ = _editions(session)
-    paths = doc_paths(session)
     rows = session.execute(
         select(
             GlossaryEntry.edition_id,
@@ -309,16 +253,13 @@ def glossary_items(session: Session, scope: Scope | None = None) -> Iterator[dic
             GlossaryEntry.redirect,
             GlossaryEntry.obsolete,
             GlossaryEntry.provenance,
-            GlossaryEntry.document_id,
         ).order_by(GlossaryEntry.edition_id, GlossaryEntry.position)
     ).all()
-    for ed_id, lang, term, definition, redirect, obsolete, prov, doc_id in rows:
+    for ed_id, lang, term, definition, redirect, obsolete, prov in rows:
         edition = dates.get(ed_id)
         if edition is None:
             continue
         key = f"glossary:{edition}:{lang}:{glossary_slug(term)}"
-        if scope is not None and edition not in scope.editions and key not in scope.glossary:
-            continue
         texts = {lang: {"title": term, "text": definition, "provenance": prov}}
         item: dict[str, Any] = {
             "key": key,
@@ -327,8 +268,8 @@ def glossary_items(session: Session, scope: Scope | None = None) -> Iterator[dic
             "bound": "edition",
             "date": dt.datetime.fromisoformat(edition),
         }
-        fill_text_fields(item, texts, "")
-        finish_item(item, texts, [paths.get(doc_id, "")])
+        fill_text_fields(item, texts, {})
+        finish_item(item, texts)
         item["data"] = {
             "term": term,
             "edition": edition,
@@ -336,5 +277,6 @@ def glossary_items(session: Session, scope: Scope | None = None) -> Iterator[dic
             "texts": texts,
             "redirect": redirect,
             "obsolete": obsolete,
+            "see": list(dict.fromkeys(_SEE_RULE.findall(definition))),
         }
         yield clean_item(item)

@@ -1,12 +1,16 @@
-"""Build the index from the database, or bring it in step with the documents that changed.
+"""Build the index from the database, or bring it in step with what changed.
 
 A full build writes a new index beside the old one and swaps it in, so a server reading the old
-one never sees half an index. An update rebuilds only the items of the corpus documents whose
-sha256 differs from the manifest the index keeps (``kb-manifest.json``), then sweeps the keys.
+one never sees half an index. An update rebuilds the items from the database (about a second
+for the whole real corpus), compares each item's hash with the one indexed, and rewrites only
+the items that changed — those of the documents an ingest loaded or removed, of a translation
+catalog just imported, of a rulings page recognised as its card — and deletes the ones that are
+gone. The Whoosh work, which is what costs, is done for those items only.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import os
@@ -18,16 +22,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import select
-
 from kb.db import Database
 from kb.errors import KbError
-from kb.models import Document
 from kb.search.schema import INDEX_NAME, SCHEMA_VERSION, build_schema
 
 log = logging.getLogger(__name__)
 
 MANIFEST = "kb-manifest.json"
+REBUILD_SHARE = 0.3
 
 
 @dataclass
@@ -35,9 +37,9 @@ class IndexReport:
     """What a build or an update did."""
 
     full: bool
-    documents: int = 0
-    added: int = 0
-    deleted: int = 0
+    items: int = 0
+    written: int = 0
+    removed: int = 0
     changed_documents: list[str] = field(default_factory=list)
     seconds: float = 0.0
 
@@ -45,9 +47,9 @@ class IndexReport:
         """JSON-ready summary."""
         return {
             "full": self.full,
-            "documents": self.documents,
-            "added": self.added,
-            "deleted": self.deleted,
+            "items": self.items,
+            "written": self.written,
+            "removed": self.removed,
             "changed_documents": self.changed_documents,
             "seconds": round(self.seconds, 3),
         }
@@ -56,7 +58,7 @@ class IndexReport:
 def read_manifest(index_dir: Path) -> dict[str, Any] | None:
     """The manifest of an index folder, or None when there is no usable index there."""
     try:
-        data = json.loads((index_dir / MANIFEST).read_text(encoding="utf-8"))
+        data = json.loads((Path(index_dir) / MANIFEST).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
     return data if isinstance(data, dict) else None
@@ -68,35 +70,37 @@ def index_ready(index_dir: Path) -> bool:
     return bool(manifest and manifest.get("schema") == SCHEMA_VERSION)
 
 
-def _write_manifest(index_dir: Path, documents: dict[str, str], count: int) -> None:
-    manifest = {
-        "schema": SCHEMA_VERSION,
-        "build": uuid.uuid4().hex,
-        "items": count,
-        "documents": dict(sorted(documents.items())),
-    }
+def _write_manifest(index_dir: Path, count: int) -> None:
+    """Write the manifest last: a reader takes a changed manifest as "reopen the index"."""
+    manifest = {"schema": SCHEMA_VERSION, "build": uuid.uuid4().hex, "items": count}
     tmp = index_dir / (MANIFEST + ".tmp")
     tmp.write_text(json.dumps(manifest, indent=1, sort_keys=True), encoding="utf-8")
     os.replace(tmp, index_dir / MANIFEST)
 
 
-def _loaded_documents(db: Database) -> dict[str, str]:
-    with db.session() as session:
-        return dict(
-            session.execute(
-                select(Document.path, Document.sha256).where(Document.status == "loaded")
-            ).all()
-        )
+def item_hash(item: dict[str, Any]) -> str:
+    """A stable hash of an item's content (every field, display data included)."""
+    payload = json.dumps(item, sort_keys=True, default=str, ensure_ascii=False)
+    return hashlib.sha1(payload.encode("utf-8")).hexdigest()
 
 
-def _all_items(db: Database, scope: Any = None) -> Iterator[dict[str, Any]]:
+def all_items(db: Database) -> Iterator[dict[str, Any]]:
+    """Every item of the database, each with its hash, in a deterministic order."""
     from kb.search.card_docs import card_items
     from kb.search.documents import glossary_items, rule_items
 
+    seen: set[str] = set()
     with db.session() as session:
-        yield from rule_items(session, scope)
-        yield from glossary_items(session, scope)
-        yield from card_items(session, scope)
+        for items in (rule_items(session), glossary_items(session), card_items(session)):
+            for item in items:
+                if item["key"] in seen:
+                    log.warning(
+                        "two items share the key %s; only the first is indexed", item["key"]
+                    )
+                    continue
+                seen.add(item["key"])
+                item["hash"] = item_hash(item)
+                yield item
 
 
 def build_index(db: Database, index_dir: Path) -> IndexReport:
@@ -104,33 +108,30 @@ def build_index(db: Database, index_dir: Path) -> IndexReport:
     from whoosh import index as whoosh_index
 
     started = time.perf_counter()
-    documents = _loaded_documents(db)
     index_dir = Path(index_dir)
     index_dir.parent.mkdir(parents=True, exist_ok=True)
     staging = index_dir.with_name(index_dir.name + ".new")
     shutil.rmtree(staging, ignore_errors=True)
     staging.mkdir()
+    count = 0
     try:
         ix = whoosh_index.create_in(str(staging), build_schema(), indexname=INDEX_NAME)
         writer = ix.writer(limitmb=256)
-        count = 0
-        seen: set[str] = set()
-        for item in _all_items(db):
-            if item["key"] in seen:
-                log.warning("two items share the key %s; the second is not indexed", item["key"])
-                continue
-            seen.add(item["key"])
-            writer.add_document(**item)
-            count += 1
+        try:
+            for item in all_items(db):
+                writer.add_document(**item)
+                count += 1
+        except BaseException:
+            writer.cancel()
+            raise
         writer.commit(optimize=True)
         ix.close()
-        _write_manifest(staging, documents, count)
+        _write_manifest(staging, count)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
     _swap(staging, index_dir)
-    report = IndexReport(full=True, documents=count, added=count)
-    report.changed_documents = sorted(documents)
+    report = IndexReport(full=True, items=count, written=count)
     report.seconds = time.perf_counter() - started
     log.info("indexed %d items in %.1f s", count, report.seconds)
     return report
@@ -146,84 +147,86 @@ def _swap(staging: Path, index_dir: Path) -> None:
     shutil.rmtree(old, ignore_errors=True)
 
 
-def update_index(
-    db: Database, index_dir: Path, changed: Iterable[str] = (), *, rebuild_if_missing: bool = True
-) -> IndexReport:
-    """Reindex only the items of documents that changed since the index was last written.
+def update_index(db: Database, index_dir: Path, changed: Iterable[str] = ()) -> IndexReport:
+    """Rewrite only the items that differ from the database; build afresh if there is no index.
 
-    ``changed`` adds document paths an ingest reports (loaded or removed) to those found by
-    comparing the manifest's sha256 with the database. An index of another schema version, or
-    none at all, is rebuilt in full (unless ``rebuild_if_missing`` is false).
+    ``changed`` names the corpus documents an ingest loaded or removed (for the report).
     """
     from whoosh import index as whoosh_index
 
     index_dir = Path(index_dir)
-    manifest = read_manifest(index_dir)
-    if not manifest or manifest.get("schema") != SCHEMA_VERSION:
-        if not rebuild_if_missing:
-            raise KbError(f"no search index in {index_dir}: run `kb index`")
+    if not index_ready(index_dir):
         return build_index(db, index_dir)
     started = time.perf_counter()
-    documents = _loaded_documents(db)
-    previous: dict[str, str] = manifest.get("documents", {})
-    paths = set(changed)
-    paths |= {p for p, sha in documents.items() if previous.get(p) != sha}
-    paths |= set(previous) - set(documents)
-    report = IndexReport(full=False, changed_documents=sorted(paths))
     try:
         ix = whoosh_index.open_dir(str(index_dir), indexname=INDEX_NAME)
-    except Exception as exc:  # a damaged index: start again rather than fail the ingest
+    except Exception as exc:  # a damaged index: start again rather than fail
         log.warning("the search index in %s cannot be opened (%s); rebuilding it", index_dir, exc)
         return build_index(db, index_dir)
+    report = IndexReport(full=False, changed_documents=sorted(set(changed)))
     try:
-        report.added, report.deleted, report.documents = _apply(db, ix, paths)
+        outcome = _apply(db, ix)
     finally:
         ix.close()
-    _write_manifest(index_dir, documents, report.documents)
+    if outcome is None:  # most items changed (a new edition, a new kb): a fresh build is faster
+        rebuilt = build_index(db, index_dir)
+        rebuilt.changed_documents = report.changed_documents
+        return rebuilt
+    report.written, report.removed, report.items = outcome
+    if report.written or report.removed:
+        _write_manifest(index_dir, report.items)
     report.seconds = time.perf_counter() - started
     log.info(
-        "search index: %d items reindexed, %d removed (%d documents changed) in %.2f s",
-        report.added,
-        report.deleted,
-        len(paths),
+        "search index: %d items rewritten, %d removed in %.2f s",
+        report.written,
+        report.removed,
         report.seconds,
     )
     return report
 
 
-def _apply(db: Database, ix: Any, paths: set[str]) -> tuple[int, int, int]:
-    """Delete and re-add the items in scope; return (added, removed for good, items indexed)."""
-    from kb.search.documents import Scope, doc_hash
-    from kb.search.sources import expected_keys, scope_of_documents
+def indexed_hashes(reader: Any) -> dict[str, str]:
+    """Key -> hash of every live document of an index."""
+    keys = reader.column_reader("key")
+    hashes = reader.column_reader("hash")
+    return {keys[docnum]: hashes[docnum] for docnum in reader.all_doc_ids()}
 
+
+def _apply(db: Database, ix: Any) -> tuple[int, int, int] | None:
+    """Rewrite the changed items and delete the stale ones; return (written, removed, total).
+
+    None when more than REBUILD_SHARE of the items changed: rebuilding is then cheaper than
+    deleting and re-adding them one by one.
+    """
     with ix.searcher() as searcher:
-        indexed = {k.decode("utf-8") for k in searcher.reader().lexicon("key")}
-        old_keys: set[str] = set()
-        for path in paths:
-            for docnum in searcher.document_numbers(docs=doc_hash(path)):
-                old_keys.add(searcher.stored_fields(docnum)["key"])
-    with db.session() as session:
-        scope = scope_of_documents(session, paths) if paths else Scope()
-        wanted = expected_keys(session)
-    stale = (indexed - wanted) | old_keys
-    for key in sorted(stale | (wanted - indexed)):
-        scope.add_key(key)
-    if not scope and not stale:
-        return 0, 0, len(indexed)
+        current = indexed_hashes(searcher.reader())
+    expected = {item["key"]: item for item in all_items(db)}
+    stale = sorted(set(current) - set(expected))
+    changed = [key for key, item in expected.items() if current.get(key) != item["hash"]]
+    if not stale and not changed:
+        return 0, 0, len(current)
+    if len(changed) + len(stale) > REBUILD_SHARE * max(len(expected), 1):
+        return None
     writer = ix.writer(limitmb=128)
     try:
-        for key in sorted(stale):
+        for key in stale:
             writer.delete_by_term("key", key)
-        for edition in sorted(scope.editions):
-            writer.delete_by_term("edition", edition)
-        added = 0
-        for item in _all_items(db, scope):
-            writer.update_document(**item)
-            added += 1
-        writer.commit()
+        for key in changed:
+            writer.update_document(**expected[key])
     except BaseException:
         writer.cancel()
         raise
-    with ix.searcher() as searcher:
-        total = searcher.doc_count()
-    return added, len(indexed - wanted), total
+    writer.commit()
+    return len(changed), len(stale), len(expected)
+
+
+def check_index(index_dir: Path) -> None:
+    """Raise KbError when the folder holds no index this version of kb can use."""
+    manifest = read_manifest(index_dir)
+    if manifest is None:
+        raise KbError(f"no search index in {index_dir}: run `kb index` (or `kb build`) first")
+    if manifest.get("schema") != SCHEMA_VERSION:
+        raise KbError(
+            f"the search index in {index_dir} was made by another version of kb: "
+            "run `kb index --rebuild`"
+        )

@@ -77,7 +77,9 @@ def build_schema() -> Any:
     from kb.search.analysis import name_analyzer, text_analyzer
 
     fields: dict[str, Any] = {
-        "key": ID(stored=True, unique=True),
+        "key": ID(stored=True, unique=True, sortable=True),
+        # A hash of the item as built from the database: an update rewrites what differs.
+        "hash": ID(sortable=True),
         "type": ID(stored=True, sortable=True),
         "kind": ID(stored=True),
         "number": ID(stored=True),
@@ -90,8 +92,6 @@ def build_schema() -> Any:
         "set": KEYWORD(stored=True, lowercase=True, scorable=False),
         "date": DATETIME(stored=True),
         "source": KEYWORD(stored=True, lowercase=True, scorable=False),
-        # Hashes of the corpus documents an item was built from (for incremental updates).
-        "docs": KEYWORD(scorable=False),
         "data": STORED(),
     }
     for lang in LANGS:

@@ -21,7 +21,7 @@ from kb.errors import KbError
 from kb.langs import LANGS
 from kb.search import highlight
 from kb.search.documents import NO_EDITION
-from kb.search.indexer import MANIFEST, read_manifest
+from kb.search.indexer import MANIFEST, check_index, read_manifest
 from kb.search.query import (
     QueryContext,
     QueryError,
@@ -33,7 +33,6 @@ from kb.search.query import (
 )
 from kb.search.schema import (
     INDEX_NAME,
-    SCHEMA_VERSION,
     TYPE_PRIOR,
     body_field,
     field_language,
@@ -55,16 +54,8 @@ class SearchIndex:
 
     def __init__(self, index_dir: Path) -> None:
         self.index_dir = Path(index_dir)
-        manifest = read_manifest(self.index_dir)
-        if manifest is None:
-            raise KbError(
-                f"no search index in {self.index_dir}: run `kb index` (or `kb ingest`) first"
-            )
-        if manifest.get("schema") != SCHEMA_VERSION:
-            raise KbError(
-                f"the search index in {self.index_dir} was made by another version of kb: "
-                "run `kb index` to rebuild it"
-            )
+        check_index(self.index_dir)
+        manifest = read_manifest(self.index_dir) or {}
         self._lock = threading.RLock()
         self._open(manifest)
 
@@ -161,6 +152,7 @@ class SearchIndex:
                 "jump": None,
                 "relaxed": False,
                 "did_you_mean": None,
+                "showing": None,
                 "total": 0,
                 "results": [],
             }
@@ -179,6 +171,19 @@ class SearchIndex:
                     response["total"] = len(hits)
                     return response
             self._ranked(text, context, type_list, limit, response)
+            suggestion = response["did_you_mean"]
+            if not response["results"] and suggestion:
+                # Nothing for the words as typed: show what the corrected words find.
+                retry = dict(response, results=[], total=0, relaxed=False)
+                fresh = QueryContext(lang=language, editions=self.editions, fuzzy=fuzzy)
+                self._ranked(suggestion, fresh, type_list, limit, retry)
+                if retry["results"]:
+                    response.update(
+                        results=retry["results"],
+                        total=retry["total"],
+                        relaxed=retry["relaxed"],
+                        showing=suggestion,
+                    )
             return response
 
     def _ranked(
@@ -362,7 +367,8 @@ def _shown_language(lang: str, texts: dict[str, Any], matched: list[str]) -> str
 def _title(kind: str, data: dict[str, Any], lang: str) -> str:
     text = data["texts"].get(lang, {})
     if kind == "rule":
-        title = text.get("title") or data.get("context") or ""
+        context = data.get("context") or {}
+        title = text.get("title") or context.get(lang) or context.get("en", "")
         return f"{data['number']} {title}".strip()
     if kind == "example":
         return f"Example, rule {data['number']}"

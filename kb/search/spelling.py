@@ -53,7 +53,7 @@ def suggest(reader: Any, schema: Any, word: str, lang: str) -> str | None:
         return None
     fields = _fields(lang)
     for distance in range(1, MAX_DISTANCE + 1):
-        if distance > 1 and len(folded) < 5:
+        if distance > 1 and len(folded) < 4:
             break  # two edits on a short word is another word
         candidates: set[str] = set()
         # Ask each segment: a multi-segment reader would walk the stemmed terms instead.

@@ -1,0 +1,110 @@
+"""Search results as rich console markup (the CLI prints it; colour only on a terminal).
+
+Everything from the corpus is escaped before it becomes markup: a rule text holding ``[b]``
+must print as written, not turn bold.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.markup import escape
+
+from kb.langs import language_name
+from kb.search import highlight
+
+
+def _snippet(segments: list[list[Any]]) -> str:
+    return highlight.as_markup([(str(text), bool(hit)) for text, hit in segments])
+
+
+def _facts(result: dict[str, Any], lang: str) -> str:
+    facts = [result["type"]]
+    if result.get("edition") and result["type"] in ("rule", "example", "glossary"):
+        facts.append(f"edition {result['edition']}")
+    elif result.get("date"):
+        facts.append(result["date"])
+    if result.get("source"):
+        facts.append(f"source {result['source']}")
+    if result.get("sets"):
+        facts.append(", ".join(result["sets"]))
+    if result.get("badge"):
+        facts.append(result["badge"])
+    langs = [code for code in result.get("matched_languages", []) if code != "names"]
+    if langs and (langs != [lang] or result["language"] != lang):
+        facts.append("matched in " + ", ".join(language_name(c, "en") for c in langs))
+    if result.get("partial"):
+        facts.append("some words only")
+    return " · ".join(escape(str(f)) for f in facts)
+
+
+def result_lines(result: dict[str, Any], lang: str = "en") -> list[str]:
+    """The markup lines of one result: title and facts, snippet, English original, link.
+
+    Lines after the first are meant to be printed indented (see :func:`renderables`).
+    """
+    lines = [
+        f"[bold]{result['rank']}. {escape(result['title'])}[/bold]  "
+        f"[dim]{_facts(result, lang)}[/dim]"
+    ]
+    plain = result.get("snippet", "").strip()
+    if plain and not result["title"].endswith(plain):
+        lines.append(_snippet(result.get("highlights", [])))
+    original = result.get("original")
+    if original and original.get("snippet"):
+        lines.append(f"[dim]English: {escape(original['snippet'])}[/dim]")
+    if result["type"] == "ruling" and result.get("cards"):
+        names = ", ".join(c["name"] for c in result["cards"][:5])
+        more = len(result["cards"]) - 5
+        lines.append(f"[dim]cards: {escape(names)}{f' (+{more})' if more > 0 else ''}[/dim]")
+    if result.get("url"):
+        lines.append(f"[cyan]{escape(result['url'])}[/cyan]")
+    elif result["type"] in ("rule", "example", "glossary"):
+        lines.append("[dim](an older edition: not on the site)[/dim]")
+    return lines
+
+
+def response_lines(response: dict[str, Any]) -> list[str]:
+    """The markup lines of a response's header: count or jump, relaxed note, did-you-mean."""
+    lines: list[str] = []
+    results = response["results"]
+    if response.get("jump"):
+        numbers = response["jump"]["numbers"]
+        shown = numbers[0] if len(numbers) == 1 else f"{numbers[0]}–{numbers[-1]}"
+        edition = response["edition"]
+        lines.append(f"[bold]Rule {escape(shown)}[/bold] [dim](edition {edition})[/dim]")
+    elif results:
+        count = response["total"]
+        plural = "s" if count != 1 else ""
+        query = escape(response["query"])
+        if response.get("showing"):
+            header = (
+                f"No results for [bold]{query}[/bold]; {count} result{plural} for "
+                f"[bold]{escape(response['showing'])}[/bold]"
+            )
+        else:
+            header = f"{count} result{plural} for [bold]{query}[/bold]"
+        if len(results) < count:
+            header += f" [dim](showing {len(results)})[/dim]"
+        lines.append(header)
+        if response.get("relaxed"):
+            lines.append("[dim]Some results hold only some of the words.[/dim]")
+    else:
+        lines.append(f"No results for [bold]{escape(response['query'])}[/bold].")
+    if response.get("did_you_mean") and not response.get("showing"):
+        lines.append(f"Did you mean: [bold]{escape(response['did_you_mean'])}[/bold]?")
+    return lines
+
+
+def renderables(response: dict[str, Any]) -> list[Any]:
+    """The response as rich renderables: a header, then each result with its details indented."""
+    from rich.padding import Padding
+    from rich.text import Text
+
+    out: list[Any] = [Text.from_markup(line) for line in response_lines(response)]
+    for result in response["results"]:
+        first, *rest = result_lines(result, response["lang"])
+        out.append(Text(""))
+        out.append(Text.from_markup(first))
+        out.extend(Padding(Text.from_markup(line), (0, 0, 0, 3), expand=False) for line in rest)
+    return out
