@@ -23,7 +23,9 @@ from kb.config import Settings
 from kb.db import (
     Database,
     SchemaState,
+    derived_current,
     make_engine,
+    mark_derived,
     open_database,
     schema_state,
     upgrade_schema,
@@ -99,9 +101,48 @@ def ingest(
         try:
             with db.writer_lock(wait=wait):
                 report = ingest_paths(db, targets, progress=progress)
-                if report.changed:
+                # Also when nothing changed but an earlier run was killed before catching up.
+                if report.changed or not _in_step(db, "links"):
+                    rebuild_links(db)
+                if report.changed or not _in_step(db, "index"):
                     _update_search_index(settings, db, [*report.loaded, *report.removed])
                 return report
+        finally:
+            db.dispose()
+
+
+def rebuild_links(db: Database) -> dict[str, object]:
+    """Rebuild every link (references, term links, siblings) in one transaction; return counts.
+
+    Derived data: about a second for the three real editions and the card data, so an ingest
+    that changed anything simply relinks everything and links never lag behind the rules.
+    """
+    from kb.links import build_links
+
+    with db.session() as session, session.begin():
+        counts = build_links(session)
+        mark_derived(session, "links")
+        return counts
+
+
+def _in_step(db: Database, stage: str) -> bool:
+    """Whether a derived stage was last brought in step with the documents now loaded."""
+    with db.session() as session:
+        return derived_current(session, stage)
+
+
+def _mark_in_step(db: Database, stage: str) -> None:
+    with db.session() as session, session.begin():
+        mark_derived(session, stage)
+
+
+def link(settings: Settings, *, wait: bool = True) -> dict[str, object]:
+    """Rebuild the links on their own (``kb link``), under the writer lock."""
+    with writer_lock(settings, wait=wait), storage_errors(settings):
+        db = open_db(settings, create=False)
+        try:
+            with db.writer_lock(wait=wait):
+                return rebuild_links(db)
         finally:
             db.dispose()
 
@@ -121,6 +162,8 @@ def _update_search_index(settings: Settings, db: Database, changed: list[str]) -
         update_index(db, settings.index_dir, changed)
     except (KbError, OSError) as exc:
         log.warning("the search index was not updated (%s): run `kb index`", exc)
+        return
+    _mark_in_step(db, "index")
 
 
 def index(settings: Settings, *, rebuild: bool = False, wait: bool = True) -> IndexReport:
@@ -131,8 +174,11 @@ def index(settings: Settings, *, rebuild: bool = False, wait: bool = True) -> In
         db = open_db(settings, create=False)
         try:
             if rebuild:
-                return build_index(db, settings.index_dir)
-            return update_index(db, settings.index_dir)
+                report = build_index(db, settings.index_dir)
+            else:
+                report = update_index(db, settings.index_dir)
+            _mark_in_step(db, "index")
+            return report
         finally:
             db.dispose()
 
@@ -149,7 +195,8 @@ def storage_errors(settings: Settings) -> Iterator[None]:
     except OperationalError as exc:
         reason = str(exc.orig or exc).strip().splitlines()[0]
         raise DatabaseError(
-            f"the database refused a write ({reason}); what was loaded before is intact"
+            f"the database refused a write ({reason}): check the free disk space and write "
+            "access; what was loaded before is intact, rerun to load the rest"
         ) from None
     except OSError as exc:
         where = f" ({exc.filename})" if exc.filename else ""
@@ -203,7 +250,8 @@ def build(
     with writer_lock(settings, wait=wait), storage_errors(settings):
         db = open_db(settings)
         try:
-            stages = _refresh_derived(db, report)
+            stages = _refresh_derived(db, report, relinked=report.changed)
+            stages += _ensure_index(settings, db)
             site = build_site(
                 db, out or settings.site_dir, strict=strict, search=search, force=force
             )
@@ -212,8 +260,11 @@ def build(
     return BuildOutcome(report, stages, site)
 
 
-def _refresh_derived(db: Database, report: IngestReport) -> list[str]:
-    """Rebuild the links when the corpus changed (or were never built), through the link stage."""
+def _refresh_derived(db: Database, report: IngestReport, *, relinked: bool = False) -> list[str]:
+    """Rebuild the links when the corpus changed (or were never built), through the link stage.
+
+    ``relinked``: the ingest that produced ``report`` already rebuilt them (``ingest`` does).
+    """
     import importlib
 
     done = []
@@ -223,11 +274,29 @@ def _refresh_derived(db: Database, report: IngestReport) -> list[str]:
         log.warning("the link stage (kb.links.build_links) is missing: links are not rebuilt")
         return done
     with db.session() as session:
-        if report.changed or not session.scalar(select(func.count(Link.id))):
+        if relinked:
+            done.append("links")
+        elif (
+            report.changed
+            or not session.scalar(select(func.count(Link.id)))
+            or not derived_current(session, "links")
+        ):
             build_links(session)
+            mark_derived(session, "links")
             session.commit()
             done.append("links")
     return done
+
+
+def _ensure_index(settings: Settings, db: Database) -> list[str]:
+    """Build the search index when there is none (``ingest`` keeps an existing one in step)."""
+    from kb.search import build_index, index_ready
+
+    if index_ready(settings.index_dir):
+        return []
+    build_index(db, settings.index_dir)
+    _mark_in_step(db, "index")
+    return ["index"]
 
 
 def import_translations(

@@ -152,6 +152,22 @@ def database_url(
 
 
 @pytest.fixture
+def fresh_database_url(tmp_path: Path, _pg_admin: Any) -> Iterator[Any]:
+    """Return a maker of further empty databases: SQLite files here, or PostgreSQL schemas."""
+    made: list[str] = []
+
+    def make(name: str) -> str:
+        if _pg_admin is None:
+            return f"sqlite:///{(tmp_path / f'{name}.sqlite').as_posix()}"
+        made.append(_pg_schema_url(_pg_admin, "kbextra"))
+        return made[-1]
+
+    yield make
+    for url in made:
+        _pg_drop_schema(_pg_admin, url)
+
+
+@pytest.fixture
 def settings(tmp_path: Path, database_url: str | None):
     """Settings with a fresh data folder (and SQLite database, or PostgreSQL schema) per test."""
     from kb.config import Settings
@@ -187,3 +203,19 @@ def full_db(full_settings):
     db = open_db(full_settings, create=False)
     yield db
     db.dispose()
+
+
+@pytest.fixture(scope="session")
+def full_site(full_settings, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The static site of the full knowledge base, Pagefind included (built once, read-only)."""
+    from kb.pipeline import open_db
+    from kb.site import build_site
+
+    out = tmp_path_factory.mktemp("site") / "site"
+    db = open_db(full_settings, create=False)
+    try:
+        report = build_site(db, out, search=True)
+    finally:
+        db.dispose()
+    assert report.pages > 0 and not report.broken, report.broken[:5]
+    return out

@@ -51,7 +51,8 @@ def _versions(session: Session, data: SiteData, extras: Extras) -> None:
             continue
         extras.status[lang] = stages.translation_status(session, lang, data.edition)
         extras.stale[lang] = stages.stale_translations(session, lang, data.edition)
-    extras.diffs = stages.diffs(session, data.editions, set(data.nodes))
+    terms = {g["term"] for g in data.glossary}
+    extras.diffs = stages.diffs(session, data.editions, set(data.nodes), terms)
     for diff in extras.diffs:
         url_base = f"/{{lang}}/changes/{diff['slug']}.html"
         for item in diff["added"]:
@@ -96,6 +97,5 @@ def _links(session: Session, data: SiteData, extras: Extras) -> None:
     extras.clarifications = stages.clarifications_by_rule(
         session, data.edition, data.edition_id, known
     )
-    ids = sorted({r["id"] for card in data.cards for r in card["rulings"]})
-    extras.rules_of_clarification = stages.rules_by_clarification(session, data.edition, ids, known)
+    extras.rules_of_clarification = stages.rules_by_clarification(extras.clarifications, known)
     extras.cited_by = stages.cited_by(session, data.edition, data.edition_id, known)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import subprocess
 import time
@@ -48,6 +49,16 @@ def run_pagefind(site: Path) -> float:
         raise KbError("Pagefind failed: " + " | ".join(detail))
     if not (site / OUTPUT_SUBDIR / "pagefind.js").is_file():
         raise KbError(f"Pagefind wrote no index into {site / OUTPUT_SUBDIR}")
+    _sort_entry(site / OUTPUT_SUBDIR / "pagefind-entry.json")
     seconds = time.perf_counter() - start
     log.info("Pagefind indexed %s in %.2f s", site, seconds)
     return seconds
+
+
+def _sort_entry(path: Path) -> None:
+    """Pagefind writes its languages in hash-map order: sort them so builds are byte-identical."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    path.write_text(
+        json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":")),
+        encoding="utf-8",
+    )

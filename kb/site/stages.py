@@ -17,6 +17,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from kb.corpus.numbers import sort_key
 from kb.models import Link
 
 log = logging.getLogger(__name__)
@@ -27,7 +28,6 @@ API = {
         "find_references",
         "backlinks",
         "clarifications_for_rule",
-        "rules_for_clarification",
     ),
     "kb.versions": ("diff_editions", "translation_status", "stale_translations"),
 }
@@ -103,7 +103,9 @@ def _term_of(item: Any) -> str:
     return str(item["term"] if isinstance(item, dict) else item)
 
 
-def diffs(session: Session, editions: list[str], known: set[str]) -> list[dict[str, Any]]:
+def diffs(
+    session: Session, editions: list[str], known: set[str], terms: set[str]
+) -> list[dict[str, Any]]:
     """The diff of each pair of consecutive English editions, oldest first."""
     result = []
     for old, new in itertools.pairwise(editions):
@@ -117,9 +119,9 @@ def diffs(session: Session, editions: list[str], known: set[str]) -> list[dict[s
         renumbered = [
             {**r, "current": r["new_number"] in known} for r in diff.get("renumbered", [])
         ]
-        glossary = diff.get("glossary") or {}
-        terms = {
-            key: [{"term": _term_of(t), "current": key != "removed"} for t in glossary.get(key, [])]
+        glossary = {"added": [], "removed": [], "changed": [], **(diff.get("glossary") or {})}
+        changed_terms = {
+            key: [{"term": _term_of(t), "current": _term_of(t) in terms} for t in glossary[key]]
             for key in ("added", "removed", "changed")
         }
         result.append(
@@ -131,7 +133,7 @@ def diffs(session: Session, editions: list[str], known: set[str]) -> list[dict[s
                 "removed": removed,
                 "changed": changed,
                 "renumbered": renumbered,
-                "glossary": terms if any(terms.values()) else None,
+                "glossary": changed_terms if any(changed_terms.values()) else None,
                 "counts": {
                     "added": len(added),
                     "removed": len(removed),
@@ -167,21 +169,16 @@ def clarifications_by_rule(
 
 
 def rules_by_clarification(
-    session: Session, edition: str | None, clarification_ids: list[int], known: set[str]
+    clarifications: dict[str, list[dict[str, Any]]], known: set[str]
 ) -> dict[int, list[str]]:
-    """The rule numbers each ruling is linked to."""
-    linked = set(
-        session.scalars(
-            select(Link.source_id).where(Link.source_type == "clarification_text").distinct()
-        ).all()
-    )
-    result = {}
-    for clar_id in sorted(set(clarification_ids) & linked):
-        numbers = [r["number"] for r in links().rules_for_clarification(session, clar_id, edition)]
-        numbers = [n for n in dict.fromkeys(numbers) if n in known]
-        if numbers:
-            result[clar_id] = numbers
-    return result
+    """The rule numbers each ruling is linked to, from the rulings found for the rules."""
+    result: dict[int, list[str]] = {}
+    for found in clarifications.values():
+        for clar in found:
+            numbers = [n for n in clar.get("rules", []) if n in known]
+            if numbers:
+                result[int(clar["id"])] = sorted(set(numbers), key=sort_key)
+    return dict(sorted(result.items()))
 
 
 def cited_by(

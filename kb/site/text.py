@@ -71,15 +71,23 @@ class Linker:
         if not self.terms:
             return Markup(rendered)
 
+        def link(name: str) -> str | None:
+            term = self.terms.get(html.unescape(name).strip().casefold())
+            if term is None:
+                return None
+            return f'<a class="term" href="#{glossary_slug(term)}">{name.strip()}</a>'
+
         def replace(match: re.Match[str]) -> str:
-            names = [n.strip() for n in re.split(r",\s*|\s+and\s+", match[2]) if n.strip()]
-            keys = [html.unescape(n).casefold() for n in names]
-            if not names or any(k not in self.terms for k in keys):
+            whole = link(match[2])  # "See Active Player, Nonactive Player Order."
+            if whole is not None:
+                return f"{match[1]} {whole}{match[3]}"
+            parts = re.split(r"(,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+)", match[2])
+            links = [link(name) for name in parts[0::2]]  # "See also Attack and Block."
+            if not all(links):
                 return match[0]
-            links = [
-                f'<a class="term" href="#{glossary_slug(self.terms[k])}">{n}</a>'
-                for n, k in zip(names, keys, strict=True)
-            ]
-            return f"{match[1]} " + ", ".join(links) + match[3]
+            rebuilt = "".join(
+                (links[i // 2] or "") if i % 2 == 0 else part for i, part in enumerate(parts)
+            )
+            return f"{match[1]} {rebuilt}{match[3]}"
 
         return Markup(SEE_TERM.sub(replace, rendered))

@@ -54,10 +54,17 @@
     var search = await pagefind.search(query);
     var results = await Promise.all(search.results.slice(0, 20).map(function (r) { return r.data(); }));
     results.forEach(function (result) {
+      /* Sub-results are the rules (headings with ids) of a chapter page: show the ones where
+         the words were found most, at most three per page, best first. */
       var subs = (result.sub_results || []).filter(function (s) { return s.url !== result.url; });
-      var best = subs.length ? subs[0] : result;
-      item(best.url, (best.title && best.title !== result.meta.title)
-        ? result.meta.title + " — " + best.title : result.meta.title, best.excerpt);
+      subs.sort(function (a, b) { return (b.locations || []).length - (a.locations || []).length; });
+      if (!subs.length) {
+        item(result.url, result.meta.title, result.excerpt);
+        return;
+      }
+      subs.slice(0, 3).forEach(function (sub) {
+        item(sub.url, result.meta.title + " — " + sub.title, sub.excerpt);
+      });
     });
     return search.results.length;
   }

@@ -1,0 +1,111 @@
+"""The site built from the real corpus: the link crawl, cross-links, determinism, Pagefind."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from kb.site.check import broken_links, read_site
+
+
+def page(site: Path, path: str) -> str:
+    return (site / path).read_text(encoding="utf-8")
+
+
+def test_the_whole_site_has_no_broken_internal_link(full_site: Path):
+    files = read_site(full_site)
+    pages = [p for p in files if p.endswith(".html")]
+    assert len(pages) > 2000
+    assert broken_links(files) == []
+    for lang in ("en", "fr", "es"):
+        assert f"{lang}/rules/701.html" in files
+        assert f"{lang}/rules/7.html" in files
+        assert f"{lang}/glossary.html" in files
+
+
+def test_the_home_page_shows_the_edition_in_the_page_language(full_site: Path):
+    assert "January 16, 2026" in page(full_site, "en/index.html")
+    assert "16 janvier 2026" in page(full_site, "fr/index.html")
+    assert "16 de enero de 2026" in page(full_site, "es/index.html")
+    spanish = page(full_site, "es/index.html")
+    assert "Cobertura en español" in spanish
+
+
+def test_rule_references_and_glossary_redirects_are_links(full_site: Path):
+    glossary = page(full_site, "en/glossary.html")
+    assert 'id="ring-bearer"' in glossary
+    assert 'href="../en/rules/701.html#701.54"' in glossary
+    assert '<a class="term" href="#active-player-nonactive-player-order">' in glossary
+    rules = page(full_site, "en/rules/702.html")
+    assert 'class="ref" href="../../en/rules/' in rules
+    spanish = page(full_site, "es/rules/701.html")
+    # "la regla 701.54a" inside the Spanish text links to the subrule's anchor.
+    assert '<a class="ref" href="../../es/rules/701.html#701.54a">regla 701.54a</a>' in spanish
+
+
+def test_a_rule_shows_its_translation_beside_the_english(full_site: Path):
+    spanish = page(full_site, "es/rules/701.html")
+    start = spanish.index('id="701.54"')
+    article = spanish[start : spanish.index("</article>", start)]
+    assert "El Anillo te tienta" in article and "The Ring Tempts You" in article
+    assert 'class="texts pair"' in article
+    assert 'lang="es"' in article and 'lang="en"' in article
+    french = page(full_site, "fr/rules/701.html")
+    assert "Pas encore traduite en français" in french
+
+
+def test_linked_rulings_and_backlinks_appear_on_the_rule(full_site: Path):
+    english = page(full_site, "en/rules/701.html")
+    start = english.index('id="701.54"')
+    article = english[start : english.index("</article>", start)]
+    assert 'class="clarifications"' in article
+    assert "Ring-bearer" in article
+    assert 'class="cited-by"' in page(full_site, "en/rules/601.html")
+
+
+def test_edition_diffs_and_rule_history(full_site: Path):
+    changes = page(full_site, "en/changes/index.html")
+    assert "2025-11-14_2026-01-16.html" in changes
+    diff = page(full_site, "en/changes/2025-11-14_2026-01-16.html")
+    assert 'id="added-610.5"' in diff
+    assert "702.124p" in diff
+    assert "Blight" in diff
+    rules = page(full_site, "en/rules/610.html")
+    assert 'class="history"' in rules and "2025-11-14_2026-01-16.html#added-610.5" in rules
+
+
+def test_the_translations_page_lists_missing_rules(full_site: Path):
+    french = page(full_site, "fr/translations.html")
+    assert 'href="../fr/rules/100.html#100.1a"' in french
+    spanish = page(full_site, "es/translations.html")
+    assert 'href="../es/rules/701.html#701.54a"' not in spanish.split('id="missing"')[1]
+
+
+def test_card_pages_link_their_rulings_to_rules(full_site: Path):
+    cards = page(full_site, "en/cards/index.html")
+    assert "The Trickster-God" in cards
+    files = read_site(full_site)
+    card_pages = [p for p in files if p.startswith("fr/cards/") and p != "fr/cards/index.html"]
+    assert len(card_pages) > 500
+    heist = next(p for p in card_pages if "Le vol du dieu-décepteur" in files[p].decode("utf-8"))
+    html = files[heist].decode("utf-8")
+    assert "5 février 2021" in html and "Valeur de mana" in html
+
+
+def test_pagefind_indexes_each_language(full_site: Path):
+    entry = json.loads(page(full_site, "pagefind/pagefind-entry.json"))
+    assert set(entry["languages"]) == {"en", "fr", "es"}
+    for lang in ("en", "fr", "es"):
+        assert entry["languages"][lang]["page_count"] > 600
+
+
+def test_two_builds_are_byte_identical(full_settings, full_site: Path, tmp_path: Path):
+    from kb.pipeline import open_db
+    from kb.site import build_site
+
+    db = open_db(full_settings, create=False)
+    try:
+        build_site(db, tmp_path / "again", search=True)
+    finally:
+        db.dispose()
+    assert read_site(tmp_path / "again") == read_site(full_site)
