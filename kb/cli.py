@@ -741,138 +741,179 @@ def import_po(
     )
 
 
-@main.command("index")
-@click.option("--rebuild", is_flag=True, help="Build the whole index afresh.")
-@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
-@click.option(
-    "--no-wait", is_flag=True, help="Refuse, instead of waiting, if another kb process writes."
-)
-@click.pass_context
-@_handle_errors
-def index_command(ctx: click.Context, rebuild: bool, as_json: bool, no_wait: bool) -> None:
-    """Build the full-text search index, or rewrite only what changed in the database.
+# --- links, editions, history, translation drift ---------------------------------------------
 
-    `kb ingest` keeps an existing index in step by itself; run this once to create it, after
-    `kb import po`, or with --rebuild after upgrading kb.
-
-    \b
-    Example:
-        kb index
-        kb index --rebuild --json
-    """
-    from kb import pipeline
-
-    settings = _settings(ctx)
-    report = pipeline.index(settings, rebuild=rebuild, wait=not no_wait)
-    if as_json:
-        _print_json(report.as_dict())
-    elif report.full:
-        click.echo(
-            f"indexed {report.items} items in {report.seconds:.1f} s "
-            f"({_shorten(str(settings.index_dir))})"
-        )
-    elif report.written or report.removed:
-        click.echo(
-            f"index updated: {report.written} items rewritten, {report.removed} removed "
-            f"({report.items} items, {report.seconds:.1f} s)"
-        )
-    else:
-        click.echo(f"index up to date ({report.items} items)")
+_EDITION_HELP = "Effective date of the edition (YYYY-MM-DD). Default: the newest."
 
 
 @main.command()
-@click.argument("query", nargs=-1, required=True)
-@_lang_option()
+@click.option("--json", "as_json", is_flag=True, help="Print the counts as JSON.")
 @click.option(
-    "--type",
-    "types",
-    help="Only these kinds of results, comma-separated: rule, example, glossary, ruling, card.",
+    "--no-wait", is_flag=True, help="Refuse, instead of waiting, if another writer is running."
 )
-@click.option(
-    "--limit", default=10, show_default=True, type=click.IntRange(1, 100), help="Results shown."
-)
-@click.option("--fuzzy", is_flag=True, help="Also match words one typo away.")
-@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
 @click.pass_context
 @_handle_errors
-def search(
-    ctx: click.Context,
-    query: tuple[str, ...],
-    lang: str | None,
-    types: str | None,
-    limit: int,
-    fuzzy: bool,
-    as_json: bool,
-) -> None:
-    """Search rules, examples, glossary, rulings and cards; exit 1 when nothing is found.
+def link(ctx: click.Context, as_json: bool, no_wait: bool) -> None:
+    """Rebuild the links: rule references, rulings tied to rules by term, rule-page siblings.
 
-    Words are searched in --lang (default: the configured language) and, for French and
-    Spanish, in the English originals too. A rule number (701.54, 701.54a-c) jumps to the rule.
-    Syntax: "exact phrase", AND, OR, NOT, -word, and filters type:ruling lang:fr set:KHM
-    card:"Name" date:2023 source:wotc edition:2025-11-14 (edition:all for every edition).
+    `kb ingest` relinks on its own whenever the corpus changed; run this after changing
+    kb's code or to see the counts.
 
     \b
     Example:
-        kb search ring tempts you
-        kb search "voto empate" --lang es
-        kb search type:ruling set:KHM date:2021 saga --json
-        kb search 701.54a-c
+        kb link
+        kb link --json
     """
-    from kb.search import search as run_search
+    from kb import pipeline
+    from kb.link_reports import print_link_counts
 
-    settings = _settings(ctx)
-    response = run_search(
-        settings.index_dir,
-        " ".join(query),
-        lang=lang,
-        types=types,
-        limit=limit,
-        fuzzy=fuzzy,
-        default_lang=settings.lang,
-    )
+    counts = pipeline.link(_settings(ctx), wait=not no_wait)
     if as_json:
-        _print_json(response)
+        _print_json(counts)
     else:
-        from kb.search.terminal import renderables
+        print_link_counts(_console(), counts)
 
-        console = _console()
-        for renderable in renderables(response):
-            console.print(renderable)
-    if not response["results"]:
+
+@main.command()
+@click.option("--json", "as_json", is_flag=True, help="Print the findings as JSON.")
+@click.pass_context
+@_handle_errors
+def check(ctx: click.Context, as_json: bool) -> None:
+    """List references to rules that do not exist (where each occurs) and misfit translations.
+
+    Exits with status 1 when it finds anything, so it can gate a script or CI job.
+
+    \b
+    Example:
+        kb check
+        kb check --json
+    """
+    from kb.link_reports import print_check
+    from kb.links import check as run_check
+
+    db = _open_existing(_settings(ctx))
+    with db.session() as session:
+        report = run_check(session)
+    if as_json:
+        _print_json(report)
+    else:
+        print_check(_console(), report)
+    if not report["ok"]:
         sys.exit(1)
 
 
 @main.command()
-@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535))
-@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
-@click.option(
-    "--site",
-    type=click.Path(file_okay=False, path_type=Path),
-    help="Folder of the built site. Default: the data folder's site/ (what `kb build` writes).",
-)
+@click.argument("number")
+@click.option("--edition", help=_EDITION_HELP)
+@click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
 @click.pass_context
 @_handle_errors
-def serve(ctx: click.Context, port: int, host: str, site: Path | None) -> None:
-    """Serve the built site and the search API (GET /api/search?q=&lang=&type=&limit=).
-
-    The API answers JSON from the Whoosh index; a bad parameter gets a 400 with a message.
-    Until `kb build` has written the site, / says so and the API still answers.
+def backlinks(ctx: click.Context, number: str, edition: str | None, as_json: bool) -> None:
+    """List what cites a rule or its subrules: rules, examples, glossary terms and rulings.
 
     \b
     Example:
-        kb serve
-        kb serve --port 8080 --host 0.0.0.0
-        curl 'http://127.0.0.1:8000/api/search?q=voto+empate&lang=es'
+        kb backlinks 701.54
+        kb backlinks 701.32 --edition 2021-02-05 --json
     """
-    from kb.serve import serve as run_server
+    from kb.link_reports import print_backlinks
+    from kb.links import backlinks as find_backlinks
 
-    settings = _settings(ctx)
+    db = _open_existing(_settings(ctx))
+    with db.session() as session:
+        items = find_backlinks(session, number, edition)
+    if as_json:
+        _print_json(items)
+    else:
+        print_backlinks(_console(), number, items)
 
-    def ready(url: str) -> None:
-        click.echo(f"serving {url} (site: {_shorten(str(site or settings.site_dir))}, "
-                   f"API: {url}api/search?q=…) — Ctrl-C to stop")
 
-    run_server(settings, host=host, port=port, site_dir=site, on_ready=ready)
+@main.command()
+@click.argument("old")
+@click.argument("new")
+@click.option("--all", "show_all", is_flag=True, help="List every item, not the first 40 of each.")
+@click.option("--json", "as_json", is_flag=True, help="Print as JSON (word diffs as op lists).")
+@click.pass_context
+@_handle_errors
+def diff(ctx: click.Context, old: str, new: str, show_all: bool, as_json: bool) -> None:
+    """Compare two editions: added, removed, changed and renumbered rules, glossary terms.
+
+    Rules are matched by content, not only by number (numbers are reused), and changed text is
+    shown word by word; a change that only follows a renumbered reference is marked as such.
+
+    \b
+    Example:
+        kb diff 2025-11-14 2026-01-16
+        kb diff 2021-02-05 2026-01-16 --json > changes.json
+    """
+    from kb.link_reports import print_diff
+    from kb.versions import diff_editions
+
+    db = _open_existing(_settings(ctx))
+    with db.session() as session:
+        result = diff_editions(session, old, new)
+    if as_json:
+        _print_json(result)
+    else:
+        print_diff(_console(), result, limit=None if show_all else 40)
+
+
+@main.command()
+@click.argument("number")
+@click.option(
+    "--edition", help="The edition NUMBER is read in (YYYY-MM-DD). Default: the newest."
+)
+@click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
+@click.pass_context
+@_handle_errors
+def trace(ctx: click.Context, number: str, edition: str | None, as_json: bool) -> None:
+    """Show a rule's text in every loaded edition, following it across renumbering.
+
+    With --edition, NUMBER is read in that edition and resolved to today's number.
+
+    \b
+    Example:
+        kb trace 701.54
+        kb trace 701.32 --edition 2021-02-05
+    """
+    from kb.link_reports import print_trace
+    from kb.versions import trace as trace_rule
+
+    db = _open_existing(_settings(ctx))
+    with db.session() as session:
+        view = trace_rule(session, number, edition)
+    if as_json:
+        _print_json(view)
+    else:
+        print_trace(_console(), view)
+
+
+@main.command()
+@_lang_option()
+@click.option("--edition", help=_EDITION_HELP)
+@click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
+@click.pass_context
+@_handle_errors
+def stale(ctx: click.Context, lang: str | None, edition: str | None, as_json: bool) -> None:
+    """List the stale translations of a language, with the English change that made each stale.
+
+    \b
+    Example:
+        kb stale --lang es
+        kb stale --lang fr --json
+    """
+    from kb.link_reports import print_stale
+    from kb.versions import stale_translations
+
+    if lang is None or lang == "en":
+        raise click.BadParameter("give a translated language: --lang fr or --lang es")
+    db = _open_existing(_settings(ctx))
+    with db.session() as session:
+        items = stale_translations(session, lang, edition)
+    if as_json:
+        _print_json(items)
+    else:
+        print_stale(_console(), lang, items)
 
 
 def _open_existing(settings: Settings) -> Any:

@@ -146,7 +146,17 @@ def rule_view(
         "rules": items,
         "translated": len(items) - missing if language != "en" else len(items),
         "missing": missing if language != "en" else 0,
+        "today": _today(session, number, ed, edition),
     }
+
+
+def _today(session: Session, number: str, ed: Edition, asked: str | None) -> dict[str, Any] | None:
+    """Where an older edition's number stands today (701.32 of 2021 is 701.38), via versions."""
+    if not asked:
+        return None
+    from kb.versions import today
+
+    return today(session, number, ed)
 
 
 # --- cards -------------------------------------------------------------------------------------
@@ -303,8 +313,17 @@ def stats_view(session: Session) -> dict[str, Any]:
         ),
         "printings": _count(session, select(Printing.id)),
         "clarifications": _count(session, select(Clarification.id)),
-        "languages": {lang: _language_stats(session, lang) for lang in LANGS},
+        "languages": _with_drift(session, {lang: _language_stats(session, lang) for lang in LANGS}),
     }
+
+
+def _with_drift(session: Session, languages: dict[str, Any]) -> dict[str, Any]:
+    """Add each translated language's drift: translated, current, stale, missing, provenances."""
+    from kb.versions import drift_summary
+
+    for lang, counts in drift_summary(session).items():
+        languages[lang]["translations"] = counts
+    return languages
 
 
 def _language_stats(session: Session, lang: str) -> dict[str, Any]:

@@ -133,6 +133,12 @@ def print_stats(console: Console, stats: dict[str, Any]) -> None:
             str(data["card_names"]),
         )
     console.print(langs)
+    languages = stats["languages"].items()
+    drift = {lang: d["translations"] for lang, d in languages if "translations" in d}
+    if drift:
+        from kb.link_reports import print_drift
+
+        print_drift(console, drift)
 
 
 def _badge(text: dict[str, Any]) -> str:
@@ -154,6 +160,17 @@ def print_rule(console: Console, view: dict[str, Any]) -> None:
     """Print a rule, English and (when asked) the translation side by side."""
     lang = view["language"]
     console.print(f"[bold]Rule {escape(view['number'])}[/bold] — edition {view['edition']}")
+    today = view.get("today")
+    if today and today["number"] != view["number"]:
+        now = (
+            f"rule {escape(today['number'])} in the {today['edition']} edition"
+            if today["number"]
+            else f"removed in the {today['removed_in']} edition"
+        )
+        console.print(
+            f"[cyan]today: {now}[/cyan] "
+            f"(kb trace {escape(view['number'])} --edition {view['edition']})"
+        )
     if lang != "en" and view["missing"] == len(view["rules"]):
         console.print(
             f"[yellow]no {language_name(lang, 'en')} text for rule {escape(view['number'])}: "

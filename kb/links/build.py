@@ -142,7 +142,13 @@ class _Rows:
         for ref in find_references(text, language):
             for number in ref.numbers:
                 self.add(
-                    source_type, source_id, language, number, "explicit", ref.text, ref.start,
+                    source_type,
+                    source_id,
+                    language,
+                    number,
+                    "explicit",
+                    ref.text,
+                    ref.start,
                     ref.end,
                 )
 

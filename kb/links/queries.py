@@ -212,9 +212,7 @@ def _clarification_dicts(
     cards = clarification_cards(session, clar_ids)
     result = []
     for c in sorted(clarifications, key=lambda c: (c.date, c.id)):
-        texts = sorted(
-            c.texts, key=lambda t: (t.language, PROVENANCE_ORDER.get(t.provenance, 9))
-        )
+        texts = sorted(c.texts, key=lambda t: (t.language, PROVENANCE_ORDER.get(t.provenance, 9)))
         chosen: dict[str, dict[str, str]] = {}
         for t in texts:
             chosen.setdefault(t.language, {"text": t.text, "provenance": t.provenance})

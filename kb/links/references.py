@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from kb.corpus.numbers import SUBRULE_LETTERS, expand_range, is_rule_number
 
@@ -43,12 +44,11 @@ KEYWORD_LIST = re.compile(
     rf"|(?:{_SECTION_WORDS})\s(?P<sections>{_SECTION_ITEM}(?:{_SEP}{_SECTION_ITEM})*))",
     re.IGNORECASE,
 )
-ITEM = re.compile(
-    rf"(?P<start>{_RULE}|[1-9])(?:{_DASH}(?P<end>{_RULE}|{_LETTER}|[1-9]))?{_END}"
-)
+ITEM = re.compile(rf"(?P<start>{_RULE}|[1-9])(?:{_DASH}(?P<end>{_RULE}|{_LETTER}|[1-9]))?{_END}")
 BARE = re.compile(
     rf"(?<![\w.,/])(?P<start>\d{{3}}\.\d{{1,3}}{_LETTER}?)(?:{_DASH}(?P<end>{_RULE}|{_LETTER}))?{_END}"
 )
+_DIGIT = re.compile(r"\d")
 SEE_CHAPTER = re.compile(rf"\b(?:{_SEE_WORDS})\s(?P<start>\d{{3}}){_END}", re.IGNORECASE)
 
 
@@ -91,6 +91,14 @@ def _items(text: str, offset: int, body: str, first_start: int) -> list[Referenc
 def find_references(text: str, language: str = "en") -> list[Reference]:
     """Every explicit rule reference in a text, in order (``language`` is en, fr or es)."""
     del language  # the keywords of the three languages never collide, so all are looked for
+    return list(_find(text))
+
+
+@lru_cache(maxsize=32768)
+def _find(text: str) -> tuple[Reference, ...]:
+    """The references of a text (cached: editions repeat most of their texts)."""
+    if not _DIGIT.search(text):
+        return ()
     found: list[Reference] = []
     taken: list[tuple[int, int]] = []
     for match in KEYWORD_LIST.finditer(text):
@@ -108,4 +116,4 @@ def find_references(text: str, language: str = "en") -> list[Reference]:
                 found.append(Reference(start, end, text[start:end], numbers))
                 taken.append((start, end))
     found.sort(key=lambda r: (r.start, r.end))
-    return found
+    return tuple(found)

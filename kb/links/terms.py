@@ -102,7 +102,8 @@ class Token:
     brk: bool = False
 
 
-def tokenize(text: str, language: str) -> list[Token]:
+@lru_cache(maxsize=16384)
+def tokenize(text: str, language: str) -> tuple[Token, ...]:
     """Split a text into words, symbols and breaks (punctuation between phrases)."""
     stops = STOPWORDS.get(language, STOPWORDS["en"])
     conjunctions = CONJUNCTIONS.get(language, CONJUNCTIONS["en"])
@@ -116,7 +117,7 @@ def tokenize(text: str, language: str) -> list[Token]:
         stop = lowered in stops or (raw != "X" and bool(_ROMAN.match(raw)))
         norm = "" if stop else normalise(raw, language)
         tokens.append(Token(norm, match.start(), match.end(), raw, stop))
-    return tokens
+    return tuple(tokens)
 
 
 def phrase_words(phrase: str, language: str) -> tuple[str, ...]:
@@ -353,7 +354,7 @@ def _term_names(term: str) -> list[str]:
     """The phrases a glossary headword stands for (``Control, Controller`` is two)."""
     names = [term]
     if "," in term:
-        names.extend(part.strip(" “”\"") for part in term.split(","))
+        names.extend(part.strip(' “”"') for part in term.split(","))
     return [n for n in names if n and "[" not in n]
 
 

@@ -12,8 +12,8 @@ STOPWORDS: dict[str, frozenset[str]] = {
     "en": frozenset(
         "a an the of to you your yours they them their it its this that these those is are be "
         "been was were will would can could may might must should do does did don doesn didn "
-        "won isn aren wasn weren hasn haven hadn couldn wouldn shouldn t s ll re ve d m not no"
-        .split()
+        "won isn aren wasn weren hasn haven hadn couldn wouldn shouldn t s ll re ve d m "
+        "not no".split()
     ),
     "fr": frozenset(
         "le la les l un une des du de d au aux à a vous votre vos te ton ta tes se sa son ses "

@@ -2,19 +2,23 @@
 
 Public API (the CLI, the site and the exports call these): ``resolve_edition``,
 ``diff_editions``, ``trace``, ``today``, ``translation_status``, ``stale_translations``,
-``drift_summary``, and ``word_ops`` for rendering any two texts' differences.
+``drift_summary``, ``edition_contents`` (an edition's rules as compared), and ``word_ops`` for
+rendering any two texts' differences.
 """
 
 from __future__ import annotations
 
+from .align import RuleContent, edition_contents
 from .diff import diff_editions, word_ops
 from .drift import drift_summary, stale_translations, translation_status
 from .editions import edition_label, english_editions, resolve_edition
 from .history import today, trace
 
 __all__ = [
+    "RuleContent",
     "diff_editions",
     "drift_summary",
+    "edition_contents",
     "edition_label",
     "english_editions",
     "resolve_edition",

@@ -7,12 +7,15 @@ only among what is still unpaired:
 1. identical content (title, text and examples, with the rule numbers *inside* the text blanked,
    so a rule whose only change is a reference to a renumbered rule still pairs), when that
    content is unique on both sides;
-2. children of paired parents, most similar first (701.32a–d follow 701.32 to 701.38a–d even
+2. renamed headings by their contents: a title-only rule or chapter whose subrules mostly
+   paired with the subrules of one other (``Totem Armor`` became ``Umbra Armor``);
+3. children of paired parents, most similar first (701.32a–d follow 701.32 to 701.38a–d even
    when a sentence of theirs changed);
-3. the same number with similar content (a rule edited in place);
-4. similar content in the same chapter (a rule edited *and* moved).
+4. the same number with similar content (a rule edited in place);
+5. similar content in the same chapter (a rule edited *and* moved).
 
-"Similar" is a word-level similarity ratio of at least 0.5 (0.6 in the last pass).
+"Similar" is a word-level similarity ratio of at least 0.5 (0.6 in the last pass); headings
+(title-only rules, chapters, parts) are similar only when their titles are equal.
 """
 
 from __future__ import annotations
@@ -64,6 +67,11 @@ class RuleContent:
         return _WORD.findall(self.blanked.casefold())
 
     @property
+    def heading(self) -> bool:
+        """A title and nothing else: a part, a chapter, or a title-only rule (701.54)."""
+        return bool(self.title) and not self.body and not self.examples
+
+    @property
     def label(self) -> str:
         """The title, or the start of the text: how a rule is named in a list."""
         text = self.title or self.body
@@ -105,7 +113,9 @@ def load_contents(session: Session, edition: Edition) -> dict[str, RuleContent]:
 
 
 def similarity(a: RuleContent, b: RuleContent) -> float:
-    """Word-level similarity of two rules' texts, 0 to 1."""
+    """Word-level similarity of two rules' texts, 0 to 1 (headings: 1 if same title, else 0)."""
+    if a.heading or b.heading:
+        return 1.0 if a.heading and b.heading and a.title == b.title else 0.0
     matcher = SequenceMatcher(None, a.words, b.words, autojunk=False)
     if matcher.real_quick_ratio() < SIMILAR or matcher.quick_ratio() < SIMILAR:
         return 0.0
@@ -163,7 +173,6 @@ def align(old: dict[str, RuleContent], new: dict[str, RuleContent]) -> Alignment
                 if number in news:
                     pair(number, number)
 
-    # 2. children of paired parents, top down
     old_children: dict[str, list[str]] = defaultdict(list)
     for number in old:
         parent = parent_of(number)
@@ -174,6 +183,26 @@ def align(old: dict[str, RuleContent], new: dict[str, RuleContent]) -> Alignment
         parent = parent_of(number)
         if parent is not None:
             new_children[parent].append(number)
+
+    # 2. renamed headings, bottom up (subrules pair their rule, rules their chapter)
+    def headings() -> None:
+        for number in sorted(old, key=lambda n: (-len(old[n].sort_key), old[n].sort_key)):
+            kids = old_children.get(number, [])
+            if number in pairs or not kids or not old[number].heading:
+                continue
+            votes: dict[str, int] = defaultdict(int)
+            for kid in kids:
+                if kid in pairs and parent_of(pairs[kid]) is not None:
+                    votes[parent_of(pairs[kid]) or ""] += 1
+            if votes:
+                best = max(sorted(votes), key=lambda p: votes[p])
+                fits = best in new and best not in taken and new[best].kind == old[number].kind
+                if fits and votes[best] * 2 >= len(kids):
+                    pair(number, best)
+
+    headings()
+
+    # 3. children of paired parents, top down
     for parent in sorted(old, key=lambda n: old[n].sort_key):
         if parent not in pairs:
             continue
@@ -181,14 +210,14 @@ def align(old: dict[str, RuleContent], new: dict[str, RuleContent]) -> Alignment
         free_new = [c for c in new_children[pairs[parent]] if c not in taken]
         _greedy(old, new, free_old, free_new, SIMILAR, pair)
 
-    # 3. same number, similar content
+    # 4. same number, similar content
     for number in sorted(old, key=lambda n: old[n].sort_key):
         if number not in pairs and number in new and number not in taken:
             a, b = old[number], new[number]
             if a.kind == b.kind and similarity(a, b) >= SIMILAR:
                 pair(number, number)
 
-    # 4. similar content in the same chapter
+    # 5. similar content in the same chapter
     by_chapter_old: dict[tuple[str, str], list[str]] = defaultdict(list)
     by_chapter_new: dict[tuple[str, str], list[str]] = defaultdict(list)
     for number, rule in old.items():
@@ -199,6 +228,7 @@ def align(old: dict[str, RuleContent], new: dict[str, RuleContent]) -> Alignment
             by_chapter_new[(number[:3], rule.kind)].append(number)
     for key, olds in sorted(by_chapter_old.items()):
         _greedy(old, new, olds, by_chapter_new.get(key, []), MOVED, pair)
+    headings()  # headings renamed along with their rules' words (Tribals -> Kindreds)
     return Alignment(old, new, pairs)
 
 

@@ -27,9 +27,12 @@ def _check(number: str) -> str:
 
 
 def follow(
-    session: Session, number: str, edition: EditionRef = None
+    session: Session, number: str, edition: EditionRef = None, *, backward: bool = True
 ) -> tuple[list[Edition], dict[int, str], Edition]:
-    """The loaded editions, the rule's number in each edition that has it, and the start."""
+    """The loaded editions, the rule's number in each edition that has it, and the start.
+
+    ``backward=False`` follows it only towards the newest edition (what ``today`` needs).
+    """
     number = _check(number)
     start = resolve_edition(session, edition)
     editions = english_editions(session)
@@ -39,7 +42,7 @@ def follow(
     if number not in edition_contents(session, start):
         raise NotFoundError(f"rule {number} is not in the {edition_label(start)} edition")
     numbers = {index: number}
-    for j in range(index - 1, -1, -1):
+    for j in range(index - 1 if backward else -1, -1, -1):
         earlier = align_editions(session, editions[j], editions[j + 1]).reverse.get(numbers[j + 1])
         if earlier is None:
             break
@@ -54,7 +57,7 @@ def follow(
 
 def today(session: Session, number: str, edition: EditionRef = None) -> dict[str, Any]:
     """Where a number of an edition stands in the newest edition: {"number", "edition", …}."""
-    editions, numbers, start = follow(session, number, edition)
+    editions, numbers, start = follow(session, number, edition, backward=False)
     newest = len(editions) - 1
     removed_in = None
     if newest not in numbers:

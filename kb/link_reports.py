@@ -1,0 +1,274 @@
+"""Terminal output of the link and versions commands: check, backlinks, diff, trace, stale, link.
+
+Plain data comes from :mod:`kb.links` and :mod:`kb.versions`; this module only prints it with
+rich, escaping every text that comes from the corpus.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from kb.langs import language_name
+from kb.versions.diff import word_ops
+
+SOURCE_LABELS = {
+    "rule_text": "rule",
+    "example": "example",
+    "glossary": "glossary",
+    "clarification_text": "ruling",
+}
+
+
+def ops_markup(ops: list[list[str]], context: int | None = 80, *, plain: bool = False) -> str:
+    """A word-level diff as rich markup: deletions struck in red, insertions green.
+
+    Unchanged stretches longer than twice ``context`` characters are cut to their ends. With
+    ``plain`` (no colours: piped output), changes read ``[-old-]{+new+}`` as in ``git diff``.
+    """
+    parts = []
+    for index, (op, text) in enumerate(ops):
+        if op == "equal":
+            if context is not None and len(text) > 2 * context + 10:
+                head = text[:context] if index > 0 else ""
+                tail = text[-context:] if index < len(ops) - 1 else ""
+                text = f"{head}…{tail}" if head or tail else text
+            parts.append(escape(text))
+        elif plain:
+            marks = ("[-", "-]") if op == "delete" else ("{+", "+}")
+            parts.append(escape(f"{marks[0]}{text}{marks[1]}"))
+        elif op == "delete":
+            parts.append(f"[red strike]{escape(text)}[/red strike]")
+        else:
+            parts.append(f"[green]{escape(text)}[/green]")
+    return "".join(parts)
+
+
+def _plain(console: Console) -> bool:
+    return console.color_system is None
+
+
+def _short(text: str, width: int = 110) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= width else text[: width - 1].rstrip() + "…"
+
+
+def print_link_counts(console: Console, counts: dict[str, Any]) -> None:
+    """Print what ``kb link`` built."""
+    console.print(
+        f"linked {', '.join(counts['editions']) or 'no edition'}: {counts['links']} links "
+        f"({counts['explicit']} explicit, {counts['term']} term, {counts['sibling']} sibling), "
+        f"{counts['unresolved']} unresolved; {counts['clarifications_linked']} of "
+        f"{counts['clarifications']} rulings tied to rules"
+    )
+
+
+def print_check(console: Console, report: dict[str, Any]) -> None:
+    """Print unresolved references and translation misfits, or that all is well."""
+    missing = report["unresolved"]
+    if missing:
+        table = Table(title=f"{len(missing)} unresolved references", title_justify="left")
+        for column in ("edition", "reference", "kind", "in", "language", "as written"):
+            table.add_column(column)
+        for item in missing:
+            where = SOURCE_LABELS[item["source_type"]]
+            label = item["label"] or "?"
+            if item["source_edition"] and ":translations" in item["source_edition"]:
+                where += " (translation)"
+            table.add_row(
+                item["edition"] or "-",
+                escape(item["target"]),
+                item["kind"],
+                escape(f"{where} {label}"),
+                item["language"],
+                escape(item["matched"]),
+            )
+        console.print(table)
+    for item in report["translations"]:
+        console.print(
+            f"[yellow]{language_name(item['language'], 'en')} rule {escape(item['number'])}"
+            f"[/yellow] (follows {item['follows'] or 'nothing'}): {escape(item['problem'])}"
+        )
+    if report["ok"]:
+        console.print("every reference resolves and every translation fits its English rule")
+
+
+def print_backlinks(console: Console, number: str, items: list[dict[str, Any]]) -> None:
+    """Print what cites a rule, grouped by kind of source."""
+    if not items:
+        console.print(f"nothing cites rule {escape(number)}")
+        return
+    console.print(f"[bold]{len(items)} texts cite rule {escape(number)}[/bold]")
+    for item in items:
+        where = SOURCE_LABELS[item["source_type"]]
+        lang = "" if item["language"] == "en" else f" [{item['language']}]"
+        if item["source_type"] == "clarification_text":
+            who = f"{item['date']} {', '.join(item['cards']) or item['label']}"
+        else:
+            who = item["label"]
+        cites = ", ".join(item["targets"])
+        words = "; ".join(item["matched"])
+        console.print(
+            f"  {where:8} {escape(who)}{lang} -> {escape(cites)} "
+            f"[dim]({item['kind']}: {escape(_short(words, 60))})[/dim]"
+        )
+
+
+def print_diff(console: Console, diff: dict[str, Any], *, limit: int | None = None) -> None:
+    """Print an editions diff: summary, renumbered, added, removed, changed with word diffs."""
+    s = diff["summary"]
+    console.print(
+        f"[bold]{diff['old']} → {diff['new']}[/bold]: {s['added']} added, {s['removed']} removed, "
+        f"{s['changed']} changed ({s['reference_only']} only in references), "
+        f"{s['renumbered']} renumbered; glossary {s['glossary_added']} added, "
+        f"{s['glossary_removed']} removed, {s['glossary_changed']} changed"
+    )
+
+    def shown(items: list[Any]) -> list[Any]:
+        return items if limit is None else items[:limit]
+
+    def more(items: list[Any]) -> None:
+        if limit is not None and len(items) > limit:
+            console.print(f"  [dim]… and {len(items) - limit} more (--all or --json)[/dim]")
+
+    if diff["renumbered"]:
+        console.print("[bold]Renumbered[/bold]")
+        for r in shown(diff["renumbered"]):
+            edited = " [dim](text changed too)[/dim]" if r["changed"] else ""
+            console.print(
+                f"  {r['old_number']} → {r['new_number']}  {escape(_short(r['title'], 80))}{edited}"
+            )
+        more(diff["renumbered"])
+    for key, title in (("added", "Added"), ("removed", "Removed")):
+        if diff[key]:
+            console.print(f"[bold]{title}[/bold]")
+            for r in shown(diff[key]):
+                console.print(f"  {r['number']}  {escape(_short(r['text']))}")
+            more(diff[key])
+    if diff["changed"]:
+        console.print("[bold]Changed[/bold]")
+        for c in shown(diff["changed"]):
+            number = (
+                c["new_number"]
+                if c["old_number"] == c["new_number"]
+                else f"{c['old_number']} → {c['new_number']}"
+            )
+            note = (
+                " [dim](only a reference to a renumbered rule)[/dim]" if c["reference_only"] else ""
+            )
+            console.print(f"  [bold]{number}[/bold]{note}")
+            console.print(f"    {ops_markup(c['ops'], plain=_plain(console))}", soft_wrap=True)
+        more(diff["changed"])
+    glossary = diff["glossary"]
+    if glossary["added"] or glossary["removed"] or glossary["changed"]:
+        console.print("[bold]Glossary[/bold]")
+        for term in glossary["added"]:
+            console.print(f"  [green]+ {escape(term)}[/green]")
+        for term in glossary["removed"]:
+            console.print(f"  [red]- {escape(term)}[/red]")
+        for g in shown(glossary["changed"]):
+            console.print(
+                f"  ~ {escape(g['term'])}: {ops_markup(g['ops'], plain=_plain(console))}",
+                soft_wrap=True,
+            )
+        more(glossary["changed"])
+
+
+def print_trace(console: Console, view: dict[str, Any]) -> None:
+    """Print a rule's text in every loaded edition, oldest first."""
+    asked = f"{view['asked']} ({view['asked_edition']})"
+    if view["number"] is None:
+        console.print(
+            f"[bold]Rule {escape(asked)}[/bold] is gone from the {view['edition']} edition "
+            f"(removed in {view['removed_in']})"
+        )
+    elif view["number"] != view["asked"]:
+        console.print(
+            f"[bold]Rule {escape(asked)}[/bold] is rule [bold]{escape(view['number'])}[/bold] "
+            f"in the {view['edition']} edition"
+        )
+    else:
+        console.print(f"[bold]Rule {escape(view['number'])}[/bold] — edition {view['edition']}")
+    previous = None
+    for entry in view["history"]:
+        status = entry["status"]
+        if entry.get("subrules_changed") and status == "same":
+            status = "same rule, subrules changed"
+        console.print(
+            f"[cyan]{entry['edition']}[/cyan]  [bold]{escape(entry['number'])}[/bold]  "
+            f"[dim]{status}[/dim]"
+        )
+        unchanged = previous is not None and not entry["changed"]
+        if unchanged and not entry.get("subrules_changed"):
+            console.print(f"  [dim](same text as in {previous['edition']})[/dim]")
+            previous = entry
+            continue
+        if previous is not None and entry["changed"]:
+            ops = word_ops(previous["text"], entry["text"])
+            console.print(
+                f"  {ops_markup(ops, context=None, plain=_plain(console))}", soft_wrap=True
+            )
+        else:
+            console.print(f"  {escape(entry['text'])}", soft_wrap=True)
+        previous = entry
+        for sub in entry["subrules"]:
+            console.print(
+                f"    [dim]{escape(sub['number'])}[/dim] {escape(sub['text'])}", soft_wrap=True
+            )
+
+
+def print_stale(console: Console, language: str, items: list[dict[str, Any]]) -> None:
+    """Print the stale translations of a language with the English diff behind each."""
+    name = language_name(language, "en")
+    if not items:
+        console.print(f"no stale {name} translation")
+        return
+    console.print(f"[bold]{len(items)} stale {name} translations[/bold]")
+    for item in items:
+        numbered = (
+            item["number"]
+            if item["translated_number"] == item["number"]
+            else f"{item['translated_number']} (now {item['number']})"
+        )
+        assumed = ", assumed" if item["assumed"] else ""
+        console.print(
+            f"[bold]{escape(numbered)}[/bold] [dim]{item['provenance']}; follows "
+            f"{item['follows']}{assumed}; English changed by {item['edition']}:[/dim]"
+        )
+        console.print(f"  {ops_markup(item['ops'], plain=_plain(console))}", soft_wrap=True)
+
+
+def print_drift(console: Console, summary: dict[str, dict[str, int]]) -> None:
+    """Print the per-language translation drift table."""
+    table = Table(title="Translations", title_justify="left")
+    for column in (
+        "language",
+        "translated",
+        "current",
+        "stale",
+        "missing",
+        "official",
+        "community",
+        "machine",
+    ):
+        table.add_column(column, justify="left" if column == "language" else "right")
+    for lang, counts in summary.items():
+        table.add_row(
+            language_name(lang, "en"),
+            *(
+                str(counts[k])
+                for k in (
+                    "translated",
+                    "current",
+                    "stale",
+                    "missing",
+                    "official",
+                    "community",
+                    "machine",
+                )
+            ),
+        )
+    console.print(table)
