@@ -23,7 +23,9 @@ from kb.config import Settings
 from kb.db import (
     Database,
     SchemaState,
+    derived_current,
     make_engine,
+    mark_derived,
     open_database,
     schema_state,
     upgrade_schema,
@@ -34,6 +36,7 @@ from kb.models import Link
 
 if TYPE_CHECKING:
     from kb.export.po_import import ImportReport
+    from kb.search.indexer import IndexReport
     from kb.site.build import BuildReport as SiteReport
 
 log = logging.getLogger(__name__)
@@ -98,8 +101,11 @@ def ingest(
         try:
             with db.writer_lock(wait=wait):
                 report = ingest_paths(db, targets, progress=progress)
-                if report.changed:
+                # Also when nothing changed but an earlier run was killed before catching up.
+                if report.changed or not _in_step(db, "links"):
                     rebuild_links(db)
+                if report.changed or not _in_step(db, "index"):
+                    _update_search_index(settings, db, [*report.loaded, *report.removed])
                 return report
         finally:
             db.dispose()
@@ -114,7 +120,20 @@ def rebuild_links(db: Database) -> dict[str, object]:
     from kb.links import build_links
 
     with db.session() as session, session.begin():
-        return build_links(session)
+        counts = build_links(session)
+        mark_derived(session, "links")
+        return counts
+
+
+def _in_step(db: Database, stage: str) -> bool:
+    """Whether a derived stage was last brought in step with the documents now loaded."""
+    with db.session() as session:
+        return derived_current(session, stage)
+
+
+def _mark_in_step(db: Database, stage: str) -> None:
+    with db.session() as session, session.begin():
+        mark_derived(session, stage)
 
 
 def link(settings: Settings, *, wait: bool = True) -> dict[str, object]:
@@ -124,6 +143,42 @@ def link(settings: Settings, *, wait: bool = True) -> dict[str, object]:
         try:
             with db.writer_lock(wait=wait):
                 return rebuild_links(db)
+        finally:
+            db.dispose()
+
+
+def _update_search_index(settings: Settings, db: Database, changed: list[str]) -> None:
+    """Keep an existing search index in step: reindex only what the changed documents hold.
+
+    No index yet means nothing to keep in step (``kb index`` builds one). A failure here leaves
+    the database loaded and the index as it was; the next ``kb index`` or ingest rewrites
+    whatever differs.
+    """
+    from kb.search import index_ready, update_index
+
+    if not index_ready(settings.index_dir):
+        return
+    try:
+        update_index(db, settings.index_dir, changed)
+    except (KbError, OSError) as exc:
+        log.warning("the search index was not updated (%s): run `kb index`", exc)
+        return
+    _mark_in_step(db, "index")
+
+
+def index(settings: Settings, *, rebuild: bool = False, wait: bool = True) -> IndexReport:
+    """Build the search index (``rebuild``, or when there is none) or bring it in step."""
+    from kb.search import build_index, update_index
+
+    with writer_lock(settings, wait=wait), storage_errors(settings):
+        db = open_db(settings, create=False)
+        try:
+            if rebuild:
+                report = build_index(db, settings.index_dir)
+            else:
+                report = update_index(db, settings.index_dir)
+            _mark_in_step(db, "index")
+            return report
         finally:
             db.dispose()
 
@@ -140,7 +195,8 @@ def storage_errors(settings: Settings) -> Iterator[None]:
     except OperationalError as exc:
         reason = str(exc.orig or exc).strip().splitlines()[0]
         raise DatabaseError(
-            f"the database refused a write ({reason}); what was loaded before is intact"
+            f"the database refused a write ({reason}): check the free disk space and write "
+            "access; what was loaded before is intact, rerun to load the rest"
         ) from None
     except OSError as exc:
         where = f" ({exc.filename})" if exc.filename else ""
@@ -195,6 +251,7 @@ def build(
         db = open_db(settings)
         try:
             stages = _refresh_derived(db, report, relinked=report.changed)
+            stages += _ensure_index(settings, db)
             site = build_site(
                 db, out or settings.site_dir, strict=strict, search=search, force=force
             )
@@ -219,11 +276,27 @@ def _refresh_derived(db: Database, report: IngestReport, *, relinked: bool = Fal
     with db.session() as session:
         if relinked:
             done.append("links")
-        elif report.changed or not session.scalar(select(func.count(Link.id))):
+        elif (
+            report.changed
+            or not session.scalar(select(func.count(Link.id)))
+            or not derived_current(session, "links")
+        ):
             build_links(session)
+            mark_derived(session, "links")
             session.commit()
             done.append("links")
     return done
+
+
+def _ensure_index(settings: Settings, db: Database) -> list[str]:
+    """Build the search index when there is none (``ingest`` keeps an existing one in step)."""
+    from kb.search import build_index, index_ready
+
+    if index_ready(settings.index_dir):
+        return []
+    build_index(db, settings.index_dir)
+    _mark_in_step(db, "index")
+    return ["index"]
 
 
 def import_translations(
@@ -255,6 +328,7 @@ def import_translations(
                 session.commit()
                 if report.imported or report.updated:
                     _refresh_derived(db, IngestReport(loaded=[str(path)]))
+                    _update_search_index(settings, db, [])
                 return report
         finally:
             db.dispose()
