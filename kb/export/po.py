@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import PurePath
 
 from babel.messages.catalog import Catalog
-from babel.messages.pofile import write_po
+from babel.messages.pofile import normalize, write_po
 from sqlalchemy import select
 from sqlalchemy.orm import Session, selectinload
 
@@ -188,14 +188,35 @@ def export_po(
         old = then.get((number, chosen.follows or ""))
         _add_rule(catalog, number, text, chosen, old, stale.get(number), ed, source)
     counts["messages"] = len(catalog)
-    buffer = io.BytesIO()
-    write_po(buffer, catalog, width=0, sort_output=False, include_previous=True)
     return PoExport(
-        data=buffer.getvalue(),
+        data=_write(catalog),
         language=language,
         edition=str(catalog.version),
         counts=counts,
     )
+
+
+def _write(catalog: Catalog) -> bytes:
+    """The catalog as PO bytes, each stale entry's old English as a ``#| msgid`` line.
+
+    Babel wraps ``#|`` lines as prose, which breaks the quoting; they are written here instead,
+    one unwrapped quoted line each, just before the entry's ``msgctxt``.
+    """
+    buffer = io.BytesIO()
+    write_po(buffer, catalog, width=0, sort_output=False, include_previous=False)
+    previous = {
+        f"msgctxt {normalize(m.context, width=0)}": "#| msgid "
+        + normalize(m.previous_id[0], width=0)
+        for m in catalog
+        if m.id and m.context and m.previous_id
+    }
+    lines = buffer.getvalue().decode("utf-8").split("\n")
+    out: list[str] = []
+    for line in lines:
+        if line in previous:
+            out.append(previous[line])
+        out.append(line)
+    return "\n".join(out).encode("utf-8")
 
 
 def _add_rule(

@@ -13,6 +13,7 @@ empty or fuzzy ``msgstr``) is reported as ``file:line: reason`` and nothing is w
 from __future__ import annotations
 
 import datetime as dt
+import io
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -115,7 +116,7 @@ def _read(path: Path, language: str | None) -> tuple[list, str, str | None]:
     if syntax:
         raise ImportProblems([Problem(str(path), p.line, p.reason) for p in syntax])
     try:
-        catalog = read_po(path.open("rb"), abort_invalid=True, charset="utf-8")
+        catalog = read_po(io.BytesIO(data), abort_invalid=True, charset="utf-8")
     except PoFileError as exc:
         raise ImportProblems([Problem(str(path), exc.lineno + 1, str(exc))]) from None
     header_lang = str(catalog.locale) if catalog.locale else None
@@ -177,7 +178,6 @@ def _groups(path: str, messages: list, skip: bool, report: ImportReport) -> tupl
                 Problem(path, line, f"msgctxt {message.context!r} is not a rule number")
             )
             continue
-        group = groups.setdefault(number, _Group(number=number, line=line))
         fault = None
         if not message.string.strip():
             fault = "empty msgstr: translate it, or delete the entry"
@@ -189,7 +189,9 @@ def _groups(path: str, messages: list, skip: bool, report: ImportReport) -> tupl
                 bad.add(number)
             else:
                 problems.append(Problem(path, line, f"{message.context}: {fault}"))
+                bad.add(number)
             continue
+        group = groups.setdefault(number, _Group(number=number, line=line))
         if example is None:
             group.main, group.line = (message.id, message.string.strip()), line
         else:

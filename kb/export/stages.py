@@ -38,3 +38,10 @@ def clarifications_for_rule(
     from kb.links import clarifications_for_rule as linked
 
     return linked(session, number, _edition_arg(edition), include_subrules=include_subrules)
+
+
+def trace(session: Session, number: str, edition: Edition) -> dict[str, Any]:
+    """A rule's number and text in every loaded edition (to follow a renumbered translation)."""
+    from kb.versions import trace as history
+
+    return history(session, number, _edition_arg(edition))

@@ -117,6 +117,41 @@ def choose(
     return _make(number, language, "stale" if state == "stale" else "current", chosen)
 
 
+def _judge_heading(
+    session: Session, edition: Edition, number: str, candidates: list[RuleText]
+) -> dict | None:
+    """Parts and chapters, which the version stage does not judge: compare their English title."""
+    if not candidates:
+        return None
+    best = candidates[0]
+    state = "current"
+    if best.follows_edition_id not in (None, edition.id):
+        titles = dict(
+            session.execute(
+                select(Rule.edition_id, RuleText.title)
+                .join(RuleText, RuleText.rule_id == Rule.id)
+                .where(
+                    Rule.number == number,
+                    RuleText.language == "en",
+                    Rule.edition_id.in_([best.follows_edition_id, edition.id]),
+                )
+            ).all()
+        )
+        if titles.get(best.follows_edition_id) != titles.get(edition.id):
+            state = "stale"
+    return {"status": state, "provenance": best.provenance, "follows": _follows_iso(best)}
+
+
+def _renumbered(
+    session: Session, language: str, edition: Edition, number: str, follows: str | None
+) -> list[RuleText]:
+    """The texts of a translation made for the rule's number in an older edition (701.32 ->
+    701.38): the version stage judged it by content, so look it up under its own number."""
+    history = stages.trace(session, number, edition).get("history", [])
+    old = {h["number"] for h in history if h.get("edition") == follows} - {number}
+    return [t for n in sorted(old) for t in _candidates(session, language, [n]).get(n, [])]
+
+
 def translations(
     session: Session, language: str, edition: Edition, numbers: Iterable[str]
 ) -> dict[str, Translation]:
@@ -126,7 +161,13 @@ def translations(
         raise ValueError("English is the source: read the edition's own texts")
     status = stages.translation_status(session, language, edition)
     candidates = _candidates(session, language, wanted)
-    return {
-        number: choose(number, language, edition, status.get(number), candidates.get(number, []))
-        for number in wanted
-    }
+    out: dict[str, Translation] = {}
+    for number in wanted:
+        found = candidates.get(number, [])
+        judged = status.get(number)
+        if judged is None:
+            judged = _judge_heading(session, edition, number, found)
+        elif judged.get("status") != "missing" and not found:
+            found = _renumbered(session, language, edition, number, judged.get("follows"))
+        out[number] = choose(number, language, edition, judged, found)
+    return out
