@@ -24,10 +24,9 @@ from kb.models import (
     Rule,
     RuleText,
 )
-from kb.search.schema import body_field, title_field
+from kb.search.schema import NO_EDITION, body_field, title_field
 from kb.urls import glossary_slug
 
-NO_EDITION = "-"
 _SEE_RULE = re.compile(r"\b(\d{3}(?:\.\d{1,3}[a-z]?)?)\b")
 PROVENANCE_ORDER = {"official": 0, "community": 1, "machine": 2}
 

@@ -20,11 +20,13 @@ import uuid
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from kb.db import Database
 from kb.errors import KbError
 from kb.search.schema import INDEX_NAME, SCHEMA_VERSION, build_schema
+
+if TYPE_CHECKING:  # the database is only needed to build: searching must not import SQLAlchemy
+    from kb.db import Database
 
 log = logging.getLogger(__name__)
 
@@ -165,14 +167,13 @@ def update_index(db: Database, index_dir: Path, changed: Iterable[str] = ()) -> 
         return build_index(db, index_dir)
     report = IndexReport(full=False, changed_documents=sorted(set(changed)))
     try:
-        outcome = _apply(db, ix)
+        report.written, report.removed, report.items, rebuild = _apply(db, ix)
     finally:
         ix.close()
-    if outcome is None:  # most items changed (a new edition, a new kb): a fresh build is faster
+    if rebuild:  # most items changed (a new edition, a new kb): a fresh build is faster
         rebuilt = build_index(db, index_dir)
-        rebuilt.changed_documents = report.changed_documents
+        rebuilt.changed_documents, rebuilt.removed = report.changed_documents, report.removed
         return rebuilt
-    report.written, report.removed, report.items = outcome
     if report.written or report.removed:
         _write_manifest(index_dir, report.items)
     report.seconds = time.perf_counter() - started
@@ -192,11 +193,11 @@ def indexed_hashes(reader: Any) -> dict[str, str]:
     return {keys[docnum]: hashes[docnum] for docnum in reader.all_doc_ids()}
 
 
-def _apply(db: Database, ix: Any) -> tuple[int, int, int] | None:
-    """Rewrite the changed items and delete the stale ones; return (written, removed, total).
+def _apply(db: Database, ix: Any) -> tuple[int, int, int, bool]:
+    """Rewrite the changed items, delete the stale ones; return (written, removed, total, False).
 
-    None when more than REBUILD_SHARE of the items changed: rebuilding is then cheaper than
-    deleting and re-adding them one by one.
+    When more than REBUILD_SHARE of the items changed, nothing is written and the last value is
+    True: rebuilding is then cheaper than deleting and re-adding them one by one.
     """
     with ix.searcher() as searcher:
         current = indexed_hashes(searcher.reader())
@@ -204,9 +205,9 @@ def _apply(db: Database, ix: Any) -> tuple[int, int, int] | None:
     stale = sorted(set(current) - set(expected))
     changed = [key for key, item in expected.items() if current.get(key) != item["hash"]]
     if not stale and not changed:
-        return 0, 0, len(current)
+        return 0, 0, len(current), False
     if len(changed) + len(stale) > REBUILD_SHARE * max(len(expected), 1):
-        return None
+        return len(changed), len(stale), len(expected), True
     writer = ix.writer(limitmb=128)
     try:
         for key in stale:
@@ -217,7 +218,7 @@ def _apply(db: Database, ix: Any) -> tuple[int, int, int] | None:
         writer.cancel()
         raise
     writer.commit()
-    return len(changed), len(stale), len(expected)
+    return len(changed), len(stale), len(expected), False
 
 
 def check_index(index_dir: Path) -> None:

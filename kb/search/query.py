@@ -62,11 +62,11 @@ _EDITION_NEWEST = {"newest", "latest", "current"}
 
 def jump_numbers(text: str) -> list[str] | None:
     """The rule numbers a query names on its own (``701.54``, ``rule 701.54a–c``), else None."""
-    from kb.corpus.numbers import expand_range, is_rule_number
-
     match = JUMP_RE.match(text.strip())
     if not match:
         return None
+    from kb.corpus.numbers import expand_range, is_rule_number
+
     start, end = match["start"].lower(), match["end"]
     if not is_rule_number(start):
         return None
@@ -154,7 +154,7 @@ class FilterValuesPlugin(Plugin):
             return self.edition(value, lowered)
         if name == "date" and not _DATE_RE.match(lowered):
             raise QueryError(f"date:{value} — expected a year, YYYY-MM or YYYY-MM-DD")
-        if name == "set":
+        if name in ("set", "source"):
             return lowered
         return value
 

@@ -14,6 +14,7 @@ from kb.langs import LANGS
 # Bump when the schema or the analyzers change: an index of another version is rebuilt.
 SCHEMA_VERSION = 1
 INDEX_NAME = "kb"
+NO_EDITION = "-"  # the edition of a translated rule no loaded English edition has
 
 TYPES = ("rule", "example", "glossary", "ruling", "card")
 TYPE_ALIASES = {

@@ -20,7 +20,6 @@ from whoosh.scoring import BM25F
 from kb.errors import KbError
 from kb.langs import LANGS
 from kb.search import highlight
-from kb.search.documents import NO_EDITION
 from kb.search.indexer import MANIFEST, check_index, read_manifest
 from kb.search.query import (
     QueryContext,
@@ -33,6 +32,7 @@ from kb.search.query import (
 )
 from kb.search.schema import (
     INDEX_NAME,
+    NO_EDITION,
     TYPE_PRIOR,
     body_field,
     field_language,
@@ -304,6 +304,7 @@ class SearchIndex:
             "title": _title(kind, data, shown),
             "number": stored.get("number"),
             "language": shown,
+            "languages": [code for code in LANGS if code in texts],
             "matched_languages": matched_langs + (["names"] if name_terms else []),
             "provenance": text.get("provenance"),
             "badge": BADGES.get(text.get("provenance", ""), text.get("provenance")),

@@ -11,6 +11,9 @@ from whoosh.lang import stemmer_for_language, stopwords_for_language
 
 from kb.search.lang import SearchLanguage
 
+# Forms of "avoir" in Whoosh's stop list that are also a card type here ("Aura").
+_KEEP = frozenset({"aura", "auras"})
+
 ELISIONS = frozenset("c d j l m n s t qu jusqu lorsqu puisqu quoiqu presqu".split())
 
 TO_ENGLISH: dict[str, tuple[str, ...]] = {
@@ -184,7 +187,7 @@ TO_ENGLISH: dict[str, tuple[str, ...]] = {
 LANGUAGE = SearchLanguage(
     code="fr",
     name="Français",
-    stopwords=frozenset(stopwords_for_language("fr")),
+    stopwords=frozenset(stopwords_for_language("fr")) - _KEEP,
     stemmer=stemmer_for_language("fr"),
     elisions=ELISIONS,
     to_english=TO_ENGLISH,

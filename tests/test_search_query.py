@@ -1,0 +1,184 @@
+"""Query parsing: filters and their values, stop words, languages, the bridge, jumps, fuzziness."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from whoosh import query as wq
+
+from kb.search.query import QueryContext, QueryError, check_types, jump_numbers, parse
+from kb.search.schema import build_schema
+
+EDITIONS = ["2024-01-05", "2025-02-07"]
+
+
+@pytest.fixture(scope="module")
+def schema() -> Any:
+    return build_schema()
+
+
+def _parse(schema: Any, text: str, lang: str = "en") -> tuple[Any, QueryContext]:
+    context = QueryContext(lang=lang, editions=list(EDITIONS))
+    return parse(schema, text, context), context
+
+
+def _terms(q: Any) -> set[tuple[str, str]]:
+    return {
+        (field, text.decode() if isinstance(text, bytes) else text) for field, text in q.all_terms()
+    }
+
+
+def test_plain_words_are_all_required_in_the_users_language_and_card_names(schema: Any) -> None:
+    q, context = _parse(schema, "ring tempts you")
+    assert isinstance(q, wq.And) and len(q.subqueries) == 2  # "you" is an English stop word
+    assert context.words == ["ring", "tempts"]
+    terms = _terms(q)
+    assert {("title_en", "tempt"), ("body_en", "tempt"), ("card", "tempts")} <= terms
+    assert not any(field.endswith(("_fr", "_es")) for field, _ in terms)
+
+
+def test_french_words_also_search_english_as_typed_and_bridged(schema: Any) -> None:
+    q, context = _parse(schema, "compteur de lore", lang="fr")
+    assert context.words == ["compteur", "lore"]  # "de" is a French stop word
+    terms = _terms(q)
+    assert ("body_fr", "compteur") in terms
+    assert ("body_en", "counter") in terms  # the bridge: compteur -> counter
+    assert ("body_en", "lore") in terms  # as typed, in the English texts
+
+
+def test_spanish_bridge(schema: Any) -> None:
+    q, _ = _parse(schema, "voto empate", lang="es")
+    terms = _terms(q)
+    assert {("body_en", "vote"), ("body_en", "tie"), ("body_es", "vot"), ("body_es", "empat")} <= (
+        terms
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "value"),
+    [
+        ("type:rulings", "type", "ruling"),
+        ("TYPE:Card", "type", "card"),
+        ("lang:FR", "langs", "fr"),
+        ("langue:es", "langs", "es"),
+        ("set:khm", "set", "khm"),
+        ("source:WotC", "source", "wotc"),
+        ("provenance:machine", "provenance", "machine"),
+        ("edition:2024-01-05", "edition", "2024-01-05"),
+        ("edition:latest", "edition", "2025-02-07"),
+        ("rule:701.54a", "number", "701.54a"),
+    ],
+)
+def test_filter_values_are_normalised(schema: Any, text: str, field: str, value: str) -> None:
+    q, context = _parse(schema, text)
+    assert (field, value) in _terms(q)
+    assert context.filters[field] == [value]
+
+
+def test_card_filter_takes_a_phrase(schema: Any) -> None:
+    q, _ = _parse(schema, 'card:"Trickster-God’s Heist" chapter')
+    phrases = [s for s in q.subqueries if isinstance(s, wq.Phrase)]
+    assert phrases and phrases[0].fieldname == "card"
+    assert phrases[0].words == ["trickster", "god's", "heist"]
+
+
+def test_date_filter_is_a_range(schema: Any) -> None:
+    q, _ = _parse(schema, "date:2023 vote")
+    ranges = [s for s in q.subqueries if isinstance(s, wq.NumericRange)]
+    assert ranges and ranges[0].fieldname == "date"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("type:spell", "unknown type"),
+        ("lang:de", "unsupported language 'de'"),
+        ("edition:2020-01-01", "no such edition in the index (indexed: 2024-01-05, 2025-02-07)"),
+        ("provenance:ai", "unknown provenance"),
+        ("date:June", "expected a year"),
+    ],
+)
+def test_bad_filter_values_are_errors_that_name_them(schema: Any, text: str, message: str) -> None:
+    with pytest.raises(QueryError, match=re.escape(message)):
+        _parse(schema, text)
+
+
+def test_boolean_operators_and_minus(schema: Any) -> None:
+    q, _ = _parse(schema, "vote OR ballot")
+    assert isinstance(q, wq.Or)
+    q, _ = _parse(schema, "vote NOT tie")
+    assert any(isinstance(s, wq.Not) for s in q.subqueries)
+    q, _ = _parse(schema, "vote -tie")
+    assert isinstance(q, wq.AndNot)
+    # A dash inside a word is not an operator.
+    q, _ = _parse(schema, "edition:2024-01-05 Ring-bearer")
+    assert ("edition", "2024-01-05") in _terms(q)
+    assert not isinstance(q, wq.AndNot)
+
+
+def test_phrases_keep_their_words_in_order(schema: Any) -> None:
+    q, _ = _parse(schema, '"the ring tempts you"')
+    phrases = [s for s in q.subqueries if isinstance(s, wq.Phrase)]
+    assert {p.fieldname: p.words for p in phrases}["body_en"] == ["ring", "tempt"]
+
+
+def test_unknown_field_names_are_plain_words(schema: Any) -> None:
+    q, context = _parse(schema, "colour:blue")
+    assert context.words == ["colour:blue"]
+    assert ("body_en", "blue") in _terms(q)
+
+
+def test_only_stop_words_parse_to_nothing(schema: Any) -> None:
+    q, context = _parse(schema, "the of and")
+    assert isinstance(q, wq.qcore._NullQuery)
+    assert context.words == []
+
+
+def test_fuzzy_turns_words_into_fuzzy_terms(schema: Any) -> None:
+    context = QueryContext(lang="en", editions=list(EDITIONS), fuzzy=True)
+    q = parse(schema, "tempst", context)
+    fuzzy = [s for s in q.subqueries if isinstance(s, wq.FuzzyTerm)]
+    assert {f.fieldname for f in fuzzy} == {"title_en", "body_en", "card"}
+    assert all(f.maxdist == 1 for f in fuzzy)
+
+
+def test_edition_all_drops_the_default(schema: Any) -> None:
+    q, context = _parse(schema, "edition:all vote")
+    assert context.filters["edition"] == ["*"]
+    assert all(field != "edition" for field, _ in _terms(q))
+
+
+@pytest.mark.parametrize(
+    ("text", "numbers"),
+    [
+        ("701.54", ["701.54"]),
+        ("701.54a", ["701.54a"]),
+        ("701.54.", ["701.54"]),
+        ("rule 701.54a", ["701.54a"]),
+        ("Règle 701.54", ["701.54"]),
+        ("regla 701.54", ["701.54"]),
+        ("701.54a–c", ["701.54a", "701.54b", "701.54c"]),
+        ("701.54a-701.54c", ["701.54a", "701.54b", "701.54c"]),
+        ("704.5k-m", ["704.5k", "704.5m"]),
+        ("701", ["701"]),
+        ("7", ["7"]),
+        ("ring 701.54", None),
+        ("2023", None),
+    ],
+)
+def test_rule_number_jumps(text: str, numbers: list[str] | None) -> None:
+    assert jump_numbers(text) == numbers
+
+
+def test_backwards_range_is_an_error() -> None:
+    with pytest.raises(QueryError, match="backwards"):
+        jump_numbers("701.54c–a")
+
+
+def test_type_parameter() -> None:
+    assert check_types("rules, Card,rule") == ["rule", "card"]
+    assert check_types(None) is None
+    with pytest.raises(QueryError, match="unknown type 'spells'"):
+        check_types("spells")
