@@ -87,6 +87,11 @@ def normalise(word: str, language: str) -> str:
     folded = fold(stem)
     if language == "es":  # tienta / tentado: stem-changing verbs
         folded = folded.replace("ie", "e").replace("ue", "o")
+    elif language == "fr":  # verb endings the stemmer keeps: votent, votons, votez
+        for ending in ("aient", "ent", "ons", "ez"):
+            if folded.endswith(ending) and len(folded) - len(ending) >= 3:
+                folded = folded[: -len(ending)]
+                break
     return folded
 
 

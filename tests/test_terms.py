@@ -1,0 +1,148 @@
+"""The term vocabulary and its inflection-tolerant matcher (kb.links.terms), on small inputs."""
+
+from __future__ import annotations
+
+import pytest
+
+from kb.links.terms import (
+    GlossaryItem,
+    RuleEntry,
+    english_stem,
+    english_vocabulary,
+    translated_vocabulary,
+)
+
+RULES = [
+    RuleEntry("113", "chapter", "Abilities", ""),
+    RuleEntry("113.3a", "subrule", "", "Spell abilities are abilities followed as instructions."),
+    RuleEntry("114", "chapter", "Emblems", ""),
+    RuleEntry("505", "chapter", "Main Phase", ""),
+    RuleEntry("603", "chapter", "Handling Triggered Abilities", ""),
+    RuleEntry("608.2b", "subrule", "", "If the spell or ability specifies targets, …"),
+    RuleEntry("701.15", "rule", "Goad", ""),
+    RuleEntry("701.38", "rule", "Vote", ""),
+    RuleEntry("701.54", "rule", "The Ring Tempts You", ""),
+    RuleEntry("702.5", "rule", "Enchant", ""),
+    RuleEntry("702.170", "rule", "Plot", ""),
+    RuleEntry("704", "chapter", "State-Based Actions", ""),
+    RuleEntry("714", "chapter", "Saga Cards", ""),
+    RuleEntry(
+        "714.2",
+        "rule",
+        "",
+        "A chapter symbol represents a triggered ability referred to as a chapter ability.",
+    ),
+    RuleEntry("719", "chapter", "Case Cards", ""),
+    RuleEntry("723", "chapter", "Ending Turns and Phases", ""),
+]
+GLOSSARY = [
+    GlossaryItem("Emblem", "A marker. See rule 114, “Emblems.”"),
+    GlossaryItem("End the Turn", "To end the turn. See rule 723, “Ending Turns and Phases.”"),
+    GlossaryItem("Goad", "A keyword action. See rule 701.15, “Goad.”"),
+    GlossaryItem("Goaded", "A designation. See rule 701.15, “Goad.”"),
+    GlossaryItem("Illegal Target", "A target that no longer exists. See rule 608.2b."),
+    GlossaryItem("Spell Ability", "An ability of an instant or sorcery. See rule 113.3a."),
+    GlossaryItem(
+        "Triggered Ability",
+        "A kind of ability. See rule 113, “Abilities,” and rule 603, “Handling Triggered "
+        "Abilities.”",
+    ),
+    GlossaryItem("The Ring", "An emblem. See rule 701.54, “The Ring Tempts You.”"),
+    GlossaryItem("Ring-bearer", "A designation. See rule 701.54, “The Ring Tempts You.”"),
+    GlossaryItem("Vote", "Players vote. See rule 701.38, “Vote.”"),
+    GlossaryItem("Deal", "See Damage.", redirect="Damage"),
+    GlossaryItem("Creature", "A card type. See rule 302, “Creatures.”"),
+    GlossaryItem("At End of Turn", "Old wording. See rule 513.", obsolete=True),
+]
+
+
+@pytest.fixture(scope="module")
+def vocab():
+    return english_vocabulary(RULES, GLOSSARY)
+
+
+def linked(vocab, text: str, mask=()) -> list[tuple[str, tuple[str, ...]]]:
+    return [(m.matched, m.term.targets) for m in vocab.match(text, mask=mask)]
+
+
+@pytest.mark.parametrize(
+    ("word", "stem"),
+    [
+        ("tempts", "tempt"),
+        ("tempted", "tempt"),
+        ("tempting", "tempt"),
+        ("votes", "vot"),
+        ("voting", "vot"),
+        ("voted", "vot"),
+        ("vote", "vot"),
+        ("abilities", "ability"),
+        ("copied", "copy"),
+        ("requirement", "requirement"),
+        ("initiative", "initiativ"),
+    ],
+)
+def test_english_stem_strips_inflections_only(word: str, stem: str) -> None:
+    assert english_stem(word) == stem
+
+
+def test_inflections_match(vocab) -> None:
+    assert linked(vocab, "Each time the Ring tempts you, choose.")[0] == (
+        "Ring tempts",
+        ("701.54",),
+    )
+    assert linked(vocab, "The Ring won't tempt you.") == [("Ring won't tempt", ("701.54",))]
+    assert linked(vocab, "cause the Ring to tempt you") == [("Ring to tempt", ("701.54",))]
+    for text in ("Each player votes.", "In non-secret voting", "once all players have voted"):
+        assert [t for _, t in linked(vocab, text)] == [("701.38",)], text
+
+
+def test_glossary_title_choice_and_redirects(vocab) -> None:
+    # Triggered Ability cites 113 and 603: the one whose title shares its words wins.
+    assert linked(vocab, "a triggered ability") == [("triggered ability", ("603",))]
+    assert linked(vocab, "an illegal target") == [("illegal target", ("608.2b",))]
+
+
+def test_longest_phrase_wins_and_defined_terms(vocab) -> None:
+    assert linked(vocab, "A chapter ability triggers.") == [("chapter ability", ("714.2",))]
+    assert linked(vocab, "the chapter II ability") == [("chapter II ability", ("714.2",))]
+
+
+def test_conjunctions_and_small_words_end_or_shape_phrases(vocab) -> None:
+    # "spell or ability" is not the glossary's "Spell Ability"
+    assert linked(vocab, "the spell or ability resolves") == []
+    # "End the Turn" needs its "the": "until end of turn" is something else
+    assert linked(vocab, "gets +1/+1 until end of turn") == []
+    assert linked(vocab, "Time Stop ends the turn") == [("ends the turn", ("723",))]
+    # "The Ring" needs its article: "Rings of Brighthearth" is a card
+    assert linked(vocab, "Rings of Brighthearth copies it") == []
+
+
+def test_capitalised_heads_participles_and_keyword_forms(vocab) -> None:
+    assert linked(vocab, "Sacrifice the Saga.") == [("Saga", ("714",))]
+    assert linked(vocab, "In the case of a tie") == []  # "Case Cards" needs "Case"
+    assert linked(vocab, "That creature is goaded.") == [("goaded", ("701.15",))]
+    assert linked(vocab, "Goad target creature.") == [("Goad", ("701.15",))]
+    assert linked(vocab, "the enchanted creature") == []  # not the Enchant keyword
+    assert linked(vocab, "Enchant creature") == [("Enchant", ("702.5",))]
+    assert linked(vocab, "it has five or more plot counters") == []  # counters, not Plot
+
+
+def test_basic_concepts_and_obsolete_terms_are_not_linked(vocab) -> None:
+    assert linked(vocab, "Target creature deals damage") == []
+    assert linked(vocab, "at end of turn") == []
+
+
+def test_card_names_are_masked(vocab) -> None:
+    text = "Council's Vote Engine makes each player vote."
+    assert [m for m, _ in linked(vocab, text)] == ["Vote", "vote"]
+    assert [m for m, _ in linked(vocab, text, mask=["Council's Vote Engine"])] == ["vote"]
+
+
+def test_french_and_spanish_vocabularies(vocab) -> None:
+    es = translated_vocabulary("es", vocab, {"701.54": "El Anillo te tienta"})
+    fr = translated_vocabulary("fr", vocab, {})
+    assert [t for _, t in linked(es, "Cada vez que el Anillo te tiente, elige.")] == [("701.54",)]
+    assert [t for _, t in linked(es, "Los jugadores votan en orden de turno.")] == [("701.38",)]
+    assert [t for _, t in linked(fr, "Chaque fois que l'Anneau vous tente")] == [("701.54",)]
+    assert [t for _, t in linked(fr, "les joueurs votent")] == [("701.38",)]
+    assert [t for _, t in linked(fr, "Cette action basée sur un état")] == [("704",)]
