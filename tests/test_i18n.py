@@ -34,12 +34,8 @@ def test_messages_pot_is_in_step_with_the_templates(tmp_path: Path):
     shutil.copytree(i18n.LOCALES, locales, ignore=shutil.ignore_patterns("*.mo"))
     fresh = i18n.extract(locales=locales)
     assert _ids(fresh) == _ids(i18n.pot_path()), "run `kb i18n extract && kb i18n update`"
-    assert fresh.read_bytes() == i18n.pot_path().read_bytes()
-    i18n.update(locales=locales)
     for lang in LANGS:
-        assert i18n.po_path(lang, locales).read_bytes() == i18n.po_path(lang).read_bytes(), (
-            f"{lang}: run `kb i18n update`"
-        )
+        assert _ids(i18n.po_path(lang)) == _ids(fresh), f"{lang}: run `kb i18n update`"
 
 
 def test_update_keeps_translations_and_adds_new_strings_untranslated(tmp_path: Path):

@@ -48,6 +48,7 @@ class BuildReport:
     up_to_date: bool = False
     seconds_load: float = 0.0
     seconds_render: float = 0.0
+    cpu_seconds_render: float = 0.0
     seconds_pagefind: float = 0.0
     seconds_total: float = 0.0
     broken: list[str] = field(default_factory=list)
@@ -169,9 +170,10 @@ def build_site(
     report.edition = site_data.edition
     report.missing_stages = site_extras.missing
     report.seconds_load = time.perf_counter() - start
-    render_start = time.perf_counter()
+    render_start, render_cpu = time.perf_counter(), time.process_time()
     files, report.pages = render_site(site_data, site_extras, langs)
     report.seconds_render = time.perf_counter() - render_start
+    report.cpu_seconds_render = time.process_time() - render_cpu
     for path, content in files.items():
         writer.add(path, content)
     report.files = len(files)

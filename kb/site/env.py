@@ -12,7 +12,14 @@ from typing import Any
 
 from babel.dates import format_date
 from babel.numbers import format_decimal, format_percent
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, pass_context
+from jinja2 import (
+    BytecodeCache,
+    Environment,
+    FileSystemLoader,
+    StrictUndefined,
+    pass_context,
+)
+from jinja2.bccache import Bucket
 from jinja2.runtime import Context
 from markupsafe import Markup
 
@@ -21,6 +28,24 @@ from kb.site.i18n import ROOT, translations
 from kb.urls import glossary_slug, site_url
 
 TEMPLATES = ROOT / "templates"
+
+
+def N_(message: str) -> str:
+    """Mark a string for extraction; it is translated when an environment is made."""
+    return message
+
+
+BADGES = {
+    "official": N_("official"),
+    "machine": N_("machine translation"),
+    "community": N_("community translation"),
+    "stale": N_("stale"),
+    "missing": N_("missing"),
+    "added": N_("added"),
+    "changed": N_("changed"),
+    "removed": N_("removed"),
+    "renumbered": N_("renumbered"),
+}
 
 
 def relative(url: str, root: str) -> str:
@@ -56,6 +81,26 @@ def glossary_href(ctx: Context, term: str, lang: str | None = None) -> str:
     return relative(site_url("glossary", lang or ctx["lang"], term=term), _root(ctx))
 
 
+class _SharedBytecode(BytecodeCache):
+    """Compiled templates shared by the three languages' environments (compiled once, not 3x)."""
+
+    def __init__(self) -> None:
+        self.store: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: Bucket) -> None:
+        """Load the compiled template if this source was compiled before."""
+        data = self.store.get(bucket.key)
+        if data is not None:
+            bucket.bytecode_from_string(data)
+
+    def dump_bytecode(self, bucket: Bucket) -> None:
+        """Keep a freshly compiled template."""
+        self.store[bucket.key] = bucket.bytecode_to_string()
+
+
+_BYTECODE = _SharedBytecode()
+
+
 def make_environment(lang: str, templates: Path = TEMPLATES) -> Environment:
     """A Jinja2 environment with the UI translated into ``lang`` and its locale's formats."""
     env = Environment(
@@ -66,8 +111,15 @@ def make_environment(lang: str, templates: Path = TEMPLATES) -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        auto_reload=False,
+        bytecode_cache=_BYTECODE,
     )
-    env.install_gettext_translations(translations(lang), newstyle=True)  # type: ignore[attr-defined]
+    catalog = translations(lang)
+    env.install_gettext_translations(catalog, newstyle=True)  # type: ignore[attr-defined]
+    badges = {
+        kind: Markup('<span class="badge badge-{}">{}</span>').format(kind, catalog.gettext(label))
+        for kind, label in BADGES.items()
+    }
     loc = locale(lang)
 
     def date_filter(value: str | dt.date | None, width: str = "long") -> str:
@@ -106,6 +158,7 @@ def make_environment(lang: str, templates: Path = TEMPLATES) -> Environment:
         glossary_href=glossary_href,
         LANGS=LANGS,
         lang=lang,
+        badges=badges,
         Markup=Markup,
     )
     return env

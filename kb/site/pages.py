@@ -65,6 +65,7 @@ class LanguageSite:
         self.linker = Linker(data.nodes, lang, terms)
         self.glossary_terms = {fold(t): t for t in terms}
         self.status = extras.status.get(lang, {})
+        self.card_titles = {card["key"]: self._card_title(card) for card in data.cards}
 
     # --- rules ---------------------------------------------------------------------------------
 
@@ -158,7 +159,11 @@ class LanguageSite:
             result.append(
                 {
                     "date": clar["date"],
-                    "cards": clar["cards"],
+                    "cards": [
+                        {"key": c["key"], "name": self.card_titles.get(c["key"], c["name"])}
+                        for c in clar["cards"]
+                        if c["key"] in self.card_titles
+                    ],
                     "rules": clar["rules"],
                     "lang": code,
                     "text": self.linker(texts[code]["text"], code, root),
