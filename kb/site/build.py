@@ -95,9 +95,16 @@ def fingerprint(db: Database, langs: tuple[str, ...], search: bool) -> str:
 
 
 def render_site(
-    site_data: data.SiteData, site_extras: extras.Extras, langs: tuple[str, ...] = LANGS
+    site_data: data.SiteData,
+    site_extras: extras.Extras,
+    langs: tuple[str, ...] = LANGS,
+    unresolved: dict[str, int] | None = None,
 ) -> tuple[dict[str, bytes], int]:
-    """Render every page and asset of the site into memory; return the files and the page count."""
+    """Render every page and asset of the site into memory; return the files and the page count.
+
+    ``unresolved`` (if given) receives the rule references shown as text because the edition
+    has no such rule, with how often each occurs.
+    """
     files: dict[str, bytes] = {}
     summaries: dict[str, dict[str, Any]] = {}
     sites = {}
@@ -116,6 +123,9 @@ def render_site(
             site.search_data(), ensure_ascii=False, sort_keys=True, separators=(",", ":")
         )
         files[f"assets/search-{lang}.js"] = f"window.KB_SEARCH = {search};\n".encode()
+        if unresolved is not None:
+            for numbers, count in site.linker.unresolved.items():
+                unresolved[numbers] = unresolved.get(numbers, 0) + count
     root_env = make_environment("en")
     files["index.html"] = (
         root_env.get_template("root.html")
@@ -171,7 +181,9 @@ def build_site(
     report.missing_stages = site_extras.missing
     report.seconds_load = time.perf_counter() - start
     render_start, render_cpu = time.perf_counter(), time.process_time()
-    files, report.pages = render_site(site_data, site_extras, langs)
+    unresolved: dict[str, int] = {}
+    files, report.pages = render_site(site_data, site_extras, langs, unresolved)
+    report.unresolved_references = sum(unresolved.values())
     report.seconds_render = time.perf_counter() - render_start
     report.cpu_seconds_render = time.process_time() - render_cpu
     for path, content in files.items():
