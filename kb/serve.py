@@ -297,9 +297,9 @@ class KbServer(ThreadingHTTPServer):
     allow_reuse_address = True
 
     def __init__(self, address: tuple[str, int], settings: Settings, site_dir: Path) -> None:
-        super().__init__(address, Handler)
         self.site_dir = Path(site_dir)
         self.search = SearchService(settings)
+        super().__init__(address, Handler)  # binds; on failure it calls server_close()
 
     def server_close(self) -> None:
         super().server_close()

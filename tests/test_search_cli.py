@@ -1,0 +1,173 @@
+"""``kb index`` and ``kb search`` through click's CliRunner."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from kb.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "tests" / "data"
+CORPUS = [
+    ROOT / "corpus",
+    DATA / "search" / "cr_2024.txt",
+    DATA / "search" / "cr_2025.txt",
+    DATA / "mtgjson" / "mini.json",
+    DATA / "rulings" / "es_page.txt",
+]
+
+
+def run(home: Path, *args: str) -> Any:
+    """Run kb on a data folder, with its own SQLite database (whatever $KB_DATABASE_URL says)."""
+    url = f"sqlite:///{(home / 'kb.sqlite').as_posix()}"
+    return CliRunner().invoke(main, ["--home", str(home), "--database", url, *args])
+
+
+@pytest.fixture(scope="module")
+def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A data folder with the small corpus ingested and indexed through the CLI (built once)."""
+    folder = tmp_path_factory.mktemp("cli") / "_kb"
+    result = run(folder, "ingest", *map(str, CORPUS))
+    assert result.exit_code == 0, result.output
+    result = run(folder, "index")
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("indexed ")
+    return folder
+
+
+def test_ingest_then_index_then_search(settings: Any) -> None:
+    """The whole flow on the test's own database (PostgreSQL when the suite runs on it)."""
+    invoke = CliRunner().invoke
+    folder = ["--home", str(settings.home)]
+    assert invoke(main, [*folder, "ingest", str(ROOT / "corpus")]).exit_code == 0
+    assert invoke(main, [*folder, "index"]).output.startswith("indexed ")
+    result = invoke(main, [*folder, "search", "vote", "--json"])
+    assert result.exit_code == 0 and json.loads(result.output)["results"]
+    # A further ingest keeps the index in step by itself.
+    assert invoke(main, [*folder, "ingest", str(CORPUS[1])]).exit_code == 0
+    result = invoke(main, [*folder, "search", "ballot", "edition:2024-01-05", "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["results"][0]["edition"] == "2024-01-05"
+
+
+def test_index_reports_and_is_idempotent(home: Path) -> None:
+    result = run(home, "index")
+    assert result.exit_code == 0 and result.output.startswith("index up to date (")
+    result = run(home, "index", "--json")
+    report = json.loads(result.output)
+    assert report["full"] is False and report["written"] == 0 and report["items"] > 50
+    result = run(home, "index", "--rebuild", "--json")
+    assert json.loads(result.output)["full"] is True
+    assert run(home, "search", "vote").exit_code == 0
+
+
+def test_search_prints_readable_results(home: Path) -> None:
+    result = run(home, "search", "ring", "tempts", "you", "--limit", "3")
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0].startswith("1") and "for ring tempts you" in lines[0]
+    assert "1. 701.54 The Ring Tempts You" in result.output
+    assert "/en/rules/701.html#701.54" in result.output
+    assert "\x1b[" not in result.output  # no colour when the output is not a terminal
+
+
+def test_search_json(home: Path) -> None:
+    result = run(home, "search", "abstenerse", "--lang", "es", "--json")
+    assert result.exit_code == 0, result.output
+    response = json.loads(result.output)
+    assert response["lang"] == "es"
+    top = response["results"][0]
+    assert top["type"] == "ruling" and top["badge"] == "machine translation"
+    assert top["matched_languages"] == ["es"] and top["original"]["language"] == "en"
+
+
+def test_search_type_and_limit(home: Path) -> None:
+    result = run(home, "search", "vote", "--type", "glossary", "--json")
+    response = json.loads(result.output)
+    assert response["results"] and {r["type"] for r in response["results"]} == {"glossary"}
+    result = run(home, "search", "vote", "--limit", "2", "--json")
+    assert len(json.loads(result.output)["results"]) == 2
+
+
+def test_rule_number_jump(home: Path) -> None:
+    result = run(home, "search", "701.54a-c")
+    assert result.exit_code == 0
+    assert result.output.startswith("Rule 701.54a–701.54c (edition 2025-02-07)")
+    assert "3. 701.54c" in result.output
+
+
+def test_nothing_found_exits_1(home: Path) -> None:
+    result = run(home, "search", "zzqxv")
+    assert result.exit_code == 1
+    assert "No results for zzqxv." in result.output
+    result = run(home, "search", "zzqxv", "--json")
+    assert result.exit_code == 1 and json.loads(result.output)["results"] == []
+
+
+def test_did_you_mean_is_shown(home: Path) -> None:
+    result = run(home, "search", "rign", "tempts")
+    assert "Did you mean: ring tempts?" in result.output
+    result = run(home, "search", "tempst", "rign")
+    assert result.exit_code == 0
+    assert "No results for tempst rign;" in result.output
+
+
+def test_fuzzy_option(home: Path) -> None:
+    response = json.loads(run(home, "search", "tempst", "--fuzzy", "--json").output)
+    assert response["fuzzy"] is True and response["showing"] is None and response["results"]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["type:spell"], "kb: error: type:spell — unknown type"),
+        (["vote", "--type", "spell"], "kb: error: unknown type 'spell'"),
+        (["vote", "edition:1999-01-01"], "no such edition in the index"),
+        (["the"], "only common words"),
+    ],
+)
+def test_bad_queries_exit_2_with_a_message(home: Path, args: list[str], message: str) -> None:
+    result = run(home, "search", *args)
+    assert result.exit_code == 2
+    assert message in result.output
+    assert "Traceback" not in result.output
+
+
+def test_bad_options_are_refused_by_click(home: Path) -> None:
+    assert run(home, "search", "vote", "--lang", "de").exit_code == 2
+    assert run(home, "search", "vote", "--limit", "0").exit_code == 2
+
+
+def test_search_without_an_index(tmp_path: Path) -> None:
+    result = run(tmp_path / "empty", "search", "vote")
+    assert result.exit_code == 2
+    assert "no search index" in result.output and "kb index" in result.output
+
+
+def test_corpus_text_is_escaped_in_terminal_markup() -> None:
+    from kb.search.terminal import result_lines
+
+    result = {
+        "rank": 1,
+        "type": "rule",
+        "title": "100.1 [bold]not markup[/bold]",
+        "language": "en",
+        "snippet": "a [red]b[/red]",
+        "highlights": [["a [red]", False], ["b", True]],
+        "url": "/en/rules/100.html#100.1",
+    }
+    lines = result_lines(result)
+    assert "\\[bold]not markup\\[/bold]" in lines[0]
+    assert "a \\[red][bold yellow]b[/bold yellow]" in lines[1]
+
+
+@pytest.mark.parametrize("command", ["index", "search", "serve"])
+def test_help_has_an_example(command: str) -> None:
+    result = CliRunner().invoke(main, [command, "--help"])
+    assert result.exit_code == 0
+    assert "Example:" in result.output
