@@ -9,6 +9,7 @@ made by a kb older than the migrations (tables but no ``alembic_version``) is ad
 
 from __future__ import annotations
 
+import hashlib
 import io
 import logging
 from collections.abc import Iterator
@@ -16,13 +17,13 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from sqlalchemy import Connection, Engine, create_engine, event, inspect, text
+from sqlalchemy import Connection, Engine, create_engine, event, inspect, select, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, OperationalError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
 from kb.errors import DatabaseError, KbError
-from kb.models import Base
+from kb.models import Base, DerivedState, Document
 
 log = logging.getLogger(__name__)
 
@@ -204,6 +205,36 @@ def create_schema(engine: Engine) -> None:
 def has_schema(engine: Engine) -> bool:
     """Tell whether the database already holds kb's tables."""
     return inspect(engine).has_table("documents")
+
+
+# --- derived data in step with the documents -------------------------------------------------
+
+
+def documents_digest(session: Session) -> str:
+    """A digest of which documents are loaded, with which content (sha256)."""
+    digest = hashlib.sha256()
+    rows = session.execute(
+        select(Document.path, Document.sha256).where(Document.status == "loaded")
+    ).all()
+    for path, sha in sorted(rows):
+        digest.update(f"{path}\0{sha}\n".encode())
+    return digest.hexdigest()
+
+
+def derived_current(session: Session, stage: str) -> bool:
+    """Whether a derived stage (``links``, ``index``) was last built from the current documents."""
+    state = session.get(DerivedState, stage)
+    return state is not None and state.inputs == documents_digest(session)
+
+
+def mark_derived(session: Session, stage: str) -> None:
+    """Record, in the caller's transaction, that a stage is now in step with the documents."""
+    state = session.get(DerivedState, stage)
+    if state is None:
+        session.add(DerivedState(stage=stage, inputs=documents_digest(session)))
+    else:
+        state.inputs = documents_digest(session)
+    session.flush()
 
 
 class Database:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sqlalchemy import delete, select
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.exc import OperationalError, SQLAlchemyError
 from sqlalchemy.orm import Session
 
 from kb.corpus import parse_file, read_text
@@ -130,6 +130,10 @@ def ingest_paths(
         try:
             with db.session() as session, session.begin():
                 _load_document(session, key, digest, size, parsed)
+        except OperationalError:
+            # A full disk, an I/O error or a lost server is not the document's fault: recording
+            # it as failed would keep it from being retried, so the run stops here instead.
+            raise
         except (KbError, SQLAlchemyError) as exc:
             line, reason = _describe(exc)
             log.warning("%s:%s: %s", key, line, reason)
@@ -138,11 +142,13 @@ def ingest_paths(
             continue
         report.loaded.append(key)
 
-    if report.loaded:
-        with db.session() as session, session.begin():
-            reattach_translations(session)
-            recognise_pages(session)
-            collect_garbage(session)
+    # Run even when nothing loaded: a run killed after its documents committed but before this
+    # upkeep did leaves it undone, and the rerun finds every file unchanged. It is incremental
+    # (only unrecognised pages, only orphans), so an idle run pays little for it.
+    with db.session() as session, session.begin():
+        reattach_translations(session)
+        recognise_pages(session)
+        collect_garbage(session)
     return report
 
 

@@ -328,3 +328,17 @@ class Link(Base):
     start: Mapped[int] = mapped_column(Integer, default=0)
     end: Mapped[int] = mapped_column(Integer, default=0)
     resolved: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class DerivedState(Base):
+    """What a derived stage (links, search index) was last brought in step with.
+
+    ``inputs`` is a digest of the loaded documents (kb.db.documents_digest). A run killed after
+    its documents committed but before the links or the index caught up leaves the old digest
+    behind, so the next run finishes the job even though no file changed.
+    """
+
+    __tablename__ = "derived_state"
+
+    stage: Mapped[str] = mapped_column(String(32), primary_key=True)
+    inputs: Mapped[str] = mapped_column(String(64))

@@ -80,9 +80,17 @@ def test_upgrade_is_idempotent_and_keeps_every_row(settings, seeds, engine):
         assert conn.scalar(select(func.count()).select_from(Card)) == cards
 
 
+# The tables kb made with create_all before it had migrations (revision 0001).
+LEGACY_TABLES = (
+    "documents editions rules rule_texts examples glossary_entries cards card_localizations "
+    "printings clarifications clarification_texts card_clarifications rulings_pages "
+    "rule_references links"
+).split()
+
+
 def _legacy(engine, tables: list[str] | None = None) -> None:
     """A database as kb made it before migrations: create_all, no alembic_version."""
-    chosen = None if tables is None else [Base.metadata.tables[name] for name in tables]
+    chosen = [Base.metadata.tables[name] for name in tables or LEGACY_TABLES]
     Base.metadata.create_all(engine, tables=chosen)
     with engine.begin() as conn:
         conn.execute(

@@ -1,0 +1,484 @@
+"""Faults: ingest SIGKILLed at random points, a full disk, a read-only data folder, two writers.
+
+Each fault is injected into a real ``kb`` process (a child interpreter running the CLI through
+FAULT_RUNNER below): a SQLAlchemy hook kills it at its N-th SQL statement, RLIMIT_FSIZE makes
+every file write past a size fail as on a full disk, or the OS calls are patched so that the data
+folder is read-only. Afterwards the database must be consistent (every document marked loaded
+holds its rows, no duplicates) and a plain rerun must give exactly the knowledge base a clean
+ingest gives, row for row.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import Integer, text
+from sqlalchemy.engine import make_url
+
+from kb.db import make_engine
+from kb.models import Base
+
+ROOT = Path(__file__).resolve().parent.parent
+SEEDS = ROOT / "corpus"
+STATEMENTS = 20_000  # about what a full ingest of seeds + real corpus executes (22k on SQLite)
+SEED = int(os.environ.get("KB_FAULT_SEED") or random.SystemRandom().randrange(10**6))
+
+FAULT_RUNNER = r"""
+import json, os, signal, sys, time
+
+spec = json.loads(sys.argv[1])
+if spec.get("kill_at") or spec.get("pause_at"):
+    from sqlalchemy import event
+    from sqlalchemy.engine import Engine
+
+    executed = [0]
+
+    @event.listens_for(Engine, "after_cursor_execute")
+    def _fault(*_args):
+        executed[0] += 1
+        if executed[0] == spec.get("kill_at"):
+            os.kill(os.getpid(), signal.SIGKILL)
+        if executed[0] == spec.get("pause_at"):
+            open(spec["pause_flag"], "w").close()
+            time.sleep(spec["pause_seconds"])
+
+if spec.get("fsize") is not None:  # a full disk: every file write past this size fails
+    import resource
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (spec["fsize"], spec["fsize"]))
+
+if spec.get("readonly"):  # a read-only folder, whoever runs the test (root ignores chmod)
+    import builtins, errno, io, sqlite3, urllib.parse
+
+    root = os.path.realpath(spec["readonly"])
+
+    def inside(path):
+        if isinstance(path, int):
+            return False
+        real = os.path.realpath(os.fsdecode(path))
+        return real == root or real.startswith(root + os.sep)
+
+    def deny(path):
+        raise OSError(errno.EROFS, os.strerror(errno.EROFS), os.fsdecode(path))
+
+    real_io_open = io.open
+
+    def guarded_open(file, mode="r", *args, **kwargs):
+        if any(c in mode for c in "wax+") and inside(file):
+            deny(file)
+        return real_io_open(file, mode, *args, **kwargs)
+
+    builtins.open = io.open = guarded_open
+    real_os_open = os.open
+    writing = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
+
+    def guarded_os_open(path, flags, mode=0o777, *, dir_fd=None):
+        if flags & writing and inside(path):
+            deny(path)
+        return real_os_open(path, flags, mode, dir_fd=dir_fd)
+
+    os.open = guarded_os_open
+
+    def guard(function, arity):
+        def guarded(*args, **kwargs):
+            for path in args[:arity]:
+                if inside(path):
+                    deny(path)
+            return function(*args, **kwargs)
+        return guarded
+
+    for name in ("mkdir", "rmdir", "remove", "unlink", "chmod", "utime", "truncate"):
+        setattr(os, name, guard(getattr(os, name), 1))
+    for name in ("rename", "replace", "symlink", "link"):
+        setattr(os, name, guard(getattr(os, name), 2))
+    real_connect = sqlite3.connect
+
+    def read_only_connect(database, *args, **kwargs):
+        if isinstance(database, str) and not database.startswith("file:") and inside(database):
+            database = "file:" + urllib.parse.quote(database) + "?mode=ro"
+            kwargs["uri"] = True
+        return real_connect(database, *args, **kwargs)
+
+    sqlite3.connect = sqlite3.dbapi2.connect = read_only_connect
+
+from kb.cli import main
+
+main(sys.argv[2:], prog_name="kb")
+"""
+
+
+def run_kb(
+    *args: str, fault: dict[str, Any] | None = None, wait: bool = True, timeout: float = 120
+) -> subprocess.CompletedProcess[str] | subprocess.Popen[str]:
+    """Run ``kb ARGS`` in a child interpreter with a fault injected; wait for it unless told."""
+    command = [sys.executable, "-c", FAULT_RUNNER, json.dumps(fault or {}), *args]
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+    env.pop("KB_DATABASE_URL", None)  # every call names its database with --database
+    if not wait:
+        return subprocess.Popen(
+            command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env
+        )
+    return subprocess.run(
+        command, capture_output=True, text=True, timeout=timeout, cwd=ROOT, env=env
+    )
+
+
+def kb_args(home: Path, url: str, *args: str) -> list[str]:
+    return ["--home", str(home), "--database", url, *args]
+
+
+# --- what a consistent, complete knowledge base is ------------------------------------------
+
+
+def _value(value: Any) -> Any:
+    if isinstance(value, dict | list):
+        return json.dumps(value, sort_keys=True)
+    if isinstance(value, float):
+        return round(value, 6)
+    return value
+
+
+def fingerprint(url: str) -> Counter[tuple[Any, ...]]:
+    """Every row of every kb table, ids replaced by the fingerprint of the row they point to.
+
+    Two knowledge bases with the same content give the same multiset whatever order their rows
+    were inserted in (or how many aborted runs came before); generic over kb/models.py so that
+    tables added later are covered too.
+    """
+    engine = make_engine(url)
+    rows: Counter[tuple[Any, ...]] = Counter()
+    by_id: dict[str, dict[Any, tuple[Any, ...]]] = {}
+    try:
+        with engine.connect() as conn:
+            for table in Base.metadata.sorted_tables:
+                pk = list(table.primary_key.columns)
+                own_id = pk[0].name if len(pk) == 1 and isinstance(pk[0].type, Integer) else None
+                by_id[table.name] = {}
+                for row in conn.execute(table.select()).mappings():
+                    parts: list[Any] = [table.name]
+                    for column in sorted(table.columns, key=lambda c: c.name):
+                        value = row[column.name]
+                        if column.name == own_id:
+                            continue
+                        if column.foreign_keys:
+                            target = next(iter(column.foreign_keys)).column.table.name
+                            value = None if value is None else by_id[target].get(value, "dangling")
+                        elif column.name.endswith("_id") and isinstance(column.type, Integer):
+                            continue  # an id without a foreign key (links.source_id): not content
+                        parts.append((column.name, _value(value)))
+                    key = tuple(parts)
+                    if own_id is not None:
+                        by_id[table.name][row[own_id]] = key
+                    rows[key] += 1
+    finally:
+        engine.dispose()
+    return rows
+
+
+# The table whose rows prove that a document of each format really loaded.
+OWNED = {
+    "comprules": "editions",
+    "rule_page": "rules",
+    "mtgjson": "printings",
+    "rulings_page": "rulings_pages",
+}
+
+
+def problems(url: str) -> list[str]:
+    """What is inconsistent in a database: integrity, documents marked loaded without rows."""
+    found: list[str] = []
+    engine = make_engine(url)
+    try:
+        with engine.connect() as conn:
+            if engine.dialect.name == "sqlite":
+                check = conn.exec_driver_sql("PRAGMA integrity_check").scalar()
+                if check != "ok":
+                    found.append(f"integrity_check: {check}")
+                dangling = conn.exec_driver_sql("PRAGMA foreign_key_check").all()
+                if dangling:
+                    found.append(f"foreign keys broken: {dangling[:5]}")
+            if not engine.dialect.has_table(conn, "documents"):
+                return found
+            documents = conn.execute(text("SELECT id, path, format, status FROM documents")).all()
+            for doc_id, path, fmt, status in documents:
+                if status != "loaded":
+                    continue
+                table = OWNED.get(fmt or "")
+                owned = conn.execute(
+                    text(f"SELECT count(*) FROM {table} WHERE document_id = :id"), {"id": doc_id}
+                ).scalar()
+                if not owned:
+                    found.append(f"{path} is marked loaded but owns no {table}")
+    finally:
+        engine.dispose()
+    return found
+
+
+def compare(expected: Counter[tuple[Any, ...]], actual: Counter[tuple[Any, ...]]) -> dict[str, int]:
+    """Rows lost, rows extra and rows duplicated of ``actual`` against ``expected``."""
+    lost = expected - actual
+    extra = actual - expected
+    duplicated = sum(count - expected.get(key, 0) for key, count in actual.items() if count > 1)
+    return {
+        "lost": sum(lost.values()),
+        "extra": sum(extra.values()),
+        "duplicated": max(duplicated, 0),
+    }
+
+
+@pytest.fixture(scope="module")
+def reference(full_settings) -> Counter[tuple[Any, ...]]:
+    """The full knowledge base (seeds + real corpus) ingested cleanly, as a fingerprint."""
+    return fingerprint(full_settings.database)
+
+
+def _describe(result: subprocess.CompletedProcess[str]) -> str:
+    out, err = result.stdout[-1500:], result.stderr[-3000:]
+    return f"exit {result.returncode}\nstdout: {out}\nstderr: {err}"
+
+
+# --- SIGKILL ---------------------------------------------------------------------------------
+
+
+def kill_and_rerun(
+    home: Path, url: str, corpus: list[str], rng: random.Random, kills: int
+) -> dict[str, int]:
+    """Kill ``kb ingest`` ``kills`` times at random statements, checking after each; rerun."""
+    injected = 0
+    for _ in range(kills):
+        point = rng.randint(1, STATEMENTS)
+        result = run_kb(*kb_args(home, url, "ingest", *corpus), fault={"kill_at": point})
+        assert result.returncode in (0, -9), _describe(result)
+        injected += result.returncode == -9
+        assert problems(url) == [], f"after a kill at statement {point} (seed {SEED})"
+    final = run_kb(*kb_args(home, url, "ingest", "--strict", *corpus))
+    assert final.returncode == 0, _describe(final)
+    assert problems(url) == []
+    return {"injected": injected}
+
+
+def test_ingest_killed_at_random_statements_then_rerun(
+    tmp_path: Path, shared_corpus: Path, reference, fresh_database_url
+) -> None:
+    rng = random.Random(SEED)
+    url = fresh_database_url("killed")
+    outcome = kill_and_rerun(tmp_path / "_kb", url, [str(SEEDS), str(shared_corpus)], rng, 6)
+    assert outcome["injected"] >= 1, f"no kill landed (seed {SEED})"
+    assert compare(reference, fingerprint(url)) == {"lost": 0, "extra": 0, "duplicated": 0}, (
+        f"seed {SEED}: set KB_FAULT_SEED={SEED} to replay"
+    )
+
+
+def test_ingest_killed_at_random_moments_then_rerun(
+    tmp_path: Path, shared_corpus: Path, reference, fresh_database_url
+) -> None:
+    """Kills by the clock land anywhere: parsing, between statements, in the commit."""
+    rng = random.Random(SEED + 1)
+    url = fresh_database_url("clock")
+    home = tmp_path / "_kb"
+    corpus = [str(SEEDS), str(shared_corpus)]
+    for _ in range(3):
+        child = run_kb(*kb_args(home, url, "ingest", *corpus), wait=False)
+        assert isinstance(child, subprocess.Popen)
+        time.sleep(rng.uniform(0.3, 2.5))
+        child.kill()
+        child.communicate()
+        assert problems(url) == [], f"seed {SEED + 1}"
+    final = run_kb(*kb_args(home, url, "ingest", "--strict", *corpus))
+    assert final.returncode == 0, _describe(final)
+    assert compare(reference, fingerprint(url)) == {"lost": 0, "extra": 0, "duplicated": 0}
+
+
+def test_killed_after_the_documents_committed_but_before_the_upkeep(
+    tmp_path: Path, shared_corpus: Path, reference, fresh_database_url
+) -> None:
+    """Every document committed, the post-load upkeep (recognition, clean-up) not: a rerun
+    that finds every file unchanged must still finish it."""
+    corpus = [str(SEEDS), str(shared_corpus)]
+    upkeep = _statements_before_upkeep(tmp_path / "count", fresh_database_url("count"), corpus)
+    url = fresh_database_url("upkeep")
+    home = tmp_path / "_kb"
+    killed = run_kb(*kb_args(home, url, "ingest", *corpus), fault={"kill_at": upkeep + 1})
+    assert killed.returncode == -9, _describe(killed)
+    assert problems(url) == []
+    rerun = run_kb(*kb_args(home, url, "ingest", "--strict", *corpus))
+    assert rerun.returncode == 0, _describe(rerun)
+    assert compare(reference, fingerprint(url)) == {"lost": 0, "extra": 0, "duplicated": 0}
+
+
+def _statements_before_upkeep(home: Path, url: str, corpus: list[str]) -> int:
+    """How many SQL statements an ingest executes before its post-load clean-up starts."""
+    probe = (
+        "import sys\n"
+        "from sqlalchemy import event\nfrom sqlalchemy.engine import Engine\n"
+        "import kb.ingest\n"
+        "n = [0]\n"
+        "event.listen(Engine, 'after_cursor_execute', lambda *a: n.__setitem__(0, n[0] + 1))\n"
+        "real = kb.ingest.collect_garbage\n"
+        "def spy(*args, **kwargs):\n"
+        "    print('UPKEEP', n[0], file=sys.stderr)\n"
+        "    return real(*args, **kwargs)\n"
+        "kb.ingest.collect_garbage = spy\n"
+        "from kb.cli import main\n"
+        "main(sys.argv[1:], prog_name='kb')\n"
+    )
+    env = {**os.environ}
+    env.pop("KB_DATABASE_URL", None)
+    done = subprocess.run(
+        [sys.executable, "-c", probe, *kb_args(home, url, "ingest", *corpus)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+    )
+    line = next(ln for ln in done.stderr.splitlines() if ln.startswith("UPKEEP"))
+    return int(line.split()[1])
+
+
+# --- a full disk, a read-only folder -------------------------------------------------------
+
+
+def _sqlite_file(url: str) -> Path | None:
+    parsed = make_url(url)
+    return Path(parsed.database) if parsed.get_backend_name() == "sqlite" else None
+
+
+def test_full_disk_gives_a_clear_error_and_keeps_what_was_loaded(
+    tmp_path: Path, shared_corpus: Path, reference
+) -> None:
+    """SQLite in the data folder; every file write past 64 KB more than the database fails."""
+    home = tmp_path / "_kb"
+    url = f"sqlite:///{(home / 'kb.sqlite').as_posix()}"
+    first = run_kb(*kb_args(home, url, "ingest", str(SEEDS)))
+    assert first.returncode == 0, _describe(first)
+    before = fingerprint(url)
+    size = (home / "kb.sqlite").stat().st_size
+    full = run_kb(
+        *kb_args(home, url, "ingest", str(shared_corpus)), fault={"fsize": size + 64 * 1024}
+    )
+    assert full.returncode == 2, _describe(full)
+    assert "kb: error: the database refused a write" in full.stderr
+    assert "free disk space" in full.stderr and "Traceback" not in full.stderr
+    assert problems(url) == []
+    after = fingerprint(url)
+    assert compare(before, after)["lost"] == 0  # nothing that was there went missing
+    # Documents the full disk stopped are not marked failed: a rerun with space loads them.
+    rerun = run_kb(*kb_args(home, url, "ingest", "--strict", str(SEEDS), str(shared_corpus)))
+    assert rerun.returncode == 0, _describe(rerun)
+    assert compare(reference, fingerprint(url)) == {"lost": 0, "extra": 0, "duplicated": 0}
+
+
+def _snapshot(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+
+
+def test_read_only_data_folder_gives_a_clear_error_and_changes_nothing(
+    tmp_path: Path, shared_corpus: Path
+) -> None:
+    home = tmp_path / "_kb"
+    url = f"sqlite:///{(home / 'kb.sqlite').as_posix()}"
+    assert run_kb(*kb_args(home, url, "ingest", str(SEEDS))).returncode == 0
+    files = _snapshot(home)
+    before = fingerprint(url)
+    refused = run_kb(
+        *kb_args(home, url, "ingest", str(shared_corpus)), fault={"readonly": str(home)}
+    )
+    assert refused.returncode == 2, _describe(refused)
+    assert "kb: error: cannot write to the data folder" in refused.stderr
+    assert "Read-only file system" in refused.stderr and "Traceback" not in refused.stderr
+    assert _snapshot(home) == files
+    assert fingerprint(url) == before
+
+
+def test_read_only_database_file_elsewhere_gives_a_clear_error(tmp_path: Path) -> None:
+    """The data folder is writable but the SQLite database lives in a read-only one."""
+    home, store = tmp_path / "_kb", tmp_path / "store"
+    url = f"sqlite:///{(store / 'kb.sqlite').as_posix()}"
+    assert run_kb(*kb_args(home, url, "ingest", str(SEEDS))).returncode == 0
+    files = _snapshot(store)
+    before = fingerprint(url)
+    changed = tmp_path / "more" / "999_00000000000000ff.txt"  # a new rulings page
+    changed.parent.mkdir()
+    changed.write_text((SEEDS / "000_c70b93c6d7c03b3c.txt").read_text(encoding="utf-8"))
+    refused = run_kb(*kb_args(home, url, "ingest", str(changed)), fault={"readonly": str(store)})
+    assert refused.returncode == 2, _describe(refused)
+    assert refused.stderr.startswith("kb: error:") and "Traceback" not in refused.stderr
+    assert "readonly database" in refused.stderr
+    # SQLite itself may open its -shm index beside the file (below the Python calls patched
+    # here); the database file is what must not change.
+    assert _snapshot(store)["kb.sqlite"] == files["kb.sqlite"]
+    assert fingerprint(url) == before
+
+
+# --- two writers at once -------------------------------------------------------------------
+
+
+def _paused_writer(home: Path, url: str, corpus: list[str], flag: Path) -> subprocess.Popen[str]:
+    """Start an ingest that pauses 4 s holding the writer lock; return once it is paused."""
+    child = run_kb(
+        *kb_args(home, url, "ingest", *corpus),
+        fault={"pause_at": 50, "pause_flag": str(flag), "pause_seconds": 4},
+        wait=False,
+    )
+    assert isinstance(child, subprocess.Popen)
+    deadline = time.monotonic() + 60
+    while not flag.exists():
+        assert child.poll() is None, child.communicate()
+        assert time.monotonic() < deadline, "the first writer never got going"
+        time.sleep(0.05)
+    return child
+
+
+def test_second_ingest_waits_or_refuses_clearly(
+    tmp_path: Path, shared_corpus: Path, reference, fresh_database_url
+) -> None:
+    home = tmp_path / "_kb"
+    url = fresh_database_url("two")
+    corpus = [str(SEEDS), str(shared_corpus)]
+    first = _paused_writer(home, url, corpus, tmp_path / "paused")
+    refused = run_kb(*kb_args(home, url, "ingest", "--no-wait", *corpus))
+    waiting = run_kb(*kb_args(home, url, "ingest", *corpus), wait=False)
+    assert isinstance(waiting, subprocess.Popen)
+    _, err = first.communicate(timeout=120)
+    assert first.returncode == 0, err
+    assert refused.returncode == 2, _describe(refused)
+    assert "kb: error: another kb process (pid" in refused.stderr
+    assert "try again later" in refused.stderr
+    _, err = waiting.communicate(timeout=120)
+    assert waiting.returncode == 0, err
+    assert "waiting for another kb process" in err
+    assert problems(url) == []
+    assert compare(reference, fingerprint(url)) == {"lost": 0, "extra": 0, "duplicated": 0}
+
+
+@pytest.mark.skipif(
+    not (os.environ.get("KB_DATABASE_URL") or "").startswith("postgresql"),
+    reason="writers with separate data folders share one database only on a server",
+)
+def test_two_data_folders_on_one_postgres_database_take_turns(
+    tmp_path: Path, shared_corpus: Path, reference, fresh_database_url
+) -> None:
+    """The folders' file locks differ: PostgreSQL's advisory lock keeps the writers apart."""
+    url = fresh_database_url("shared")
+    corpus = [str(SEEDS), str(shared_corpus)]
+    first = _paused_writer(tmp_path / "a", url, corpus, tmp_path / "paused")
+    refused = run_kb(*kb_args(tmp_path / "b", url, "ingest", "--no-wait", *corpus))
+    waiting = run_kb(*kb_args(tmp_path / "c", url, "ingest", *corpus), wait=False)
+    assert isinstance(waiting, subprocess.Popen)
+    _, err = first.communicate(timeout=120)
+    assert first.returncode == 0, err
+    assert refused.returncode == 2, _describe(refused)
+    assert "another kb process is writing to this database" in refused.stderr
+    _, err = waiting.communicate(timeout=120)
+    assert waiting.returncode == 0, err
+    assert problems(url) == []
+    assert compare(reference, fingerprint(url)) == {"lost": 0, "extra": 0, "duplicated": 0}
