@@ -1,0 +1,263 @@
+"""Concurrency: ``kb serve`` under 50 clients for 30 s while ``kb ingest`` rewrites the data.
+
+The server runs as a real ``kb serve`` process on 127.0.0.1. Its answers at rest are recorded
+before, between and after two ingests (a new Comprehensive Rules edition, then a new rulings
+page), each of which updates the database, the links and the search index underneath it. Under
+load every answer must be a 200 equal to one of those at-rest answers (the old state or a new
+one, never a mix), and a client that has seen a newer state never sees an older one again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import http.client
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlencode
+
+ROOT = Path(__file__).resolve().parent.parent
+SEEDS = ROOT / "corpus"
+CLIENTS = 50
+SECONDS = 30.0
+
+# (parameters, expected HTTP status): words, rule numbers, filters, three languages, typos.
+QUERIES: list[tuple[dict[str, str], int]] = [
+    ({"q": "ring tempts you"}, 200),
+    ({"q": "701.54"}, 200),
+    ({"q": "saga lore counter"}, 200),
+    ({"q": "vote", "limit": "20"}, 200),
+    ({"q": "Trickster-God's Heist", "type": "card"}, 200),
+    ({"q": "day night", "type": "rule"}, 200),
+    ({"q": "el anillo te tienta", "lang": "es"}, 200),
+    ({"q": "vol du dieu", "lang": "fr"}, 200),
+    ({"q": "mulligna", "fuzzy": "1"}, 200),
+    ({"q": "commander damage", "type": "glossary"}, 200),
+    ({"q": "exile", "lang": "en", "type": "ruling"}, 200),
+    ({"q": "ring", "limit": "0"}, 400),
+]
+
+
+def _path(params: dict[str, str]) -> str:
+    return "/api/search?" + urlencode(params)
+
+
+def _canonical(body: bytes) -> str:
+    """A digest of a JSON answer that ignores key order."""
+    data = json.loads(body)
+    return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()
+
+
+class Server:
+    """A ``kb serve`` child process on a free port of 127.0.0.1."""
+
+    def __init__(self, home: Path, env: dict[str, str]) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "kb", "--home", str(home), "serve", "--port", "0"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=ROOT,
+            env=env,
+        )
+        assert self.process.stdout is not None
+        line = self.process.stdout.readline()
+        match = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+        assert match, f"kb serve did not start: {line!r} {self.process.stderr.read()[-2000:]}"
+        self.port = int(match.group(1))
+
+    def get(self, path: str) -> tuple[int, bytes]:
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+        try:
+            conn.request("GET", path)
+            response = conn.getresponse()
+            return response.status, response.read()
+        finally:
+            conn.close()
+
+    def stop(self) -> str:
+        self.process.terminate()
+        try:
+            _, err = self.process.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            _, err = self.process.communicate()
+        return err
+
+
+@dataclass
+class Load:
+    """What the clients saw."""
+
+    served: int = 0
+    errors: list[str] = field(default_factory=list)
+    # per client: (query index, status, canonical answer) in the order received
+    seen: list[list[tuple[int, int, str]]] = field(default_factory=list)
+
+
+def run_clients(port: int, stop: threading.Event, clients: int, load: Load, seed: int) -> None:
+    """Hammer the API from ``clients`` threads with keep-alive connections until ``stop``."""
+    lock = threading.Lock()
+
+    def client(number: int) -> None:
+        rng = random.Random(seed * 1000 + number)
+        seen: list[tuple[int, int, str]] = []
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        try:
+            while not stop.is_set():
+                index = rng.randrange(len(QUERIES))
+                try:
+                    conn.request("GET", _path(QUERIES[index][0]))
+                    response = conn.getresponse()
+                    body = response.read()
+                    seen.append((index, response.status, _canonical(body)))
+                except (OSError, http.client.HTTPException, ValueError) as exc:
+                    with lock:
+                        load.errors.append(f"client {number}: {exc!r}")
+                    conn.close()
+                    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        finally:
+            conn.close()
+            with lock:
+                load.seen.append(seen)
+                load.served += len(seen)
+
+    threads = [threading.Thread(target=client, args=(n,), daemon=True) for n in range(clients)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+
+def at_rest(server: Server) -> list[tuple[int, str]]:
+    """Every query's answer (status, canonical body) when no writer is running."""
+    answers = []
+    for params, _ in QUERIES:
+        status, body = server.get(_path(params))
+        answers.append((status, _canonical(body)))
+    return answers
+
+
+def check_answers(load: Load, states: list[list[tuple[int, str]]]) -> list[str]:
+    """Every answer is one state's at-rest answer, and no client goes back to an older state."""
+    wrong: list[str] = []
+    for number, seen in enumerate(load.seen):
+        low = 0  # the newest state this client has certainly seen
+        for index, status, digest in seen:
+            matching = [s for s, answers in enumerate(states) if answers[index] == (status, digest)]
+            if not matching:
+                wrong.append(f"client {number}: {QUERIES[index][0]} -> {status}, in no state")
+                continue
+            if max(matching) < low:
+                wrong.append(f"client {number}: {QUERIES[index][0]} went back to state {matching}")
+            low = max(low, min(matching))
+    return wrong
+
+
+def prepare(home: Path, env: dict[str, str], files: list[Path]) -> None:
+    """Ingest the first state and build its search index (in child processes, like a user)."""
+    for args in (["ingest", *map(str, files)], ["index"]):
+        done = subprocess.run(
+            [sys.executable, "-m", "kb", "--home", str(home), *args],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            env=env,
+        )
+        assert done.returncode == 0, done.stderr[-3000:]
+
+
+def ingest_in_background(home: Path, env: dict[str, str], files: list[Path]) -> str:
+    done = subprocess.run(
+        [sys.executable, "-m", "kb", "--home", str(home), "ingest", "--strict", *map(str, files)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    return done.stderr
+
+
+def new_rulings_page(folder: Path) -> Path:
+    """A rulings page the corpus does not have yet (a seed page with one more ruling)."""
+    seed = (SEEDS / "003_c5873bb13b9e08b7.txt").read_text(encoding="utf-8").splitlines()
+    lines = [*seed[:-1], "05 février 2021 · source : wotc", "Added while the server ran.", seed[-1]]
+    page = folder / "005_00000000000000aa.txt"
+    page.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return page
+
+
+def serve_under_load(tmp_path: Path, shared_corpus: Path, seed: int) -> dict[str, object]:
+    """The whole scenario; return the figures (requests served, errors, wrong answers)."""
+    cr = shared_corpus / "cr" / "en"
+    first = [SEEDS, cr / "MagicCompRules_20251114.txt", shared_corpus / "mtgjson"]
+    edition = cr / "MagicCompRules_20260116.txt"
+    home = tmp_path / "_kb"
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+    prepare(home, env, first)
+    page = new_rulings_page(tmp_path)
+    server = Server(home, env)
+    load = Load()
+    try:
+        states = [at_rest(server)]
+        stop = threading.Event()
+        clients = threading.Thread(
+            target=run_clients, args=(server.port, stop, CLIENTS, load, seed)
+        )
+        started = time.monotonic()
+        clients.start()
+        try:
+            time.sleep(2)
+            ingest_in_background(home, env, [edition])
+            states.append(at_rest(server))
+            ingest_in_background(home, env, [page])
+            states.append(at_rest(server))
+            # At least SECONDS of load, and a few more after the last write.
+            time.sleep(max(3.0, SECONDS - (time.monotonic() - started)))
+        finally:
+            stop.set()
+            clients.join()
+        elapsed = time.monotonic() - started
+    finally:
+        log = server.stop()
+    for (params, expected), (status, _) in zip(QUERIES, states[-1], strict=True):
+        assert status == expected, (params, status)
+    return {
+        "served": load.served,
+        "errors": load.errors,
+        "wrong": check_answers(load, states),
+        "states": len({tuple(s) for s in states}),
+        "seconds": elapsed,
+        "server_log": log,
+    }
+
+
+def test_serve_answers_correctly_under_load_while_ingest_runs(
+    tmp_path: Path, shared_corpus: Path, database_url: str | None
+) -> None:
+    seed = random.SystemRandom().randrange(10**6)
+    outcome = serve_under_load(tmp_path, shared_corpus, seed)
+    assert outcome["errors"] == [], outcome["errors"][:10]
+    assert outcome["wrong"] == [], outcome["wrong"][:10]
+    assert "Traceback" not in outcome["server_log"], outcome["server_log"][-3000:]
+    assert outcome["states"] == 3, "each ingest should have changed some answers"
+    assert outcome["served"] >= CLIENTS * 10, outcome["served"]
+
+
+def test_the_check_catches_a_mix_and_a_step_back() -> None:
+    """The load test's verdict is not vacuous: unknown answers and regressions are reported."""
+    states = [[(200, "a0"), (200, "a1")], [(200, "b0"), (200, "a1")]]
+    load = Load(seen=[[(0, 200, "a0"), (1, 200, "a1"), (0, 200, "b0"), (1, 200, "a1")]])
+    assert check_answers(load, states) == []
+    load = Load(seen=[[(0, 200, "b0"), (0, 200, "a0")], [(1, 200, "mixed")]])
+    wrong = check_answers(load, states)
+    assert len(wrong) == 2
+    assert "went back" in wrong[0] and "in no state" in wrong[1]
