@@ -298,13 +298,20 @@ def test_ingest_killed_at_random_moments_then_rerun(
     assert compare(reference, fingerprint(url)) == {"lost": 0, "extra": 0, "duplicated": 0}
 
 
-def test_killed_after_the_documents_committed_but_before_the_upkeep(
-    tmp_path: Path, shared_corpus: Path, reference, fresh_database_url
+@pytest.mark.parametrize(
+    ("module", "function"),
+    [("kb.ingest", "collect_garbage"), ("kb.pipeline", "rebuild_links")],
+    ids=["in-the-upkeep", "in-the-relink"],
+)
+def test_killed_after_the_documents_committed(
+    tmp_path: Path, shared_corpus: Path, reference, fresh_database_url, module, function
 ) -> None:
-    """Every document committed, the post-load upkeep (recognition, clean-up) not: a rerun
-    that finds every file unchanged must still finish it."""
+    """Every document committed, the upkeep (recognition, clean-up) or the links not: a rerun
+    that finds every file unchanged must still finish them."""
     corpus = [str(SEEDS), str(shared_corpus)]
-    upkeep = _statements_before_upkeep(tmp_path / "count", fresh_database_url("count"), corpus)
+    upkeep = _statements_before(
+        tmp_path / "count", fresh_database_url("count"), corpus, module, function
+    )
     url = fresh_database_url("upkeep")
     home = tmp_path / "_kb"
     killed = run_kb(*kb_args(home, url, "ingest", *corpus), fault={"kill_at": upkeep + 1})
@@ -315,19 +322,19 @@ def test_killed_after_the_documents_committed_but_before_the_upkeep(
     assert compare(reference, fingerprint(url)) == {"lost": 0, "extra": 0, "duplicated": 0}
 
 
-def _statements_before_upkeep(home: Path, url: str, corpus: list[str]) -> int:
-    """How many SQL statements an ingest executes before its post-load clean-up starts."""
+def _statements_before(home: Path, url: str, corpus: list[str], module: str, function: str) -> int:
+    """How many SQL statements an ingest executes before it calls ``module.function``."""
     probe = (
-        "import sys\n"
+        "import importlib, sys\n"
         "from sqlalchemy import event\nfrom sqlalchemy.engine import Engine\n"
-        "import kb.ingest\n"
+        f"target = importlib.import_module({module!r})\n"
         "n = [0]\n"
         "event.listen(Engine, 'after_cursor_execute', lambda *a: n.__setitem__(0, n[0] + 1))\n"
-        "real = kb.ingest.collect_garbage\n"
+        f"real = getattr(target, {function!r})\n"
         "def spy(*args, **kwargs):\n"
         "    print('UPKEEP', n[0], file=sys.stderr)\n"
         "    return real(*args, **kwargs)\n"
-        "kb.ingest.collect_garbage = spy\n"
+        f"setattr(target, {function!r}, spy)\n"
         "from kb.cli import main\n"
         "main(sys.argv[1:], prog_name='kb')\n"
     )
