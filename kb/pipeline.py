@@ -327,7 +327,7 @@ def import_translations(
                     return report
                 session.commit()
                 if report.imported or report.updated:
-                    _refresh_derived(db, IngestReport(loaded=[str(path)]))
+                    rebuild_links(db)  # the new texts' rule references
                     _update_search_index(settings, db, [])
                 return report
         finally:

@@ -134,14 +134,19 @@ def test_paper_sizes_and_page_count(sheets):
 def test_headers_and_page_numbers_on_every_page(sheets):
     _sheet, path = sheets["long"]
     pages = len(PdfReader(path).pages)
+    seen: list[str] = []
     for number in range(1, pages + 1):
         text = pdf_text(path, number)
         assert f"Page {number} of {pages}" in text
         assert "Source: MagicCompRules_20260116.txt" in text
         assert "Comprehensive Rules effective January 16, 2026" in text
-        if "Clarifications linked to these rules" not in text.split("Rule English", 1)[0]:
-            # a page of the rules table starts with its column headers, repeated
-            assert re.search(r"^Rule English French Spanish$", text, re.M), number
+        # every page of a table starts with its column headers, repeated
+        header = re.search(r"^(Rule|Ruling) English French Spanish$", text, re.M)
+        assert header, number
+        seen.append(header[1])
+    # the rules table first, then the rulings table, each over several pages
+    assert seen[0] == "Rule" and seen == sorted(seen, key=["Rule", "Ruling"].index)
+    assert seen.count("Rule") > 1 and seen.count("Ruling") > 1
     short = pdf_text(sheets["short"][1])
     assert "Página 1 de 1" in short and re.search(r"^Regla Español Inglés$", short, re.M)
 

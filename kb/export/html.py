@@ -16,7 +16,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup
 
 import kb
-from kb.export.sheet import Sheet
+from kb.export.sheet import Cell, Sheet
 from kb.langs import format_long_date, language_name
 
 TEMPLATES = Path(kb.__file__).resolve().parent.parent / "templates" / "export"
@@ -88,6 +88,28 @@ def page_counter(label: str) -> Markup:
     return Markup(" ".join(parts))
 
 
+def spans(cells: list[Cell]) -> list[list[Cell]]:
+    """Adjacent cells that show the very same text, merged: a row whose French and Spanish are
+    missing shows the English once across the three columns, badged for each language, instead
+    of three copies (less paper, and much less for WeasyPrint to lay out)."""
+    groups: list[list[Cell]] = []
+    for cell in cells:
+        if groups and _same_text(groups[-1][0], cell):
+            groups[-1].append(cell)
+        else:
+            groups.append([cell])
+    return groups
+
+
+def _same_text(a: Cell, b: Cell) -> bool:
+    return (a.shown_language, a.title, a.text, a.examples) == (
+        b.shown_language,
+        b.title,
+        b.text,
+        b.examples,
+    )
+
+
 def coverage_lines(sheet: Sheet, words: Labels) -> list[str]:
     """One line per translated language: how many of the sheet's rules are current/stale/missing."""
     return [
@@ -123,4 +145,7 @@ def render_html(
             lang: language_name(lang, sheet.label_language) for lang in sheet.languages
         },
         coverage=coverage_lines(sheet, words),
+        spans=spans,
+        card_names=lambda card, group: list(dict.fromkeys(card.names[c.language] for c in group)),
+        is_fallback=lambda group: not any(c.shown_language == c.language for c in group),
     )
