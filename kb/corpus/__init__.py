@@ -131,7 +131,8 @@ def iter_corpus_files(paths: Iterable[Path]) -> list[Path]:
 
     A file named explicitly is always kept (its format is sniffed later); inside folders only
     ``.txt`` and ``.json`` files count, hidden files and folders and README/SOURCES-style notes
-    are skipped. A path that does not exist is an error rather than silently nothing.
+    are skipped, and so is a link that leads out of the folder. A path that does not exist is
+    an error rather than silently nothing.
     """
     found: set[Path] = set()
     for raw in paths:
@@ -139,12 +140,24 @@ def iter_corpus_files(paths: Iterable[Path]) -> list[Path]:
         if path.is_file():
             found.add(path)
         elif path.is_dir():
+            root = path.resolve()
             for candidate in path.rglob("*"):
                 relative = candidate.relative_to(path).parts
                 if any(part.startswith(".") for part in relative):
                     continue
-                if _is_corpus_file(candidate):
-                    found.add(candidate)
+                if not _is_corpus_file(candidate):
+                    continue
+                # A link inside the folder must not make kb read a file elsewhere.
+                if not candidate.resolve().is_relative_to(root):
+                    log.warning(
+                        "%s: skipped, it links to %s outside %s (name that file or its folder "
+                        "to ingest it)",
+                        candidate,
+                        candidate.resolve(),
+                        path,
+                    )
+                    continue
+                found.add(candidate)
         else:
             raise KbError(f"{path}: no such file or folder")
     return sorted(found)
