@@ -71,7 +71,7 @@ def test_search_prints_readable_results(home: Path) -> None:
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     assert lines[0].startswith("1") and "for ring tempts you" in lines[0]
-    assert "1. 701.54 The Ring Tempts You" in result.output
+    assert "\n1. 701.54" in result.output and "The Ring Tempts You  rule · edition" in result.output
     assert "/en/rules/701.html#701.54" in result.output
     assert "\x1b[" not in result.output  # no colour when the output is not a terminal
 

@@ -30,28 +30,29 @@ def _terms(q: Any) -> set[tuple[str, str]]:
     }
 
 
-def test_plain_words_are_all_required_in_the_users_language_and_card_names(schema: Any) -> None:
+def test_plain_english_words_are_all_required_plain_terms(schema: Any) -> None:
     q, context = _parse(schema, "ring tempts you")
-    assert isinstance(q, wq.And) and len(q.subqueries) == 2  # "you" is an English stop word
+    # "you" is an English stop word; each word is one term of the English text field.
+    assert q == wq.And([wq.Term("text_en", "ring"), wq.Term("text_en", "tempt")])
     assert context.words == ["ring", "tempts"]
-    terms = _terms(q)
-    assert {("title_en", "tempt"), ("body_en", "tempt"), ("card", "tempts")} <= terms
-    assert not any(field.endswith(("_fr", "_es")) for field, _ in terms)
 
 
 def test_french_words_also_search_english_as_typed_and_bridged(schema: Any) -> None:
     q, context = _parse(schema, "compteur de lore", lang="fr")
     assert context.words == ["compteur", "lore"]  # "de" is a French stop word
     terms = _terms(q)
-    assert ("body_fr", "compteur") in terms
-    assert ("body_en", "counter") in terms  # the bridge: compteur -> counter
-    assert ("body_en", "lore") in terms  # as typed, in the English texts
+    assert ("text_fr", "compteur") in terms
+    assert ("text_en", "counter") in terms  # the bridge: compteur -> counter
+    assert ("text_en", "lore") in terms  # as typed, in the English texts
+    boosts = {(s.fieldname, s.text): s.boost for s in q.leaves()}
+    assert boosts[("text_fr", "compteur")] > boosts[("text_en", "counter")]
+    assert boosts[("text_en", "counter")] > boosts[("text_en", "compteur")]
 
 
 def test_spanish_bridge(schema: Any) -> None:
     q, _ = _parse(schema, "voto empate", lang="es")
     terms = _terms(q)
-    assert {("body_en", "vote"), ("body_en", "tie"), ("body_es", "vot"), ("body_es", "empat")} <= (
+    assert {("text_en", "vote"), ("text_en", "tie"), ("text_es", "vot"), ("text_es", "empat")} <= (
         terms
     )
 
@@ -120,14 +121,14 @@ def test_boolean_operators_and_minus(schema: Any) -> None:
 
 def test_phrases_keep_their_words_in_order(schema: Any) -> None:
     q, _ = _parse(schema, '"the ring tempts you"')
-    phrases = [s for s in q.subqueries if isinstance(s, wq.Phrase)]
-    assert {p.fieldname: p.words for p in phrases}["body_en"] == ["ring", "tempt"]
+    assert isinstance(q, wq.Phrase)
+    assert q.fieldname == "text_en" and q.words == ["ring", "tempt"]
 
 
 def test_unknown_field_names_are_plain_words(schema: Any) -> None:
     q, context = _parse(schema, "colour:blue")
     assert context.words == ["colour:blue"]
-    assert ("body_en", "blue") in _terms(q)
+    assert ("text_en", "blue") in _terms(q)
 
 
 def test_only_stop_words_parse_to_nothing(schema: Any) -> None:
@@ -139,15 +140,19 @@ def test_only_stop_words_parse_to_nothing(schema: Any) -> None:
 def test_fuzzy_turns_words_into_fuzzy_terms(schema: Any) -> None:
     context = QueryContext(lang="en", editions=list(EDITIONS), fuzzy=True)
     q = parse(schema, "tempst", context)
-    fuzzy = [s for s in q.subqueries if isinstance(s, wq.FuzzyTerm)]
-    assert {f.fieldname for f in fuzzy} == {"title_en", "body_en", "card"}
-    assert all(f.maxdist == 1 for f in fuzzy)
+    assert isinstance(q, wq.FuzzyTerm)
+    assert q.fieldname == "text_en" and q.maxdist == 1 and q.prefixlength == 1
 
 
 def test_edition_all_drops_the_default(schema: Any) -> None:
     q, context = _parse(schema, "edition:all vote")
     assert context.filters["edition"] == ["*"]
     assert all(field != "edition" for field, _ in _terms(q))
+
+
+def test_a_number_among_words_also_searches_the_rule_number(schema: Any) -> None:
+    q, _ = _parse(schema, "tempt 701.54a")
+    assert ("number", "701.54a") in _terms(q) and ("text_en", "701.54a") in _terms(q)
 
 
 @pytest.mark.parametrize(

@@ -104,7 +104,10 @@ def _card_items(facts: dict[str, Any]) -> Iterator[dict[str, Any]]:
             "card": "\n".join(dict.fromkeys(names.values())),
             "set": " ".join(sets),
         }
-        fill_text_fields(item, texts, {})
+        # The names of the other languages too, twice like a title: "Le vol du dieu-décepteur"
+        # finds the card whatever language the query is in.
+        others = [n for n in names.values() for _ in (0, 1)]
+        fill_text_fields(item, texts, {}, others)
         finish_item(item, texts)
         item["data"] = {
             "card_key": card["key"],
@@ -158,7 +161,7 @@ def _ruling_items(session: Session, facts: dict[str, Any]) -> Iterator[dict[str,
             "source": source,
             "date": dt.datetime.combine(date, dt.time()),
         }
-        fill_text_fields(item, texts, {})
+        fill_text_fields(item, texts, {}, list(dict.fromkeys(names)))
         finish_item(item, texts)
         item["data"] = {
             "ruling_key": key,

@@ -24,7 +24,7 @@ from kb.models import (
     Rule,
     RuleText,
 )
-from kb.search.schema import NO_EDITION, body_field, title_field
+from kb.search.schema import NO_EDITION, text_field
 from kb.urls import glossary_slug
 
 _SEE_RULE = re.compile(r"\b(\d{3}(?:\.\d{1,3}[a-z]?)?)\b")
@@ -46,17 +46,19 @@ def _editions(session: Session) -> tuple[dict[int, str], str | None]:
 
 
 def fill_text_fields(
-    item: dict[str, Any], texts: dict[str, dict[str, Any]], context: dict[str, str]
+    item: dict[str, Any],
+    texts: dict[str, dict[str, Any]],
+    context: dict[str, str],
+    names: list[str] = (),  # type: ignore[assignment]
 ) -> None:
-    """Fill the per-language title/body fields from an item's texts and its context titles."""
+    """Fill the text field of each language: title twice, text, context title, card names."""
     for lang, text in texts.items():
-        if text.get("title"):
-            item[title_field(lang)] = text["title"]
-        body = " ".join(p for p in (text.get("text", ""), *text.get("extra", ())) if p)
-        if context.get(lang):
-            body = f"{body}\n{context[lang]}" if body else context[lang]
-        if body:
-            item[body_field(lang)] = body
+        title = text.get("title", "")
+        parts = [title, title, text.get("text", ""), *text.get("extra", ()), context.get(lang, "")]
+        parts.extend(n for n in names if n != title)
+        value = "\n".join(p for p in parts if p)
+        if value:
+            item[text_field(lang)] = value
 
 
 def finish_item(item: dict[str, Any], texts: dict[str, dict[str, Any]]) -> None:

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from kb.errors import KbError
 from kb.search.schema import INDEX_NAME, SCHEMA_VERSION, build_schema
+from kb.search.spelling import vocabulary, write_vocabulary
 
 if TYPE_CHECKING:  # the database is only needed to build: searching must not import SQLAlchemy
     from kb.db import Database
@@ -119,15 +120,18 @@ def build_index(db: Database, index_dir: Path) -> IndexReport:
     try:
         ix = whoosh_index.create_in(str(staging), build_schema(), indexname=INDEX_NAME)
         writer = ix.writer(limitmb=256)
+        items = []
         try:
             for item in all_items(db):
                 writer.add_document(**item)
-                count += 1
+                items.append(item)
         except BaseException:
             writer.cancel()
             raise
         writer.commit(optimize=True)
         ix.close()
+        count = len(items)
+        write_vocabulary(staging, vocabulary(items))
         _write_manifest(staging, count)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
@@ -167,7 +171,7 @@ def update_index(db: Database, index_dir: Path, changed: Iterable[str] = ()) -> 
         return build_index(db, index_dir)
     report = IndexReport(full=False, changed_documents=sorted(set(changed)))
     try:
-        report.written, report.removed, report.items, rebuild = _apply(db, ix)
+        report.written, report.removed, report.items, rebuild = _apply(db, ix, index_dir)
     finally:
         ix.close()
     if rebuild:  # most items changed (a new edition, a new kb): a fresh build is faster
@@ -193,7 +197,7 @@ def indexed_hashes(reader: Any) -> dict[str, str]:
     return {keys[docnum]: hashes[docnum] for docnum in reader.all_doc_ids()}
 
 
-def _apply(db: Database, ix: Any) -> tuple[int, int, int, bool]:
+def _apply(db: Database, ix: Any, index_dir: Path) -> tuple[int, int, int, bool]:
     """Rewrite the changed items, delete the stale ones; return (written, removed, total, False).
 
     When more than REBUILD_SHARE of the items changed, nothing is written and the last value is
@@ -218,6 +222,7 @@ def _apply(db: Database, ix: Any) -> tuple[int, int, int, bool]:
         writer.cancel()
         raise
     writer.commit()
+    write_vocabulary(index_dir, vocabulary(expected.values()))
     return len(changed), len(stale), len(expected), False
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,8 +35,7 @@ from kb.search.schema import (
     PROVENANCES,
     TYPE_ALIASES,
     TYPES,
-    body_field,
-    title_field,
+    text_field,
 )
 
 
@@ -43,10 +43,9 @@ class QueryError(KbError):
     """A query or search parameter that cannot be understood (the API answers 400)."""
 
 
-# Field boosts: a title (rule title, card name, glossary term) counts more than running text,
-# the user's language more than the English searched on their behalf.
-OWN_TITLE, OWN_BODY, CARD_NAMES = 3.0, 1.0, 2.5
-ENGLISH_TITLE, ENGLISH_BODY = 1.5, 0.6
+# Boosts: the user's language counts more than the English searched on their behalf, as typed
+# or through the bridge; a word that is a rule number counts most on that rule.
+OWN_LANGUAGE, ENGLISH_AS_TYPED, BRIDGED, RULE_NUMBER = 1.0, 0.5, 0.7, 6.0
 FUZZY_DISTANCE, FUZZY_PREFIX = 1, 1
 
 _NUMBER = r"\d{1,3}(?:\.\d{1,3}[a-z]?)?"
@@ -85,6 +84,8 @@ class QueryContext:
     lang: str
     editions: list[str]
     fuzzy: bool = False
+    # When set (the "some of the words" pass), words this says are too common are left out.
+    too_common: Callable[[str, str], bool] | None = None
     filters: dict[str, list[str]] = field(default_factory=dict)
     words: list[str] = field(default_factory=list)
 
@@ -170,20 +171,16 @@ class FilterValuesPlugin(Plugin):
 
 
 class LanguagePlugin(Plugin):
-    """Search each plain word in the user's language, card names and (fr, es) the English texts."""
+    """Search each plain word in the user's language and, for fr/es, in the English texts too."""
 
     def __init__(self, context: QueryContext, schema: Any) -> None:
         self.context = context
         self.schema = schema
         lang = context.lang
-        self.analyzer = schema[body_field(lang)].analyzer
-        self.fields: list[tuple[str, float]] = [
-            (title_field(lang), OWN_TITLE),
-            (body_field(lang), OWN_BODY),
-            ("card", CARD_NAMES),
-        ]
+        self.analyzer = schema[text_field(lang)].analyzer
+        self.fields: list[tuple[str, float]] = [(text_field(lang), OWN_LANGUAGE)]
         if lang != "en":
-            self.fields += [(title_field("en"), ENGLISH_TITLE), (body_field("en"), ENGLISH_BODY)]
+            self.fields.append((text_field("en"), ENGLISH_AS_TYPED))
         self.language = search_language(lang)
 
     def filters(self, parser: Any) -> list[tuple[Any, int]]:
@@ -210,20 +207,33 @@ class LanguagePlugin(Plugin):
             stems = analyze(self.analyzer, node.text)
             if not stems and not re.search(r"\d", node.text):
                 return None  # a stop word of the user's language
-            self.context.words.append(node.text)
-        alternatives = []
-        for fieldname, boost in self.fields:
-            alternatives.append(self._copy(node, fieldname, boost))
+        alternatives = [self._copy(node, fieldname, boost) for fieldname, boost in self.fields]
+        bridged: list[str] = []
         if is_word and len(stems) == 1:
             if re.fullmatch(_NUMBER, node.text):
-                alternatives.append(self._copy(node, "number", OWN_TITLE * 2))
+                alternatives.append(self._copy(node, "number", RULE_NUMBER))
+            typed = node.text.lower()
             for english in self.language.english_for(stems[0]):
-                for fieldname, boost in (
-                    (title_field("en"), ENGLISH_TITLE),
-                    (body_field("en"), ENGLISH_BODY),
-                ):
-                    alternatives.append(self._english(node, english, fieldname, boost))
-        return syntax.OrGroup(alternatives)
+                if english != typed:
+                    bridged.append(english)
+                    alternatives.append(self._english(node, english, text_field("en"), BRIDGED))
+        if is_word and self.context.too_common and self._common(node.text, bridged):
+            return None
+        if is_word:
+            self.context.words.append(node.text)
+        # One alternative stays a plain term: Whoosh intersects plain terms much faster.
+        return alternatives[0] if len(alternatives) == 1 else syntax.OrGroup(alternatives)
+
+    def _common(self, word: str, bridged: list[str]) -> bool:
+        """Whether a word, in any field it is searched in, is too common to search on its own."""
+        assert self.context.too_common is not None
+        checks = [(fieldname, word) for fieldname, _ in self.fields]
+        checks += [(text_field("en"), english) for english in bridged]
+        for fieldname, text in checks:
+            for term in analyze(self.schema[fieldname].analyzer, text):
+                if self.context.too_common(fieldname, term):
+                    return True
+        return False
 
     def _copy(self, node: Any, fieldname: str, boost: float) -> Any:
         new = copy.copy(node)

@@ -1,8 +1,11 @@
 """The Whoosh schema: one index document per rule, example, glossary entry, ruling or card.
 
-A document gathers every language of its item (``title_fr``, ``body_es``…), so that a match in a
-translation returns the item itself, English original included, and says which language matched.
-Display data lives in the ``data`` stored field; the text fields are indexed, not stored.
+A document gathers every language of its item in one text field per language (``text_fr``…),
+so that a match in a translation returns the item itself, English original included, and says
+which language matched. A text field holds the title twice (a title match counts more), the
+text, the title of the rule above, and card names in every language; one field per language
+keeps a query to one posting list per word, which is what makes Whoosh fast here. Display data
+lives in the ``data`` stored field; the text fields are indexed, not stored.
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ from typing import Any
 from kb.langs import LANGS
 
 # Bump when the schema or the analyzers change: an index of another version is rebuilt.
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 3
 INDEX_NAME = "kb"
 NO_EDITION = "-"  # the edition of a translated rule no loaded English edition has
 
@@ -55,20 +58,15 @@ FIELD_ALIASES = {
 }
 
 
-def title_field(lang: str) -> str:
-    """The field of an item's title (rule title, card name, glossary term) in a language."""
-    return f"title_{lang}"
-
-
-def body_field(lang: str) -> str:
-    """The field of an item's text in a language."""
-    return f"body_{lang}"
+def text_field(lang: str) -> str:
+    """The field of an item's title and text in a language."""
+    return f"text_{lang}"
 
 
 def field_language(fieldname: str) -> str | None:
-    """The language of a title/body field (``body_fr`` -> ``fr``), None for other fields."""
+    """The language of a text field (``text_fr`` -> ``fr``), None for other fields."""
     prefix, _, lang = fieldname.partition("_")
-    return lang if prefix in ("title", "body") and lang in LANGS else None
+    return lang if prefix == "text" and lang in LANGS else None
 
 
 def build_schema() -> Any:
@@ -96,7 +94,5 @@ def build_schema() -> Any:
         "data": STORED(),
     }
     for lang in LANGS:
-        analyzer = text_analyzer(lang)
-        fields[title_field(lang)] = TEXT(analyzer=analyzer, phrase=True, spelling=True)
-        fields[body_field(lang)] = TEXT(analyzer=analyzer, phrase=True, spelling=True)
+        fields[text_field(lang)] = TEXT(analyzer=text_analyzer(lang), phrase=True)
     return Schema(**fields)

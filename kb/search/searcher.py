@@ -16,6 +16,7 @@ from typing import Any
 from whoosh import index as whoosh_index
 from whoosh import query as wq
 from whoosh.scoring import BM25F
+from whoosh.searching import Searcher
 
 from kb.errors import KbError
 from kb.langs import LANGS
@@ -34,16 +35,18 @@ from kb.search.schema import (
     INDEX_NAME,
     NO_EDITION,
     TYPE_PRIOR,
-    body_field,
     field_language,
-    title_field,
+    text_field,
 )
-from kb.search.spelling import did_you_mean
+from kb.search.spelling import Vocabulary, did_you_mean
 from kb.urls import site_url
 
 log = logging.getLogger(__name__)
 
 MAX_LIMIT = 100
+# Results holding only some of the words are looked for among the rarer words only: a word in
+# more than this share of the documents ("creatures", "control") would match half the corpus.
+COMMON_SHARE, COMMON_MIN = 0.05, 200
 MAX_QUERY = 500
 BADGES = {"official": "official", "machine": "machine translation", "community": "community"}
 _FILTER_TOKEN = re.compile(r'(?<!\S)[-+]?\w+:(?:"[^"]*"|\[[^\]]*\]|\S+)')
@@ -70,8 +73,11 @@ class SearchIndex:
         self._stamp = self._manifest_stamp()
         self.searcher = self.ix.searcher()
         self.searcher.weighting = PriorWeighting(self._priors())
+        self._plain = Searcher(self.searcher.reader(), weighting=BM25F(), closereader=False)
         self.schema = self.ix.schema
         self._filters: dict[Any, Any] = {}
+        self._doc_count = self.searcher.doc_count()
+        self._vocabulary = Vocabulary(self.index_dir)
         self.editions = sorted(
             e.decode("utf-8")
             for e in self.searcher.reader().lexicon("edition")
@@ -110,6 +116,7 @@ class SearchIndex:
 
     def close(self) -> None:
         """Release the searcher and the index."""
+        self._plain.close()
         self.searcher.close()
         self.ix.close()
 
@@ -205,20 +212,19 @@ class SearchIndex:
         hits = list(results)
         response["total"] = len(results)
         if len(hits) < limit and len(context.words) > 1:
-            # Fewer results than asked for: add those that hold only some of the words.
-            relaxed = parse(
-                self.schema,
-                text,
-                QueryContext(lang=context.lang, editions=context.editions, fuzzy=context.fuzzy),
-                relaxed=True,
+            # Fewer results than asked for: add the best of those holding only some of the words.
+            partial = QueryContext(
+                lang=context.lang,
+                editions=context.editions,
+                fuzzy=context.fuzzy,
+                too_common=self._too_common,
             )
-            more = self._run(relaxed, limit, filt)
-            keys = {h["key"] for h in hits}
-            extra = [h for h in more if h["key"] not in keys][: limit - len(hits)]
-            if extra:
-                response["relaxed"] = True
-                response["total"] = len(more)
-            hits += extra
+            relaxed = parse(self.schema, text, partial, relaxed=True)
+            if partial.words:
+                seen = {h.docnum for h in hits}
+                extra = self._best_partial(relaxed, limit - len(hits), filt, seen)
+                response["relaxed"] = bool(extra)
+                hits += extra
         all_words = len(results)
         response["results"] = [
             self._result(hit, context.lang, rank, context.newest)
@@ -228,13 +234,38 @@ class SearchIndex:
             result["partial"] = True
         if context.words:
             response["did_you_mean"] = did_you_mean(
-                self.searcher.reader(), self.schema, text, context.words, context.lang
+                self.searcher.reader(),
+                self.schema,
+                self._vocabulary,
+                text,
+                context.words,
+                context.lang,
             )
 
     def _run(self, q: Any, limit: int, filt: Any) -> Any:
-        # optimize=False: with the filter cached, scoring every match is cheaper than Whoosh's
-        # block skipping plus the second pass it needs to count the matches.
+        # optimize=False: results that hold every word are few, and scoring them all gives the
+        # exact count in the same pass (Whoosh's block skipping would need a second one).
         return self.searcher.search(q, limit=limit, filter=filt, terms=True, optimize=False)
+
+    def _too_common(self, fieldname: str, term: str) -> bool:
+        """A term in more than COMMON_SHARE of the documents says little on its own."""
+        limit = max(COMMON_SHARE * self._doc_count, COMMON_MIN)
+        return bool(self.searcher.doc_frequency(fieldname, term) > limit)
+
+    def _best_partial(self, q: Any, wanted: int, filt: Any, seen: set[int]) -> list[Any]:
+        """The best documents holding only some of the words (not in ``seen``), prior applied.
+
+        Any word matches here, so matches can be thousands: the plain BM25F searcher lets Whoosh
+        skip blocks that cannot reach the top, then the type prior reorders the few kept.
+        """
+        results = self._plain.search(
+            q, limit=3 * (wanted + len(seen)) + 10, filter=filt, terms=True, optimize=True
+        )
+        priors = self.searcher.weighting.priors
+        kept = [h for h in results if h.docnum not in seen]
+        for hit in kept:
+            hit.score = hit.score * priors[hit.docnum]
+        return sorted(kept, key=lambda h: (-h.score, h.docnum))[:wanted]
 
     def _jump(
         self,
@@ -282,18 +313,15 @@ class SearchIndex:
         data = stored["data"]
         texts: dict[str, dict[str, Any]] = data["texts"]
         matched: dict[str, set[str]] = {}
-        name_terms: set[str] = set()
         if hit.results.has_matched_terms():
             for fieldname, term in hit.matched_terms():
                 field_lang = field_language(fieldname)
                 if field_lang:
                     matched.setdefault(field_lang, set()).add(_text(term))
-                elif fieldname == "card":
-                    name_terms.add(_text(term))
         matched_langs = [code for code in LANGS if code in matched]
         shown = _shown_language(lang, texts, matched_langs)
         text = texts.get(shown, {})
-        analyzer = self.schema[body_field(shown)].analyzer
+        analyzer = self.schema[text_field(shown)].analyzer
         body = text.get("text") or text.get("title") or ""
         segments = highlight.snippet(analyzer, body, matched.get(shown, set()))
         kind = stored["type"]
@@ -305,7 +333,7 @@ class SearchIndex:
             "number": stored.get("number"),
             "language": shown,
             "languages": [code for code in LANGS if code in texts],
-            "matched_languages": matched_langs + (["names"] if name_terms else []),
+            "matched_languages": matched_langs,
             "provenance": text.get("provenance"),
             "badge": BADGES.get(text.get("provenance", ""), text.get("provenance")),
             "edition": data.get("edition"),
@@ -327,7 +355,7 @@ class SearchIndex:
         if shown != "en" and "en" in texts:
             english = texts["en"]
             original = highlight.snippet(
-                self.schema[title_field("en")].analyzer,
+                self.schema[text_field("en")].analyzer,
                 english.get("text") or english.get("title") or "",
                 matched.get("en", set()),
             )

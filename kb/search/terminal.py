@@ -30,7 +30,7 @@ def _facts(result: dict[str, Any], lang: str) -> str:
         facts.append(", ".join(result["sets"]))
     if result.get("badge"):
         facts.append(result["badge"])
-    langs = [code for code in result.get("matched_languages", []) if code != "names"]
+    langs = result.get("matched_languages", [])
     if langs and (langs != [lang] or result["language"] != lang):
         facts.append("matched in " + ", ".join(language_name(c, "en") for c in langs))
     if result.get("partial"):
@@ -84,11 +84,12 @@ def response_lines(response: dict[str, Any]) -> list[str]:
             )
         else:
             header = f"{count} result{plural} for [bold]{query}[/bold]"
-        if len(results) < count:
-            header += f" [dim](showing {len(results)})[/dim]"
+        partial = sum(1 for r in results if r.get("partial"))
+        if len(results) - partial < count:
+            header += f" [dim](showing {len(results) - partial})[/dim]"
         lines.append(header)
-        if response.get("relaxed"):
-            lines.append("[dim]Some results hold only some of the words.[/dim]")
+        if partial:
+            lines.append(f"[dim]…and {partial} holding only some of the words.[/dim]")
     else:
         lines.append(f"No results for [bold]{escape(response['query'])}[/bold].")
     if response.get("did_you_mean") and not response.get("showing"):
