@@ -20,6 +20,7 @@ SOURCE_LABELS = {
     "example": "example",
     "glossary": "glossary",
     "clarification_text": "ruling",
+    "card_text": "card",
 }
 
 
@@ -62,7 +63,8 @@ def print_link_counts(console: Console, counts: dict[str, Any]) -> None:
         f"linked {', '.join(counts['editions']) or 'no edition'}: {counts['links']} links "
         f"({counts['explicit']} explicit, {counts['term']} term, {counts['sibling']} sibling), "
         f"{counts['unresolved']} unresolved; {counts['clarifications_linked']} of "
-        f"{counts['clarifications']} rulings tied to rules"
+        f"{counts['clarifications']} rulings and {counts['cards_linked']} of {counts['cards']} "
+        "cards tied to rules by their words"
     )
 
 

@@ -213,6 +213,7 @@ def test_cli_backlinks_and_link(full_settings, tmp_path) -> None:
     counts = json.loads(result.output)
     assert counts["editions"] == ["2021-02-05", "2025-11-14", "2026-01-16"]
     assert counts["unresolved"] == 5 and counts["term"] > 3000
+    assert counts["cards_linked"] > 400 and counts["clarifications_linked"] > 700
 
 
 def test_ingest_keeps_links_in_step(settings, cr_path) -> None:
@@ -238,3 +239,22 @@ def test_ingest_keeps_links_in_step(settings, cr_path) -> None:
     with db.session() as s:
         assert s.execute(select(func.count(Link.id), func.max(Link.id))).one() == before
     db.dispose()
+
+
+def test_cards_cite_the_rules_their_text_uses(full_db) -> None:
+    from kb.links import cards_for_rule
+
+    with full_db.session() as s:
+        voting = {c["name"] for c in cards_for_rule(s, "701.38")}
+        sagas = cards_for_rule(s, "714")
+        cited = backlinks(s, "701.38")
+    assert {"Expropriate", "Capital Punishment", "Ballot Broker"} <= voting
+    heist = next(c for c in sagas if c["name"] == "The Trickster-God's Heist")
+    assert {"en", "fr", "es"} <= set(heist["languages"])  # "Saga", "saga", "Saga"
+    assert "lore counter" in heist["matched"]
+    cards = [b for b in cited if b["source_type"] == "card_text"]
+    assert cards and all(b["card_key"] and b["cards"] for b in cards)
+    # a card's own name is not a term: Blizzard Brawl's text does not cite the Brawl variant
+    with full_db.session() as s:
+        brawl = [b for b in backlinks(s, "903.12") if "Blizzard Brawl" in b["cards"]]
+    assert brawl == []

@@ -2,15 +2,21 @@
 
 Public API (the site and the exports call these; see each function):
 ``find_references``, ``Reference``, ``build_links``, ``backlinks``, ``clarifications_for_rule``,
-``rules_for_clarification``, ``unresolved``, ``check`` (for ``kb check``), and the vocabulary
-helpers for tools and benchmarks.
+``cards_for_rule``, ``rules_for_clarification``, ``unresolved``, ``check`` (for ``kb check``),
+and the vocabulary helpers for tools and benchmarks.
 """
 
 from __future__ import annotations
 
 from .build import build_links, edition_vocabulary, vocabularies
 from .check import check
-from .queries import backlinks, clarifications_for_rule, rules_for_clarification, unresolved
+from .queries import (
+    backlinks,
+    cards_for_rule,
+    clarifications_for_rule,
+    rules_for_clarification,
+    unresolved,
+)
 from .references import Reference, find_references
 from .terms import Term, TermMatch, Vocabulary
 
@@ -21,6 +27,7 @@ __all__ = [
     "Vocabulary",
     "backlinks",
     "build_links",
+    "cards_for_rule",
     "check",
     "clarifications_for_rule",
     "edition_vocabulary",

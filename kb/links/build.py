@@ -8,7 +8,9 @@ edition deletes the links that target it and makes them again from
   page, kept as references even to rules no edition has);
 - every clarification text, whatever its language (explicit references and term links, matched
   with that language's vocabulary for that edition; the names of the ruling's own cards are
-  masked, so "Blizzard Brawl" does not link to the Brawl variant).
+  masked, so "Blizzard Brawl" does not link to the Brawl variant);
+- every card's rules text in each language (term links: a Saga's text names lore counters, a
+  voting card "will of the council"), so that a rule's backlinks list the cards that use it.
 
 A reference to a number the edition does not have is stored unresolved (``kb check`` lists it).
 """
@@ -19,6 +21,7 @@ import logging
 import time
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import delete, insert, select
@@ -240,25 +243,80 @@ def _name_forms(name: str) -> list[str]:
     return forms
 
 
-def _clarification_sources(
-    session: Session,
-    edition: Edition,
-    rows: _Rows,
-    texts: Sequence[tuple[int, int, str, str]],
-    names: dict[int, list[str]],
-) -> set[int]:
-    """Explicit references and term links of every clarification text; return those linked."""
-    vocab = vocabularies(session, edition, {language for _, _, language, _ in texts})
-    linked = set()
-    for text_id, clar_id, language, text in texts:
-        rows.explicit("clarification_text", text_id, language, text)
-        for found in vocab[language].match(text, mask=names.get(clar_id, ())):
-            linked.add(clar_id)
+@dataclass(frozen=True)
+class _TermSource:
+    """A text to match terms in: a clarification text or a card's rules text."""
+
+    source_type: str  # clarification_text | card_text
+    source_id: int
+    owner: int  # the clarification or the card
+    language: str
+    text: str
+    mask: tuple[str, ...]
+
+
+def _term_sources(session: Session) -> list[_TermSource]:
+    """Every clarification text and every card text, with the card names to mask in each."""
+    names = card_names(session)
+    sources = [
+        _TermSource(
+            "clarification_text", text_id, clar_id, language, text, tuple(names.get(clar_id, ()))
+        )
+        for text_id, clar_id, language, text in session.execute(
+            select(
+                ClarificationText.id,
+                ClarificationText.clarification_id,
+                ClarificationText.language,
+                ClarificationText.text,
+            ).order_by(ClarificationText.id)
+        ).all()
+    ]
+    own: dict[int, set[str]] = defaultdict(set)
+    for card_id, name, faces in session.execute(select(Card.id, Card.name, Card.faces)):
+        for value in [name, *(faces or [])]:
+            own[card_id].update(_name_forms(value))
+    localized = session.execute(
+        select(
+            CardLocalization.id,
+            CardLocalization.card_id,
+            CardLocalization.language,
+            CardLocalization.name,
+            CardLocalization.text,
+        ).order_by(CardLocalization.id)
+    ).all()
+    for _, card_id, _, name, _ in localized:
+        own[card_id].update(_name_forms(name))
+    sources.extend(
+        _TermSource(
+            "card_text",
+            loc_id,
+            card_id,
+            language,
+            text,
+            tuple(sorted(own[card_id], key=lambda n: (-len(n), n))),
+        )
+        for loc_id, card_id, language, _, text in localized
+        if text
+    )
+    return sources
+
+
+def _term_links(
+    session: Session, edition: Edition, rows: _Rows, sources: Sequence[_TermSource]
+) -> dict[str, set[int]]:
+    """Explicit references (rulings) and term links of every text; return the owners linked."""
+    vocab = vocabularies(session, edition, {s.language for s in sources})
+    linked: dict[str, set[int]] = defaultdict(set)
+    for source in sources:
+        if source.source_type == "clarification_text":
+            rows.explicit(source.source_type, source.source_id, source.language, source.text)
+        for found in vocab[source.language].match(source.text, mask=source.mask):
+            linked[source.source_type].add(source.owner)
             for target in found.term.targets:
                 rows.add(
-                    "clarification_text",
-                    text_id,
-                    language,
+                    source.source_type,
+                    source.source_id,
+                    source.language,
                     target,
                     "term",
                     found.matched,
@@ -278,22 +336,15 @@ def build_links(session: Session, editions: Iterable[EditionRef] | None = None) 
         chosen = {row.id: row for row in (resolve_edition(session, e) for e in editions)}
         targets = sorted(chosen.values(), key=lambda e: (e.effective_date, e.id))
         session.execute(delete(Link).where(Link.target_edition_id.in_([e.id for e in targets])))
-    texts = session.execute(
-        select(
-            ClarificationText.id,
-            ClarificationText.clarification_id,
-            ClarificationText.language,
-            ClarificationText.text,
-        ).order_by(ClarificationText.id)
-    ).all()
-    names = card_names(session) if texts else {}
+    sources = _term_sources(session) if targets else []
     totals: dict[str, int] = defaultdict(int)
-    linked: set[int] = set()
+    linked: dict[str, set[int]] = defaultdict(set)
     for edition in targets:
         rows = _Rows(edition, _rule_numbers(session, edition))
         _edition_sources(session, edition, rows)
         _translation_sources(session, edition, rows)
-        linked |= _clarification_sources(session, edition, rows, texts, names)
+        for source_type, owners in _term_links(session, edition, rows, sources).items():
+            linked[source_type] |= owners
         _insert(session, rows.rows)
         for key, value in rows.counts.items():
             totals[key] += value
@@ -305,13 +356,17 @@ def build_links(session: Session, editions: Iterable[EditionRef] | None = None) 
         for key, value in rows.counts.items():
             totals[key] += value
     log.info("links built in %.2f s", time.perf_counter() - began)
+    clarifications = {s.owner for s in sources if s.source_type == "clarification_text"}
+    cards = {s.owner for s in sources if s.source_type == "card_text"}
     return {
         "editions": [e.effective_date.isoformat() if e.effective_date else e.key for e in targets],
         "links": sum(v for k, v in totals.items() if not k.endswith("_unresolved")),
         **{k: totals.get(k, 0) for k in ("explicit", "term", "sibling")},
         "unresolved": sum(v for k, v in totals.items() if k.endswith("_unresolved")),
-        "clarifications": len({clar_id for _, clar_id, _, _ in texts}),
-        "clarifications_linked": len(linked),
+        "clarifications": len(clarifications),
+        "clarifications_linked": len(linked["clarification_text"]),
+        "cards": len(cards),
+        "cards_linked": len(linked["card_text"]),
     }
 
 

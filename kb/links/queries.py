@@ -17,6 +17,7 @@ from kb.errors import NotFoundError
 from kb.models import (
     Card,
     CardClarification,
+    CardLocalization,
     Clarification,
     ClarificationText,
     Edition,
@@ -28,7 +29,13 @@ from kb.models import (
 )
 from kb.versions.editions import EditionRef, edition_label, english_editions, resolve_edition
 
-SOURCE_ORDER = {"rule_text": 0, "example": 1, "glossary": 2, "clarification_text": 3}
+SOURCE_ORDER = {
+    "rule_text": 0,
+    "example": 1,
+    "glossary": 2,
+    "clarification_text": 3,
+    "card_text": 4,
+}
 KIND_ORDER = {"explicit": 0, "term": 1, "sibling": 2}
 PROVENANCE_ORDER = {"official": 0, "community": 1, "machine": 2}
 
@@ -128,11 +135,25 @@ def _describe_sources(session: Session, links: list[Link]) -> dict[tuple[str, in
                 "cards": names,
                 "label": ", ".join(names) or f"ruling {clar_id}",
             }
+    if ids["card_text"]:
+        for loc_id, key, name, local in session.execute(
+            select(CardLocalization.id, Card.key, Card.name, CardLocalization.name)
+            .join(Card, Card.id == CardLocalization.card_id)
+            .where(CardLocalization.id.in_(ids["card_text"]))
+        ):
+            found[("card_text", loc_id)] = {
+                "label": local or name,
+                "cards": [name],
+                "card_key": key,
+            }
     return found
 
 
 def backlinks(session: Session, number: str, edition: EditionRef = None) -> list[dict[str, Any]]:
-    """What cites a rule (or anything inside it): rules, examples, glossary terms, rulings.
+    """What cites a rule (or anything inside it): rules, examples, glossary, rulings, card texts.
+
+    ``source_type`` is ``rule_text``, ``example``, ``glossary``, ``clarification_text`` or
+    ``card_text`` (a card's rules text naming the rule's keyword: its ``card_key`` is set).
 
     Citations from inside the rule itself (701.54d naming 701.54a, when 701.54 is asked) are left
     out; one entry per citing text and kind, with every number of the rule it names.
@@ -170,6 +191,7 @@ def backlinks(session: Session, number: str, edition: EditionRef = None) -> list
                 "matched": sorted({link.matched for link in group}),
                 "targets": targets,
                 "edition": who.get("edition"),
+                "card_key": who.get("card_key"),
             }
         )
     result.sort(
@@ -180,11 +202,44 @@ def backlinks(session: Session, number: str, edition: EditionRef = None) -> list
             r["term"] or "",
             r["date"] or "",
             r["clarification_id"] or 0,
+            r["label"].casefold() if r["source_type"] == "card_text" else "",
             r["language"],
             r["source_id"],
         )
     )
     return result
+
+
+def cards_for_rule(
+    session: Session, number: str, edition: EditionRef = None
+) -> list[dict[str, Any]]:
+    """The cards whose rules text uses a rule's terms (keywords, designations), by name."""
+    number = _check_number(number)
+    ed = resolve_edition(session, edition)
+    links = [
+        link
+        for link in _links_into(session, number, ed, include_subrules=True)
+        if link.source_type == "card_text"
+    ]
+    if not links:
+        return []
+    by_loc: dict[int, list[Link]] = defaultdict(list)
+    for link in links:
+        by_loc[link.source_id].append(link)
+    cards: dict[str, dict[str, Any]] = {}
+    for loc_id, key, name, language in session.execute(
+        select(CardLocalization.id, Card.key, Card.name, CardLocalization.language)
+        .join(Card, Card.id == CardLocalization.card_id)
+        .where(CardLocalization.id.in_(list(by_loc)))
+    ):
+        card = cards.setdefault(key, {"key": key, "name": name, "languages": [], "matched": []})
+        card["languages"].append(language)
+        for link in by_loc[loc_id]:
+            if link.matched not in card["matched"]:
+                card["matched"].append(link.matched)
+    for card in cards.values():
+        card["languages"].sort()
+    return sorted(cards.values(), key=lambda c: (c["name"].casefold(), c["key"]))
 
 
 def _clarification_dicts(
