@@ -160,6 +160,21 @@ def test_no_word_outside_the_page_or_clipped(sheets):
                 # inside the 11 mm side margins (31 pt) and on the sheet of paper
                 assert x0 >= 30 and x1 <= width - 30, (key, x0, x1)
                 assert y0 >= 0 and y1 <= height, (key, y0, y1)
+            overlapping = _overlaps(boxes)
+            assert not overlapping, (key, overlapping[:3])
+
+
+def _overlaps(boxes: list[tuple[float, float, float, float]]) -> list[tuple]:
+    """Pairs of words drawn over each other (text spilling out of its cell into the next)."""
+    found = []
+    ordered = sorted(boxes, key=lambda b: b[1])
+    for i, a in enumerate(ordered):
+        for b in ordered[i + 1 :]:
+            if b[1] >= a[3] - 0.5:
+                break
+            if min(a[2], b[2]) - max(a[0], b[0]) > 0.5 and min(a[3], b[3]) - max(a[1], b[1]) > 0.5:
+                found.append((a, b))
+    return found
 
 
 def test_pages_render_to_png(sheets):
