@@ -278,7 +278,7 @@ def _card_sections(
                 id=item["id"],
                 date=item["date"],
                 source=item["source"],
-                cards=[name],
+                cards=[],  # the section's heading names the card
                 rules=[],
                 cells=_clarification_cells(item["texts"], languages),
             )
