@@ -62,7 +62,8 @@ def make_engine(url: str) -> Engine:
                     conn.exec_driver_sql("PRAGMA journal_mode=WAL")
             except OperationalError as exc:
                 raise DatabaseError(
-                    f"cannot open the database {parsed.database}: {exc.orig}"
+                    f"cannot open the database {parsed.database}: {exc.orig} (check the free "
+                    "disk space and that its folder is writable)"
                 ) from None
         return engine
     try:

@@ -199,9 +199,9 @@ def storage_errors(settings: Settings) -> Iterator[None]:
             "access; what was loaded before is intact, rerun to load the rest"
         ) from None
     except OSError as exc:
-        where = f" ({exc.filename})" if exc.filename else ""
+        where = exc.filename or settings.home
         raise KbError(
-            f"cannot write under {settings.home}{where}: {exc.strerror or exc}"
+            f"cannot write {where}: {exc.strerror or exc}; what was there before is intact"
         ) from None
 
 

@@ -56,10 +56,12 @@ if spec.get("fsize") is not None:  # a full disk: every file write past this siz
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
     resource.setrlimit(resource.RLIMIT_FSIZE, (spec["fsize"], spec["fsize"]))
 
-if spec.get("readonly"):  # a read-only folder, whoever runs the test (root ignores chmod)
+if spec.get("readonly") or spec.get("nospace"):
+    # A read-only folder (whoever runs the test: root ignores chmod), or a full one.
     import builtins, errno, io, sqlite3, urllib.parse
 
-    root = os.path.realpath(spec["readonly"])
+    root = os.path.realpath(spec.get("readonly") or spec["nospace"])
+    code = errno.EROFS if spec.get("readonly") else errno.ENOSPC
 
     def inside(path):
         if isinstance(path, int):
@@ -68,7 +70,7 @@ if spec.get("readonly"):  # a read-only folder, whoever runs the test (root igno
         return real == root or real.startswith(root + os.sep)
 
     def deny(path):
-        raise OSError(errno.EROFS, os.strerror(errno.EROFS), os.fsdecode(path))
+        raise OSError(code, os.strerror(code), os.fsdecode(path))
 
     real_io_open = io.open
 
@@ -96,10 +98,13 @@ if spec.get("readonly"):  # a read-only folder, whoever runs the test (root igno
             return function(*args, **kwargs)
         return guarded
 
-    for name in ("mkdir", "rmdir", "remove", "unlink", "chmod", "utime", "truncate"):
-        setattr(os, name, guard(getattr(os, name), 1))
-    for name in ("rename", "replace", "symlink", "link"):
-        setattr(os, name, guard(getattr(os, name), 2))
+    if code == errno.ENOSPC:  # a full disk still deletes and renames
+        os.mkdir = guard(os.mkdir, 1)
+    else:
+        for name in ("mkdir", "rmdir", "remove", "unlink", "chmod", "utime", "truncate"):
+            setattr(os, name, guard(getattr(os, name), 1))
+        for name in ("rename", "replace", "symlink", "link"):
+            setattr(os, name, guard(getattr(os, name), 2))
     real_connect = sqlite3.connect
 
     def read_only_connect(database, *args, **kwargs):
@@ -117,7 +122,11 @@ main(sys.argv[2:], prog_name="kb")
 
 
 def run_kb(
-    *args: str, fault: dict[str, Any] | None = None, wait: bool = True, timeout: float = 120
+    *args: str,
+    fault: dict[str, Any] | None = None,
+    wait: bool = True,
+    timeout: float = 120,
+    cwd: Path = ROOT,
 ) -> subprocess.CompletedProcess[str] | subprocess.Popen[str]:
     """Run ``kb ARGS`` in a child interpreter with a fault injected; wait for it unless told."""
     command = [sys.executable, "-c", FAULT_RUNNER, json.dumps(fault or {}), *args]
@@ -125,10 +134,10 @@ def run_kb(
     env.pop("KB_DATABASE_URL", None)  # every call names its database with --database
     if not wait:
         return subprocess.Popen(
-            command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env
+            command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=cwd, env=env
         )
     return subprocess.run(
-        command, capture_output=True, text=True, timeout=timeout, cwd=ROOT, env=env
+        command, capture_output=True, text=True, timeout=timeout, cwd=cwd, env=env
     )
 
 
@@ -424,6 +433,67 @@ def test_read_only_database_file_elsewhere_gives_a_clear_error(tmp_path: Path) -
     # here); the database file is what must not change.
     assert _snapshot(store)["kb.sqlite"] == files["kb.sqlite"]
     assert fingerprint(url) == before
+
+
+@pytest.fixture
+def built_site(tmp_path: Path, fresh_database_url) -> dict[str, Any]:
+    """A project folder whose site was built from the seeds, then a new page was ingested."""
+    project = tmp_path / "project"
+    (project / "corpus").mkdir(parents=True)
+    for page in SEEDS.glob("*.txt"):
+        (project / "corpus" / page.name).write_bytes(page.read_bytes())
+    (project / "kb.toml").write_text('home = "_kb"\ncorpus = ["corpus"]\n', encoding="utf-8")
+    url = fresh_database_url("site")
+    out = project / "www" / "site"
+    first = run_kb("--database", url, "build", "--no-search", "--out", str(out), cwd=project)
+    assert first.returncode == 0, _describe(first)
+    extra = project / "corpus" / "005_00000000000000bb.txt"
+    extra.write_text((SEEDS / "003_c5873bb13b9e08b7.txt").read_text(encoding="utf-8"))
+    assert run_kb("--database", url, "ingest", cwd=project).returncode == 0
+    return {"project": project, "url": url, "out": out, "site": _snapshot(out)}
+
+
+def _build_with(built: dict[str, Any], fault: dict[str, Any]) -> subprocess.CompletedProcess[str]:
+    result = run_kb(
+        "--database", built["url"], "build", "--no-search", "--out", str(built["out"]),
+        fault=fault, cwd=built["project"],
+    )  # fmt: skip
+    assert isinstance(result, subprocess.CompletedProcess)
+    return result
+
+
+def _site_intact(built: dict[str, Any]) -> None:
+    assert _snapshot(built["out"]) == built["site"]
+    leftovers = sorted(p.name for p in built["out"].parent.iterdir() if p != built["out"])
+    assert leftovers == [], leftovers
+    assert problems(built["url"]) == []
+
+
+@pytest.mark.parametrize(
+    "fault",
+    [{"fsize": 2048}, {"nospace": "www"}],
+    ids=["every-file-capped", "output-disk-full"],
+)
+def test_full_disk_while_building_the_site_keeps_the_previous_site(built_site, fault) -> None:
+    """Every file write past 2 KB fails (the database first), or the output's disk is full."""
+    if "nospace" in fault:
+        fault = {"nospace": str(built_site["out"].parent)}
+    result = _build_with(built_site, fault)
+    assert result.returncode == 2, _describe(result)
+    assert result.stderr.startswith("kb: error:") and "Traceback" not in result.stderr
+    assert "disk space" in result.stderr or "No space left on device" in result.stderr
+    _site_intact(built_site)
+    again = _build_with(built_site, {})
+    assert again.returncode == 0, _describe(again)
+    assert _snapshot(built_site["out"]) != built_site["site"]  # the new page is there now
+
+
+def test_read_only_output_folder_keeps_the_previous_site(built_site) -> None:
+    result = _build_with(built_site, {"readonly": str(built_site["out"].parent)})
+    assert result.returncode == 2, _describe(result)
+    assert result.stderr.startswith("kb: error:") and "Traceback" not in result.stderr
+    assert "Read-only file system" in result.stderr
+    _site_intact(built_site)
 
 
 # --- two writers at once -------------------------------------------------------------------
