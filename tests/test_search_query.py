@@ -187,3 +187,31 @@ def test_type_parameter() -> None:
     assert check_types(None) is None
     with pytest.raises(QueryError, match="unknown type 'spells'"):
         check_types("spells")
+
+
+def _eval_queries() -> list[tuple[str, str]]:
+    from pathlib import Path
+
+    from kb.search.evaluation import load_queries
+
+    path = Path(__file__).resolve().parent / "data" / "search_eval.tsv"
+    return [(q.lang, q.query) for q in load_queries(path)] + [
+        ("en", "701.54a ring"),
+        ("fr", "l'anneau égalité"),
+        ("es", "el de la"),
+    ]
+
+
+@pytest.mark.parametrize(("lang", "text"), _eval_queries())
+def test_plain_words_skip_the_parser_to_the_same_query(schema: Any, lang: str, text: str) -> None:
+    from kb.search.query import make_parser, plain_query
+
+    fast_context = QueryContext(lang=lang, editions=list(EDITIONS))
+    fast = plain_query(schema, text, fast_context)
+    slow_context = QueryContext(lang=lang, editions=list(EDITIONS))
+    slow = make_parser(schema, slow_context).parse(text)
+    if fast is None:  # hyphens, dashes: left to the parser
+        assert re.search(r"[-–]", text)
+        return
+    assert fast == slow
+    assert fast_context.words == slow_context.words
