@@ -73,6 +73,22 @@ def two_editions(settings, cr_path, seeds):
     return settings
 
 
+@pytest.fixture
+def newest_edition(settings, cr_path, seeds):
+    from kb.pipeline import ingest
+
+    assert not ingest(settings, [seeds, cr_path("2026-01-16")]).failed
+    return settings
+
+
+@pytest.fixture
+def seeds_only(settings, seeds):
+    from kb.pipeline import ingest
+
+    assert not ingest(settings, [seeds]).failed
+    return settings
+
+
 def community_texts(settings) -> dict[str, RuleText]:
     from kb.pipeline import open_db
 
@@ -191,8 +207,8 @@ def test_round_trip_stale_then_current(two_editions, tmp_path):
     assert "communautaire" in run(settings, "export", "sheet", CHANGED, "--lang", "fr").output
 
 
-def test_round_trip_keeps_examples(two_editions, tmp_path):
-    settings = two_editions
+def test_round_trip_keeps_examples(newest_edition, tmp_path):
+    settings = newest_edition
     path = tmp_path / "es.po"
     assert (
         run(settings, "export", "po", "702.19", "--lang", "es", "--out", str(path)).exit_code == 0
@@ -218,8 +234,8 @@ msgstr ""
 """
 
 
-def test_bad_catalogs_are_reported_and_nothing_is_imported(two_editions, tmp_path):
-    settings = two_editions
+def test_bad_catalogs_are_reported_and_nothing_is_imported(newest_edition, tmp_path):
+    settings = newest_edition
     from kb.pipeline import open_db
 
     db = open_db(settings, create=False)
@@ -284,15 +300,15 @@ def test_bad_catalogs_are_reported_and_nothing_is_imported(two_editions, tmp_pat
     assert set(community_texts(settings)) == {"100.1a"}
 
 
-def test_language_comes_from_the_header_or_the_option(two_editions, tmp_path):
+def test_language_comes_from_the_header_or_the_option(seeds_only, tmp_path):
     path = tmp_path / "nolang.po"
     path.write_text('msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n', "utf-8")
-    result = run(two_editions, "import", "po", str(path))
+    result = run(seeds_only, "import", "po", str(path))
     assert result.exit_code == 2 and "no Language header: give --lang" in result.output
     assert "nothing was imported" in result.output
     path.write_bytes(b'msgid ""\nmsgstr "\xff"\n')
-    assert "not UTF-8" in run(two_editions, "import", "po", str(path)).output
-    missing = run(two_editions, "import", "po", str(tmp_path / "nope.po"))
+    assert "not UTF-8" in run(seeds_only, "import", "po", str(path)).output
+    missing = run(seeds_only, "import", "po", str(tmp_path / "nope.po"))
     assert missing.exit_code == 2 and "cannot read" in missing.output
 
 
