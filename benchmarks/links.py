@@ -94,7 +94,8 @@ def main() -> None:
     print(
         f"  {counts['links']} links: {counts['explicit']} explicit, {counts['term']} term, "
         f"{counts['sibling']} sibling; {counts['unresolved']} unresolved; "
-        f"{counts['clarifications_linked']}/{counts['clarifications']} rulings linked"
+        f"{counts['clarifications_linked']}/{counts['clarifications']} rulings and "
+        f"{counts['cards_linked']}/{counts['cards']} cards linked"
     )
     summary = diff["result"]
     print(

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
@@ -192,7 +191,7 @@ def test_term_links_reach_the_precision_and_recall_targets(full_db) -> None:
     assert score.recall >= 0.8, score.mistakes
 
 
-def test_cli_backlinks_and_link(full_settings, tmp_path) -> None:
+def test_cli_backlinks(full_settings) -> None:
     runner = CliRunner()
     home = str(full_settings.home)
     result = runner.invoke(
@@ -205,15 +204,21 @@ def test_cli_backlinks_and_link(full_settings, tmp_path) -> None:
     assert "glossary The Ring Tempts You" in text.output
     bad = runner.invoke(main, ["--home", home, "backlinks", "70x"])
     assert bad.exit_code == 2 and "not a rule number" in bad.output
-    # kb link on a copy (the shared KB stays read-only)
-    copy = tmp_path / "kb"
-    shutil.copytree(full_settings.home, copy)
-    result = runner.invoke(main, ["--home", str(copy), "link", "--json"])
+
+
+def test_cli_link(settings, cr_path) -> None:
+    from kb.pipeline import ingest
+
+    ingest(settings, [settings.corpus[0], cr_path("2026-01-16")])
+    result = CliRunner().invoke(main, ["--home", str(settings.home), "link", "--json"])
     assert result.exit_code == 0, result.output
     counts = json.loads(result.output)
-    assert counts["editions"] == ["2021-02-05", "2025-11-14", "2026-01-16"]
-    assert counts["unresolved"] == 5 and counts["term"] > 3000
-    assert counts["cards_linked"] > 400 and counts["clarifications_linked"] > 700
+    assert counts["editions"] == ["2026-01-16"]
+    assert counts["unresolved"] == 4  # glossary "Map" cites 110.10; three siblings
+    # every seed ruling but "For those two abilities, you don't have to control either target."
+    assert counts["clarifications"] == 25 and counts["clarifications_linked"] == 24
+    text = CliRunner().invoke(main, ["--home", str(settings.home), "link"])
+    assert "linked 2026-01-16:" in text.output and "rulings and" in text.output
 
 
 def test_ingest_keeps_links_in_step(settings, cr_path) -> None:

@@ -26,7 +26,9 @@ def drifted(tmp_path_factory, shared_corpus, cr_path):
 
     root = Path(__file__).resolve().parent.parent
     home = tmp_path_factory.mktemp("drift") / "_kb"
-    settings = Settings(home=home, corpus=(root / "corpus",), base_dir=root)
+    # SQLite of its own, also when the suite runs on PostgreSQL (the CLI gets --database)
+    url = f"sqlite:///{(home / 'kb.sqlite').as_posix()}"
+    settings = Settings(home=home, database_url=url, corpus=(root / "corpus",), base_dir=root)
     for paths in (
         [cr_path("2021-02-05"), DATA / "es_701_32_votar.txt"],
         [cr_path("2025-11-14"), DATA / "es_207_2_texto.txt"],
@@ -35,6 +37,13 @@ def drifted(tmp_path_factory, shared_corpus, cr_path):
         report = ingest(settings, paths)
         assert not report.failed, report.failed
     return settings
+
+
+def cli(settings, *args: str):
+    """Run kb on this module's knowledge base."""
+    return CliRunner().invoke(
+        main, ["--home", str(settings.home), "--database", settings.database, *args]
+    )
 
 
 @pytest.fixture
@@ -107,26 +116,23 @@ def test_drift_summary_and_stats(session, drifted) -> None:
     # 714.3c has no English rule: only 714.3, a and b count as translated
     assert summary["fr"]["translated"] == 3 and summary["fr"]["stale"] == 0
     assert stats_view(session)["languages"]["es"]["translations"] == summary["es"]
-    runner = CliRunner()
-    shown = runner.invoke(main, ["--home", str(drifted.home), "stats"])
+    shown = cli(drifted, "stats")
     assert "Translations" in shown.output and "Spanish" in shown.output
-    as_json = runner.invoke(main, ["--home", str(drifted.home), "stats", "--json"])
+    as_json = cli(drifted, "stats", "--json")
     assert json.loads(as_json.output)["languages"]["es"]["translations"]["stale"] == 1
 
 
 def test_cli_stale(drifted) -> None:
-    runner = CliRunner()
-    home = str(drifted.home)
-    result = runner.invoke(main, ["--home", home, "stale", "--lang", "es"])
+    result = cli(drifted, "stale", "--lang", "es")
     assert result.exit_code == 0, result.output
     assert "1 stale Spanish translations" in result.output
     assert "207.2c" in result.output and "{+vivid, +}" in result.output
     assert "follows 2025-11-14, assumed" in result.output
-    as_json = runner.invoke(main, ["--home", home, "stale", "--lang", "es", "--json"])
+    as_json = cli(drifted, "stale", "--lang", "es", "--json")
     assert [s["number"] for s in json.loads(as_json.output)] == ["207.2c"]
-    none = runner.invoke(main, ["--home", home, "stale", "--lang", "fr"])
+    none = cli(drifted, "stale", "--lang", "fr")
     assert "no stale French translation" in none.output
-    english = runner.invoke(main, ["--home", home, "stale", "--lang", "en"])
+    english = cli(drifted, "stale", "--lang", "en")
     assert english.exit_code == 2
 
 
@@ -143,7 +149,7 @@ def test_check_reports_a_page_that_does_not_fit(session, drifted) -> None:
             "translated paragraphs are wrong",
         }
     ]
-    result = CliRunner().invoke(main, ["--home", str(drifted.home), "check"])
+    result = cli(drifted, "check")
     assert result.exit_code == 1
     assert "French rule 714.3" in result.output
 

@@ -54,7 +54,10 @@ def renumbered(tmp_path_factory, shared_corpus, cr_path):
     folder = tmp_path_factory.mktemp("constructed")
     old = construct_2023(cr_path("2025-11-14"), folder)
     root = Path(__file__).resolve().parent.parent
-    settings = Settings(home=folder / "_kb", corpus=(root / "corpus",), base_dir=root)
+    home = folder / "_kb"
+    # SQLite of its own, also when the suite runs on PostgreSQL (the CLI gets --database)
+    url = f"sqlite:///{(home / 'kb.sqlite').as_posix()}"
+    settings = Settings(home=home, database_url=url, corpus=(root / "corpus",), base_dir=root)
     report = ingest(settings, [root / "corpus", old, cr_path("2025-11-14")])
     assert not report.failed, report.failed
     return settings
@@ -125,7 +128,18 @@ def test_term_links_use_each_editions_number(renumbered) -> None:
 def test_cli_trace_with_an_old_number(renumbered) -> None:
     runner = CliRunner()
     result = runner.invoke(
-        main, ["--home", str(renumbered.home), "trace", "701.52", "--edition", OLD_DATE, "--json"]
+        main,
+        [
+            "--home",
+            str(renumbered.home),
+            "--database",
+            renumbered.database,
+            "trace",
+            "701.52",
+            "--edition",
+            OLD_DATE,
+            "--json",
+        ],
     )
     assert result.exit_code == 0, result.output
     view = json.loads(result.output)
