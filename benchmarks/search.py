@@ -108,7 +108,7 @@ def whoosh_engine(index: Any, keys: Any, q: Any) -> tuple[list[str], int]:
     results = index.searcher.search(
         parsed, limit=10, filter=index._filter(context, None), optimize=False
     )
-    return [keys[docnum] for docnum in results.docs()], len(results)
+    return [keys[docnum] for _, docnum in results.top_n], len(results)
 
 
 def fts_engine(con: sqlite3.Connection, text: str, newest: str) -> tuple[list[str], int]:
