@@ -1,0 +1,270 @@
+"""Reliability figures: inputs fuzzed, faults injected, requests served, errors, rows lost.
+
+Usage: python benchmarks/reliability.py [--corpus ../shared/corpus] [--kills 8] [--skip-load]
+
+Runs outside pytest with the test suite's own machinery (tests/test_fuzz.py, test_faults.py,
+test_faults_load.py): every parser on Hypothesis-generated and huge hostile inputs; ``kb ingest``
+SIGKILLed at random SQL statements and moments, then rerun, plus a full disk, a read-only data
+folder and two concurrent writers, each compared row for row with a clean ingest; ``kb serve``
+under 50 clients while two ingests rewrite the data. With KB_DATABASE_URL pointing at PostgreSQL
+the faults run there (in schemas it creates and drops). Exits 1 unless errors and rows lost are 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+
+import test_faults as faults  # noqa: E402
+import test_faults_load as load  # noqa: E402
+import test_fuzz as fuzz  # noqa: E402
+
+from kb.config import Settings  # noqa: E402
+from kb.corpus import FORMATS  # noqa: E402
+from kb.pipeline import ingest  # noqa: E402
+
+
+class Tally:
+    """The figures the report prints."""
+
+    def __init__(self) -> None:
+        self.fuzzed = 0
+        self.faults = Counter[str]()
+        self.served = 0
+        self.errors: list[str] = []
+        self.rows_lost = 0
+        self.rows_extra = 0
+        self.rows_duplicated = 0
+
+    def rows(self, outcome: dict[str, int], what: str) -> None:
+        self.rows_lost += outcome["lost"]
+        self.rows_extra += outcome["extra"]
+        self.rows_duplicated += outcome["duplicated"]
+        if any(outcome.values()):
+            self.errors.append(f"{what}: {outcome}")
+
+
+@contextmanager
+def databases() -> Iterator[Callable[[Path, str], str]]:
+    """Make empty databases: SQLite files, or schemas on KB_DATABASE_URL's PostgreSQL server."""
+    url = os.environ.get("KB_DATABASE_URL", "")
+    if not url.startswith("postgresql"):
+        yield lambda folder, name: f"sqlite:///{(folder / f'{name}.sqlite').as_posix()}"
+        return
+    from conftest import _pg_drop_schema, _pg_schema_url
+    from sqlalchemy import create_engine, pool
+
+    admin = create_engine(url, poolclass=pool.NullPool, isolation_level="AUTOCOMMIT")
+    made: list[str] = []
+
+    def make(_folder: Path, _name: str) -> str:
+        made.append(_pg_schema_url(admin, "kbbench"))
+        return made[-1]
+
+    try:
+        yield make
+    finally:
+        for schema_url in made:
+            _pg_drop_schema(admin, schema_url)
+        admin.dispose()
+
+
+# --- fuzzing ---------------------------------------------------------------------------------
+
+
+def run_fuzz(tally: Tally, work: Path) -> None:
+    """Every Hypothesis property of tests/test_fuzz.py, then the huge inputs in child processes."""
+    real_check = fuzz.check_parse
+
+    def counting(parse: Any, text: str) -> None:
+        tally.fuzzed += 1
+        real_check(parse, text)
+
+    fuzz.check_parse = counting
+    properties = [
+        fuzz.test_random_unicode,
+        fuzz.test_shuffled_real_lines,
+        fuzz.test_truncated_real_files,
+        fuzz.test_truncated_real_bytes_mid_character,
+        fuzz.test_mixed_line_endings,
+        fuzz.test_real_files_with_hostile_characters,
+        fuzz.test_random_bytes_through_read_and_detect,
+    ]
+    try:
+        for prop in properties:
+            try:
+                prop()
+            except Exception as exc:  # a property that fails is an error of the report
+                tally.errors.append(f"fuzz {prop.__name__}: {exc!r}"[:500])
+    finally:
+        fuzz.check_parse = real_check
+    for name, text in sorted(fuzz.huge_inputs().items()):
+        folder = work / f"huge-{name}"
+        folder.mkdir()
+        try:
+            outcomes = fuzz.parse_in_child(folder, text, "detect", *FORMATS)
+        except BaseException as exc:  # pytest.fail raises an Exception subclass of BaseException
+            tally.errors.append(f"huge input {name}: {exc}"[:500])
+            continue
+        tally.fuzzed += len(outcomes)
+
+
+# --- faults ----------------------------------------------------------------------------------
+
+
+def run_faults(tally: Tally, work: Path, corpus: Path, kills: int, seed: int) -> None:
+    """Kill, fill the disk, lock the folder, race two writers; compare with a clean ingest."""
+    rng = random.Random(seed)
+    files = [str(faults.SEEDS), str(corpus)]
+    with databases() as fresh:
+        clean = fresh(work, "reference")
+        report = ingest(
+            Settings(home=work / "reference", database_url=clean), [Path(f) for f in files]
+        )
+        if report.failed:
+            tally.errors.append(f"the clean ingest failed: {report.failed[:3]}")
+        reference = faults.fingerprint(clean)
+
+        # SIGKILL at random statements, then at random moments, each followed by a check.
+        url = fresh(work, "killed")
+        home = work / "killed"
+        for number in range(kills):
+            if number % 2 == 0:
+                point = rng.randint(1, faults.STATEMENTS)
+                done = faults.run_kb(
+                    *faults.kb_args(home, url, "ingest", *files), fault={"kill_at": point}
+                )
+                tally.faults["SIGKILL at a statement"] += done.returncode == -9
+            else:
+                child = faults.run_kb(*faults.kb_args(home, url, "ingest", *files), wait=False)
+                time.sleep(rng.uniform(0.3, 2.5))
+                child.kill()
+                child.communicate()
+                tally.faults["SIGKILL at a moment"] += child.returncode == -9
+            for problem in faults.problems(url):
+                tally.errors.append(f"after kill {number}: {problem}")
+        final = faults.run_kb(*faults.kb_args(home, url, "ingest", "--strict", *files))
+        if final.returncode != 0:
+            tally.errors.append(f"rerun after the kills failed: {final.stderr[-500:]}")
+        tally.rows(faults.compare(reference, faults.fingerprint(url)), "after kills and a rerun")
+
+        # A full disk in the data folder (SQLite: every file write past a size fails).
+        home = work / "full"
+        url = f"sqlite:///{(home / 'kb.sqlite').as_posix()}"
+        faults.run_kb(*faults.kb_args(home, url, "ingest", str(faults.SEEDS)))
+        size = (home / "kb.sqlite").stat().st_size
+        full = faults.run_kb(
+            *faults.kb_args(home, url, "ingest", str(corpus)), fault={"fsize": size + 65536}
+        )
+        tally.faults["full disk"] += 1
+        if full.returncode != 2 or "Traceback" in full.stderr:
+            tally.errors.append(f"full disk: exit {full.returncode}: {full.stderr[-300:]}")
+        rerun = faults.run_kb(*faults.kb_args(home, url, "ingest", "--strict", *files))
+        if rerun.returncode != 0:
+            tally.errors.append(f"rerun after the full disk failed: {rerun.stderr[-300:]}")
+        tally.rows(faults.compare(reference, faults.fingerprint(url)), "after a full disk")
+
+        # A read-only data folder: refused, nothing changed.
+        before = faults.fingerprint(url)
+        refused = faults.run_kb(
+            *faults.kb_args(home, url, "ingest", *files), fault={"readonly": str(home)}
+        )
+        tally.faults["read-only folder"] += 1
+        if refused.returncode != 2 or "Traceback" in refused.stderr:
+            tally.errors.append(f"read-only: exit {refused.returncode}: {refused.stderr[-300:]}")
+        tally.rows(faults.compare(before, faults.fingerprint(url)), "after a read-only folder")
+
+        # Two writers at once: the second waits.
+        url = fresh(work, "two")
+        home = work / "two"
+        first = faults._paused_writer(home, url, files, work / "paused")
+        second = faults.run_kb(*faults.kb_args(home, url, "ingest", *files), wait=False)
+        first.communicate(timeout=300)
+        _, err = second.communicate(timeout=300)
+        tally.faults["concurrent writer"] += 1
+        if first.returncode != 0 or second.returncode != 0 or "waiting" not in err:
+            tally.errors.append(f"two writers: exits {first.returncode}, {second.returncode}")
+        tally.rows(faults.compare(reference, faults.fingerprint(url)), "after two writers")
+
+
+# --- load ------------------------------------------------------------------------------------
+
+
+def run_load(tally: Tally, work: Path, corpus: Path, seed: int) -> dict[str, Any]:
+    outcome = load.serve_under_load(work, corpus, seed)
+    tally.served += outcome["served"]
+    tally.errors += [f"request: {e}" for e in outcome["errors"]]
+    tally.errors += [f"wrong answer: {w}" for w in outcome["wrong"]]
+    if "Traceback" in outcome["server_log"]:
+        tally.errors.append("the server logged a traceback")
+    return outcome
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--corpus", type=Path, default=ROOT.parent / "shared" / "corpus")
+    parser.add_argument("--kills", type=int, default=8, help="ingests to kill (default 8)")
+    parser.add_argument("--seed", type=int, default=None)
+    parser.add_argument("--skip-load", action="store_true", help="skip the 30 s serve load test")
+    args = parser.parse_args()
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
+    tally = Tally()
+    timings: dict[str, float] = {}
+    served_detail: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory(prefix="kb-reliability-") as tmp:
+        work = Path(tmp)
+        for stage, run in (
+            ("fuzz", lambda: run_fuzz(tally, work / "fuzz")),
+            ("faults", lambda: run_faults(tally, work / "faults", args.corpus, args.kills, seed)),
+            (
+                "load",
+                lambda: served_detail.update(run_load(tally, work / "load", args.corpus, seed)),
+            ),
+        ):
+            if stage == "load" and args.skip_load:
+                continue
+            (work / stage).mkdir()
+            started = time.perf_counter()
+            run()
+            timings[stage] = time.perf_counter() - started
+    database = (
+        "PostgreSQL" if os.environ.get("KB_DATABASE_URL", "").startswith("postgresql") else "SQLite"
+    )
+    print(f"kb reliability report (seed {seed}, {database}, corpus {args.corpus})")
+    print(
+        f"  inputs fuzzed     {tally.fuzzed:>8,}   ({timings.get('fuzz', 0):.0f} s, every parser)"
+    )
+    injected = sum(tally.faults.values())
+    detail = ", ".join(f"{n} {what}" for what, n in sorted(tally.faults.items()))
+    print(f"  faults injected   {injected:>8,}   ({detail}; {timings.get('faults', 0):.0f} s)")
+    if served_detail:
+        print(
+            f"  requests served   {tally.served:>8,}   ({load.CLIENTS} clients, "
+            f"{served_detail['seconds']:.0f} s, two ingests underneath)"
+        )
+    else:
+        print("  requests served        -   (load test skipped)")
+    print(f"  errors            {len(tally.errors):>8,}")
+    print(
+        f"  rows lost         {tally.rows_lost:>8,}   "
+        f"(extra {tally.rows_extra}, duplicated {tally.rows_duplicated})"
+    )
+    for error in tally.errors[:20]:
+        print(f"    {error}")
+    return 0 if not tally.errors and not tally.rows_lost else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
