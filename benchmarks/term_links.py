@@ -57,7 +57,7 @@ def english_scores(session: Any, labels: dict[str, Any]) -> dict[str, Any]:
 def translation_scores(session: Any, labels: dict[str, Any]) -> dict[str, Any]:
     """Score the French and Spanish vocabularies on the translated labelled rulings."""
     from kb.links import vocabularies
-    from kb.links.build import _name_forms
+    from kb.links.build import name_forms
     from kb.links.evaluate import Score
     from kb.versions import resolve_edition
 
@@ -65,7 +65,7 @@ def translation_scores(session: Any, labels: dict[str, Any]) -> dict[str, Any]:
     vocab = vocabularies(session, edition, {"fr", "es"})
     scores: dict[str, Score] = defaultdict(Score)
     for item in labels["items"]:
-        names = [form for card in item["cards"] for form in _name_forms(card)]
+        names = [form for card in item["cards"] for form in name_forms(card)]
         found = vocab[item["language"]].match(item["text"], mask=names)
         predicted = [n for match in found for n in match.term.targets]
         scores[item["language"]].add(item, predicted)

@@ -7,10 +7,10 @@ import pytest
 from kb.links.terms import (
     GlossaryItem,
     RuleEntry,
-    english_stem,
     english_vocabulary,
     translated_vocabulary,
 )
+from kb.links.words import english_stem
 
 RULES = [
     RuleEntry("113", "chapter", "Abilities", ""),

@@ -9,13 +9,12 @@ and the vocabulary helpers for tools and benchmarks.
 from __future__ import annotations
 
 from .build import build_links, edition_vocabulary, vocabularies
-from .check import check
+from .check import check, unresolved
 from .queries import (
     backlinks,
     cards_for_rule,
     clarifications_for_rule,
     rules_for_clarification,
-    unresolved,
 )
 from .references import Reference, find_references
 from .terms import Term, TermMatch, Vocabulary

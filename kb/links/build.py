@@ -40,7 +40,7 @@ from kb.models import (
     RuleReference,
     RuleText,
 )
-from kb.versions.editions import EditionRef, english_editions, resolve_edition
+from kb.versions import EditionRef, english_editions, resolve_edition
 
 from .references import find_references
 from .terms import GlossaryItem, RuleEntry, Vocabulary, english_vocabulary, translated_vocabulary
@@ -221,17 +221,17 @@ def card_names(session: Session) -> dict[int, list[str]]:
         )
     ):
         for value in [name, *(faces or [])]:
-            names[clar_id].update(_name_forms(value))
+            names[clar_id].update(name_forms(value))
     for clar_id, name in session.execute(
         select(CardClarification.clarification_id, CardLocalization.name).join(
             CardLocalization, CardLocalization.card_id == CardClarification.card_id
         )
     ):
-        names[clar_id].update(_name_forms(name))
+        names[clar_id].update(name_forms(name))
     return {k: sorted(v, key=lambda n: (-len(n), n)) for k, v in names.items()}
 
 
-def _name_forms(name: str) -> list[str]:
+def name_forms(name: str) -> list[str]:
     """A card name, its faces, and its short form ("Koll" for "Koll, the Forgemaster")."""
     forms = []
     for face in str(name).split(" // "):
@@ -274,7 +274,7 @@ def _term_sources(session: Session) -> list[_TermSource]:
     own: dict[int, set[str]] = defaultdict(set)
     for card_id, name, faces in session.execute(select(Card.id, Card.name, Card.faces)):
         for value in [name, *(faces or [])]:
-            own[card_id].update(_name_forms(value))
+            own[card_id].update(name_forms(value))
     localized = session.execute(
         select(
             CardLocalization.id,
@@ -285,7 +285,7 @@ def _term_sources(session: Session) -> list[_TermSource]:
         ).order_by(CardLocalization.id)
     ).all()
     for _, card_id, _, name, _ in localized:
-        own[card_id].update(_name_forms(name))
+        own[card_id].update(name_forms(name))
     sources.extend(
         _TermSource(
             "card_text",

@@ -15,10 +15,62 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from kb.corpus.numbers import parent_of
-from kb.models import Edition, Rule, RuleText
-from kb.versions import edition_contents, edition_label, english_editions
+from kb.models import Edition, Link, Rule, RuleText
+from kb.versions import (
+    EditionRef,
+    edition_contents,
+    edition_label,
+    english_editions,
+    resolve_edition,
+)
 
-from .queries import unresolved
+from .queries import KIND_ORDER, SOURCE_ORDER, _safe_key
+from .sources import describe_sources
+
+
+def unresolved(
+    session: Session, edition: EditionRef = None, *, all_editions: bool = False
+) -> list[dict[str, Any]]:
+    """References to numbers the edition does not have, with where each occurs (``kb check``)."""
+    eds = english_editions(session) if all_editions else [resolve_edition(session, edition)]
+    query = select(Link).where(Link.resolved.is_(False))
+    ids = [e.id for e in eds]
+    if all_editions:
+        query = query.where(Link.target_edition_id.in_(ids) | Link.target_edition_id.is_(None))
+    else:
+        query = query.where(Link.target_edition_id.in_(ids))
+    links = list(session.scalars(query))
+    sources = describe_sources(session, links)
+    labels = {e.id: edition_label(e) for e in eds}
+    result = []
+    for link in links:
+        who = sources.get((link.source_type, link.source_id), {})
+        result.append(
+            {
+                "target": link.target,
+                "edition": labels.get(link.target_edition_id) if link.target_edition_id else None,
+                "kind": link.kind,
+                "source_type": link.source_type,
+                "language": link.source_language,
+                "label": who.get("label", ""),
+                "number": who.get("number"),
+                "term": who.get("term"),
+                "clarification_id": who.get("clarification_id"),
+                "source_edition": who.get("edition"),
+                "matched": link.matched,
+            }
+        )
+    result.sort(
+        key=lambda r: (
+            r["edition"] or "",
+            KIND_ORDER[r["kind"]],
+            _safe_key(r["target"]),
+            SOURCE_ORDER[r["source_type"]],
+            r["label"],
+            r["language"],
+        )
+    )
+    return result
 
 
 def translation_problems(session: Session) -> list[dict[str, Any]]:

@@ -6,7 +6,6 @@ Every function returns plain dicts in a deterministic order, for the CLI, the si
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
 from typing import Any
 
 from sqlalchemy import select
@@ -16,18 +15,17 @@ from kb.corpus.numbers import is_rule_number, parent_of, sort_key
 from kb.errors import NotFoundError
 from kb.models import (
     Card,
-    CardClarification,
     CardLocalization,
     Clarification,
     ClarificationText,
     Edition,
-    Example,
-    GlossaryEntry,
     Link,
     Rule,
     RuleText,
 )
-from kb.versions.editions import EditionRef, edition_label, english_editions, resolve_edition
+from kb.versions import EditionRef, resolve_edition
+
+from .sources import clarification_cards, describe_sources
 
 SOURCE_ORDER = {
     "rule_text": 0,
@@ -75,80 +73,6 @@ def _links_into(
     return list(session.scalars(query.where(Link.target == number)))
 
 
-def clarification_cards(session: Session, ids: Iterable[int]) -> dict[int, list[dict[str, str]]]:
-    """The cards carrying each clarification: [{"key", "name"}], by name."""
-    cards: dict[int, dict[str, str]] = defaultdict(dict)
-    for clar_id, key, name in session.execute(
-        select(CardClarification.clarification_id, Card.key, Card.name)
-        .join(Card, Card.id == CardClarification.card_id)
-        .where(CardClarification.clarification_id.in_(list(set(ids))))
-    ):
-        cards[clar_id][key] = name
-    return {
-        clar_id: [{"key": k, "name": n} for k, n in sorted(found.items(), key=lambda kv: kv[::-1])]
-        for clar_id, found in cards.items()
-    }
-
-
-def _describe_sources(session: Session, links: list[Link]) -> dict[tuple[str, int], dict[str, Any]]:
-    """Who each (source_type, source_id) is: rule number, glossary term or ruling and cards."""
-    ids: dict[str, set[int]] = defaultdict(set)
-    for link in links:
-        ids[link.source_type].add(link.source_id)
-    found: dict[tuple[str, int], dict[str, Any]] = {}
-    if ids["rule_text"]:
-        for text_id, number, key in session.execute(
-            select(RuleText.id, Rule.number, Edition.key)
-            .join(Rule, Rule.id == RuleText.rule_id)
-            .join(Edition, Edition.id == Rule.edition_id)
-            .where(RuleText.id.in_(ids["rule_text"]))
-        ):
-            found[("rule_text", text_id)] = {"number": number, "label": number, "edition": key}
-    if ids["example"]:
-        for example_id, number, key in session.execute(
-            select(Example.id, Rule.number, Edition.key)
-            .join(RuleText, RuleText.id == Example.rule_text_id)
-            .join(Rule, Rule.id == RuleText.rule_id)
-            .join(Edition, Edition.id == Rule.edition_id)
-            .where(Example.id.in_(ids["example"]))
-        ):
-            found[("example", example_id)] = {"number": number, "label": number, "edition": key}
-    if ids["glossary"]:
-        for entry_id, term in session.execute(
-            select(GlossaryEntry.id, GlossaryEntry.term).where(
-                GlossaryEntry.id.in_(ids["glossary"])
-            )
-        ):
-            found[("glossary", entry_id)] = {"term": term, "label": term}
-    if ids["clarification_text"]:
-        rows = session.execute(
-            select(ClarificationText.id, ClarificationText.clarification_id, Clarification.date)
-            .join(Clarification, Clarification.id == ClarificationText.clarification_id)
-            .where(ClarificationText.id.in_(ids["clarification_text"]))
-        ).all()
-        cards = clarification_cards(session, [clar_id for _, clar_id, _ in rows])
-        for text_id, clar_id, date in rows:
-            names = [c["name"] for c in cards.get(clar_id, [])]
-            found[("clarification_text", text_id)] = {
-                "clarification_id": clar_id,
-                "date": date.isoformat(),
-                "cards": names,
-                "label": ", ".join(names) or f"ruling {clar_id}",
-            }
-    if ids["card_text"]:
-        for loc_id, key, name, local in session.execute(
-            select(CardLocalization.id, Card.key, Card.name, CardLocalization.name)
-            .join(Card, Card.id == CardLocalization.card_id)
-            .where(CardLocalization.id.in_(ids["card_text"]))
-        ):
-            found[("card_text", loc_id)] = {
-                "label": local or name,
-                "cards": [name],
-                "card_key": key,
-            }
-    return found
-
-
 def backlinks(session: Session, number: str, edition: EditionRef = None) -> list[dict[str, Any]]:
     """What cites a rule (or anything inside it): rules, examples, glossary, rulings, card texts.
 
@@ -165,7 +89,7 @@ def backlinks(session: Session, number: str, edition: EditionRef = None) -> list
         for link in _links_into(session, number, ed, include_subrules=True)
         if link.kind != "sibling"
     ]
-    sources = _describe_sources(session, links)
+    sources = describe_sources(session, links)
     grouped: dict[tuple[str, int, str], list[Link]] = defaultdict(list)
     for link in links:
         grouped[(link.source_type, link.source_id, link.kind)].append(link)
@@ -367,48 +291,3 @@ def _titles(session: Session, edition: Edition, numbers: list[str]) -> dict[str,
         text = title or body or ""
         titles[number] = text if len(text) <= 80 else text[:79].rstrip() + "…"
     return titles
-
-
-def unresolved(
-    session: Session, edition: EditionRef = None, *, all_editions: bool = False
-) -> list[dict[str, Any]]:
-    """References to numbers the edition does not have, with where each occurs (``kb check``)."""
-    eds = english_editions(session) if all_editions else [resolve_edition(session, edition)]
-    query = select(Link).where(Link.resolved.is_(False))
-    ids = [e.id for e in eds]
-    if all_editions:
-        query = query.where(Link.target_edition_id.in_(ids) | Link.target_edition_id.is_(None))
-    else:
-        query = query.where(Link.target_edition_id.in_(ids))
-    links = list(session.scalars(query))
-    sources = _describe_sources(session, links)
-    labels = {e.id: edition_label(e) for e in eds}
-    result = []
-    for link in links:
-        who = sources.get((link.source_type, link.source_id), {})
-        result.append(
-            {
-                "target": link.target,
-                "edition": labels.get(link.target_edition_id) if link.target_edition_id else None,
-                "kind": link.kind,
-                "source_type": link.source_type,
-                "language": link.source_language,
-                "label": who.get("label", ""),
-                "number": who.get("number"),
-                "term": who.get("term"),
-                "clarification_id": who.get("clarification_id"),
-                "source_edition": who.get("edition"),
-                "matched": link.matched,
-            }
-        )
-    result.sort(
-        key=lambda r: (
-            r["edition"] or "",
-            KIND_ORDER[r["kind"]],
-            _safe_key(r["target"]),
-            SOURCE_ORDER[r["source_type"]],
-            r["label"],
-            r["language"],
-        )
-    )
-    return result

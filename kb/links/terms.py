@@ -14,8 +14,9 @@ An edition's English vocabulary is built from the edition itself:
 
 French and Spanish vocabularies are the thesaurus's names for those same concepts plus the titles
 of translated rule pages (``El Anillo te tienta``). Phrases are compared word by word after
-folding case and accents, stemming (``tempts``/``tempted``/``tempt``; ``votes``/``voting``) and
-skipping small words (``the Ring can't tempt you``), within one sentence; the longest phrase wins.
+folding case and accents, stemming (``tempts``/``tempted``/``tempt``; ``votes``/``voting``; see
+:mod:`kb.links.words`) and skipping small words (``the Ring can't tempt you``), within one
+sentence; the longest phrase wins.
 """
 
 from __future__ import annotations
@@ -23,16 +24,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
-
-from kb.langs import fold
 
 from .references import find_references
-from .thesaurus import ALIASES, BASIC_CONCEPTS, CONJUNCTIONS, IRREGULAR, STOPWORDS
+from .thesaurus import ALIASES, BASIC_CONCEPTS
+from .words import Token, phrase_gaps, phrase_words, tokenize
 
-_TOKEN = re.compile(r"\{[^{}\s]{1,10}\}|[^\W\d_]+|[.,;:!?()\[\]—]")
-_BREAKS = frozenset(".,;:!?()[]—")
-_ROMAN = re.compile(r"^[IVX]+$")  # chapter numerals: "the chapter II ability"
 _FOLLOWERS = frozenset({"counter", "token"})  # "plot counters" are not the plot keyword
 _SYMBOL = re.compile(r"\{[A-Z0-9/]{1,6}\}")
 _DEFINED = re.compile(
@@ -41,111 +37,6 @@ _DEFINED = re.compile(
 )
 _OBSOLETE_FOR = re.compile(r"^An obsolete term for (?P<term>[\w\s-]+?)\.", re.IGNORECASE)
 _TITLE_AFTER = re.compile(r"^,?\s*“(?P<title>[^”]+?)[.,]?”")
-
-
-@lru_cache(maxsize=1)
-def _stemmers() -> dict[str, object]:
-    from whoosh.lang import stemmer_for_language
-
-    return {lang: stemmer_for_language(lang) for lang in ("en", "fr", "es")}
-
-
-def _undouble(word: str) -> str:
-    return word[:-1] if len(word) > 2 and word[-1] == word[-2] and word[-1] not in "lsz" else word
-
-
-def english_stem(word: str) -> str:
-    """Strip English inflections only (``votes``/``voting``/``voted`` -> ``vot``).
-
-    Derivations stay apart (``requirement`` is not ``require``, ``initiative`` not ``initial``),
-    which a Porter stemmer would merge.
-    """
-    if len(word) > 4 and word.endswith(("ies", "ied")):
-        word = word[:-3] + "y"
-    elif word.endswith(("sses", "shes", "ches", "xes", "zes")):
-        word = word[:-2]
-    elif word.endswith("s") and not word.endswith(("ss", "us", "is")) and len(word) > 3:
-        word = word[:-1]
-    elif word.endswith("ing") and len(word) > 5:
-        word = _undouble(word[:-3])
-    elif word.endswith("ed") and len(word) > 4:
-        word = _undouble(word[:-2])
-    if word.endswith("e") and len(word) > 3:
-        word = word[:-1]
-    return word
-
-
-@lru_cache(maxsize=65536)
-def normalise(word: str, language: str) -> str:
-    """A word as phrases compare it: lower case, inflection removed, accents folded."""
-    if word.startswith("{"):
-        return word.upper()
-    lowered = word.casefold().replace("’", "'")
-    lowered = IRREGULAR.get(language, {}).get(lowered, lowered)
-    stemmer = _stemmers()[language] if language in ("fr", "es") else english_stem
-    stem = stemmer(lowered)  # type: ignore[operator]
-    folded = fold(stem)
-    if language == "es":  # tienta / tentado: stem-changing verbs
-        folded = folded.replace("ie", "e").replace("ue", "o")
-    elif language == "fr":  # verb endings the stemmer keeps: votent, votons, votez
-        for ending in ("aient", "ent", "ons", "ez"):
-            if folded.endswith(ending) and len(folded) - len(ending) >= 3:
-                folded = folded[: -len(ending)]
-                break
-    return folded
-
-
-@dataclass(frozen=True)
-class Token:
-    """A word (or symbol) of a text with its offsets; ``brk`` marks sentence punctuation."""
-
-    norm: str
-    start: int
-    end: int
-    raw: str
-    stop: bool
-    brk: bool = False
-
-
-@lru_cache(maxsize=16384)
-def tokenize(text: str, language: str) -> tuple[Token, ...]:
-    """Split a text into words, symbols and breaks (punctuation between phrases)."""
-    stops = STOPWORDS.get(language, STOPWORDS["en"])
-    conjunctions = CONJUNCTIONS.get(language, CONJUNCTIONS["en"])
-    tokens = []
-    for match in _TOKEN.finditer(text):
-        raw = match.group()
-        if raw in _BREAKS or raw.casefold() in conjunctions:
-            tokens.append(Token("", match.start(), match.end(), raw, True, True))
-            continue
-        lowered = raw.casefold()
-        stop = lowered in stops or (raw != "X" and bool(_ROMAN.match(raw)))
-        norm = "" if stop else normalise(raw, language)
-        tokens.append(Token(norm, match.start(), match.end(), raw, stop))
-    return tuple(tokens)
-
-
-def phrase_words(phrase: str, language: str) -> tuple[str, ...]:
-    """The content words of a phrase, normalised (what a text must contain, in order)."""
-    return tuple(t.norm for t in tokenize(phrase, language) if not t.stop)
-
-
-def phrase_gaps(phrase: str, language: str) -> tuple[tuple[str, ...], ...]:
-    """The small words before and between a phrase's content words (*The* Ring, End *the* Turn).
-
-    The first item is what comes before the first content word; the others, the gaps.
-    """
-    gaps: list[tuple[str, ...]] = []
-    current: list[str] = []
-    for token in tokenize(phrase, language):
-        if token.brk:
-            continue
-        if token.stop:
-            current.append(token.raw.casefold())
-            continue
-        gaps.append(tuple(current))
-        current = []
-    return tuple(gaps)
 
 
 @dataclass(frozen=True)

@@ -11,10 +11,11 @@ from __future__ import annotations
 from .align import RuleContent, edition_contents
 from .diff import diff_editions, word_ops
 from .drift import drift_summary, stale_translations, translation_status
-from .editions import edition_label, english_editions, resolve_edition
+from .editions import EditionRef, edition_label, english_editions, resolve_edition
 from .history import today, trace
 
 __all__ = [
+    "EditionRef",
     "RuleContent",
     "diff_editions",
     "drift_summary",
