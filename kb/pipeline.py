@@ -173,11 +173,12 @@ def index(settings: Settings, *, rebuild: bool = False, wait: bool = True) -> In
     with writer_lock(settings, wait=wait), storage_errors(settings):
         db = open_db(settings, create=False)
         try:
-            if rebuild:
-                report = build_index(db, settings.index_dir)
-            else:
-                report = update_index(db, settings.index_dir)
-            _mark_in_step(db, "index")
+            with db.writer_lock(wait=wait):
+                if rebuild:
+                    report = build_index(db, settings.index_dir)
+                else:
+                    report = update_index(db, settings.index_dir)
+                _mark_in_step(db, "index")
             return report
         finally:
             db.dispose()
@@ -250,8 +251,9 @@ def build(
     with writer_lock(settings, wait=wait), storage_errors(settings):
         db = open_db(settings)
         try:
-            stages = _refresh_derived(db, report, relinked=report.changed)
-            stages += _ensure_index(settings, db)
+            with db.writer_lock(wait=wait):
+                stages = _refresh_derived(db, report, relinked=report.changed)
+                stages += _ensure_index(settings, db)
             site = build_site(
                 db, out or settings.site_dir, strict=strict, search=search, force=force
             )
