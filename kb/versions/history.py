@@ -36,9 +36,10 @@ def follow(
     number = _check(number)
     start = resolve_edition(session, edition)
     editions = english_editions(session)
-    if start.kind != "comprules" or start.language != "en" or start not in editions:
+    ids = [e.id for e in editions]
+    if start.kind != "comprules" or start.language != "en" or start.id not in ids:
         raise NotFoundError("a rule's history is traced through the English editions")
-    index = editions.index(start)
+    index = ids.index(start.id)
     if number not in edition_contents(session, start):
         raise NotFoundError(f"rule {number} is not in the {edition_label(start)} edition")
     numbers = {index: number}
