@@ -3,9 +3,9 @@
 The syntax is Whoosh's (``AND``/``OR``/``NOT``, ``-word``, ``"phrases"``, ``field:value``) with
 a few additions: filter names in the user's words (``lang:``, ``rule:``), filter values checked
 and normalised (``type:rulings`` -> ``ruling``; an unknown value is an error that names it), the
-user's stop words dropped, and each plain word searched in the user's language, in card names
-in every language, and — for French and Spanish — in the English originals, as typed and through
-the language's term bridge.
+user's stop words dropped, and each plain word searched in the user's language (whose texts also
+hold the card names of every language) and — for French and Spanish — in the English originals,
+as typed and through the language's term bridge. Plain words skip the parser's tagging.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from whoosh.qparser import (
 from whoosh.qparser.plugins import FuzzyTermPlugin, PhrasePlugin, Plugin
 
 from kb.errors import KbError
-from kb.langs import LANGS, check_lang
+from kb.langs import check_lang
 from kb.search.analysis import analyze
 from kb.search.lang import search_language
 from kb.search.schema import (
@@ -362,6 +362,3 @@ def check_language(value: str | None, default: str) -> str:
         return check_lang(value or default)
     except ValueError as exc:
         raise QueryError(str(exc)) from None
-
-
-__all__ = ["LANGS", "QueryContext", "QueryError", "jump_numbers", "parse"]
