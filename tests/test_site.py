@@ -18,6 +18,9 @@ GOLDEN = Path(__file__).resolve().parent / "data" / "site"
 SEED_CARDS = ("000_c70b93c6d7c03b3c", "003_c5873bb13b9e08b7")
 GOLDEN_PAGES = (
     "en/index.html",
+    "fr/index.html",
+    "es/index.html",
+    "en/rules/701.html",
     "es/rules/701.html",
     "fr/rules/701.html",
     "fr/cards/000_c70b93c6d7c03b3c.html",
