@@ -157,6 +157,8 @@ class Handler(BaseHTTPRequestHandler):
                 self._json(HTTPStatus.NOT_FOUND, {"error": f"no API at {parts.path}"})
             else:
                 self._file(parts.path)
+        except (BrokenPipeError, ConnectionResetError):
+            log.info("the client of %s went away", self.path)
         except Exception:
             log.exception("error while answering %s", self.path)
             self._json(HTTPStatus.INTERNAL_SERVER_ERROR, {"error": "internal error (logged)"})
