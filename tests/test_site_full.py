@@ -111,3 +111,39 @@ def test_two_builds_are_byte_identical(full_settings, full_site: Path, tmp_path:
     again, first = read_site(tmp_path / "again"), read_site(full_site)
     assert sorted(again) == sorted(first)
     assert [path for path in sorted(first) if again[path] != first[path]] == []
+
+
+def test_a_stale_translation_is_badged_and_listed_with_the_english_change(full_db):
+    from kb.site import data, extras
+    from kb.site.build import render_site
+
+    with full_db.session() as session:
+        site_data = data.load(session)
+        site_extras = extras.load(session, site_data)
+    assert site_extras.missing == []
+    status = site_extras.status["es"]
+    assert status["701.54a"]["status"] == "current" and status["100.1"]["status"] == "missing"
+    # Make the seed's Spanish 701.54a stale, as the version stage reports it when the English
+    # changed after the translation was made.
+    status["701.54a"] = {**status["701.54a"], "status": "stale", "follows": "2025-11-14"}
+    site_extras.stale["es"] = [
+        {
+            "number": "701.54a",
+            "follows": "2025-11-14",
+            "edition": "2026-01-16",
+            "english_then": "choose a creature",
+            "english_now": "choose a creature you control",
+            "ops": [["equal", "choose a creature"], ["insert", "you control"]],
+        }
+    ]
+    files, _ = render_site(site_data, site_extras, ("es",))
+    rules = files["es/rules/701.html"].decode()
+    article = rules[
+        rules.index('id="701.54"') : rules.index("</article>", rules.index('id="701.54"'))
+    ]
+    assert '<span class="badge badge-stale">desfasada</span>' in article
+    page = files["es/translations.html"].decode()
+    stale = page[page.index('id="stale"') : page.index('id="missing"')]
+    assert 'href="../es/rules/701.html#701.54a"' in stale
+    assert "<ins>you control</ins>" in stale
+    assert "14 de noviembre de 2025" in stale and "16 de enero de 2026" in stale
