@@ -133,7 +133,7 @@ def test_a_stale_translation_is_badged_and_listed_with_the_english_change(full_d
             "edition": "2026-01-16",
             "english_then": "choose a creature",
             "english_now": "choose a creature you control",
-            "ops": [["equal", "choose a creature"], ["insert", "you control"]],
+            "ops": [["equal", "choose a creature "], ["insert", "you control"]],
         }
     ]
     files, _ = render_site(site_data, site_extras, ("es",))
