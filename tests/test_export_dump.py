@@ -18,6 +18,12 @@ from kb.export.tables import TABLES
 from kb.models import Card, Clarification, GlossaryEntry, Link, Rule, RuleText
 
 
+def kb_args(settings) -> list[str]:
+    """Point the CLI at a knowledge base (its PostgreSQL schema too, when testing on one)."""
+    args = ["--home", str(settings.home)]
+    return [*args, "--database", settings.database_url] if settings.database_url else args
+
+
 @pytest.fixture(scope="module")
 def linked(full_settings):
     """The full knowledge base with its links built (as `kb build` leaves it)."""
@@ -37,7 +43,7 @@ def linked(full_settings):
 
 @pytest.fixture(scope="module")
 def dumped(linked):
-    result = CliRunner().invoke(main, ["--home", str(linked.home), "export", "json"])
+    result = CliRunner().invoke(main, [*kb_args(linked), "export", "json"])
     assert result.exit_code == 0, result.output
     return result.stdout_bytes
 
@@ -96,27 +102,21 @@ def ring_subrules() -> list[str]:
 
 
 def test_json_is_deterministic_and_one_edition_can_be_chosen(dumped, linked):
-    again = CliRunner().invoke(main, ["--home", str(linked.home), "export", "json"])
+    again = CliRunner().invoke(main, [*kb_args(linked), "export", "json"])
     assert again.stdout_bytes == dumped
-    one = CliRunner().invoke(
-        main, ["--home", str(linked.home), "export", "json", "--edition", "2025-11-14"]
-    )
+    one = CliRunner().invoke(main, [*kb_args(linked), "export", "json", "--edition", "2025-11-14"])
     data = json.loads(one.stdout_bytes)
     jsonschema.validate(data, schema())
     assert [e["key"] for e in data["editions"]] == ["en:2025-11-14", "es:translations"]
     assert data["translation_status"] == {}  # judged against the newest edition, not dumped
-    bad = CliRunner().invoke(
-        main, ["--home", str(linked.home), "export", "json", "--edition", "1999-01-01"]
-    )
+    bad = CliRunner().invoke(main, [*kb_args(linked), "export", "json", "--edition", "1999-01-01"])
     assert bad.exit_code == 2 and "1999-01-01" in bad.output
 
 
 def test_csv_tables_match_the_json(dumped, linked, tmp_path):
     data = json.loads(dumped)
     out = tmp_path / "csv"
-    result = CliRunner().invoke(
-        main, ["--home", str(linked.home), "export", "csv", "--out", str(out)]
-    )
+    result = CliRunner().invoke(main, [*kb_args(linked), "export", "csv", "--out", str(out)])
     assert result.exit_code == 0, result.output
     assert sorted(p.name for p in out.iterdir()) == sorted(f"{t}.csv" for t in TABLES)
     tables = {}
@@ -135,13 +135,11 @@ def test_csv_tables_match_the_json(dumped, linked, tmp_path):
     assert row["follows_edition"] == "2026-01-16" and row["follows_assumed"] == "true"
     examples = [r for r in tables["examples"] if r["edition"] == "en:2026-01-16"]
     assert examples and examples[0]["position"] == "1"
-    one = CliRunner().invoke(
-        main, ["--home", str(linked.home), "export", "csv", "--table", "editions"]
-    )
+    one = CliRunner().invoke(main, [*kb_args(linked), "export", "csv", "--table", "editions"])
     assert next(iter(csv.DictReader(io.StringIO(one.stdout))))["key"] == "en:2021-02-05"
-    several = CliRunner().invoke(main, ["--home", str(linked.home), "export", "csv"])
+    several = CliRunner().invoke(main, [*kb_args(linked), "export", "csv"])
     assert several.exit_code == 2 and "--out FOLDER" in several.output
-    bad = CliRunner().invoke(main, ["--home", str(linked.home), "export", "csv", "--table", "x"])
+    bad = CliRunner().invoke(main, [*kb_args(linked), "export", "csv", "--table", "x"])
     assert bad.exit_code == 2 and "unknown table x" in bad.output
 
 

@@ -14,7 +14,16 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from kb.corpus.numbers import sort_key
-from kb.models import Clarification, ClarificationText, Edition, Example, GlossaryEntry, Link
+from kb.models import (
+    Card,
+    CardLocalization,
+    Clarification,
+    ClarificationText,
+    Edition,
+    Example,
+    GlossaryEntry,
+    Link,
+)
 
 
 @dataclass
@@ -29,6 +38,7 @@ class _Source:
     example: int | None = None
     term: str | None = None
     clarification: str | None = None
+    card: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return {k: v for k, v in self.__dict__.items() if v is not None}
@@ -74,6 +84,12 @@ def _sources(
         sources[("clarification_text", tid)] = _Source(
             "clarification_text", language=lang, provenance=prov, clarification=key
         )
+    for loc_id, key, lang in session.execute(
+        select(CardLocalization.id, Card.key, CardLocalization.language).join(
+            Card, Card.id == CardLocalization.card_id
+        )
+    ).all():
+        sources[("card_text", loc_id)] = _Source("card_text", language=lang, card=key)
     return sources
 
 
@@ -114,7 +130,7 @@ def link_rows(
             "_order": (
                 source_type,
                 source.edition or "",
-                source.clarification or "",
+                source.clarification or source.card or "",
                 sort_key(source.number) if source.number else "",
                 source.language or "",
                 source.provenance or "",
