@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from kb.site.check import broken_links, read_site
@@ -17,6 +18,9 @@ def test_the_whole_site_has_no_broken_internal_link(full_site: Path):
     pages = [p for p in files if p.endswith(".html")]
     assert len(pages) > 2000
     assert broken_links(files) == []
+    for path in pages:  # an anchor must name one place only
+        ids = re.findall(rb'\bid="([^"]*)"', files[path])
+        assert len(ids) == len(set(ids)), path
     for lang in ("en", "fr", "es"):
         assert f"{lang}/rules/701.html" in files
         assert f"{lang}/rules/7.html" in files
