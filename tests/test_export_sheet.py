@@ -139,7 +139,7 @@ def test_html_sheet_is_valid_and_complete(ring_sheet):
     sheet, expected, _ = ring_sheet
     html = render_html(sheet)
     parser = check_html(html)
-    text = squash(" ".join(parser.text))
+    text = squash("".join(parser.text))
     for number, (title, body, examples) in expected.items():
         assert f'id="r-{number}"' in html
         for part in (title, body, *examples):
@@ -149,6 +149,10 @@ def test_html_sheet_is_valid_and_complete(ring_sheet):
     assert "Fiche de règles" in html and "manquante" in html
     assert re.search(r"<th[^>]*>Anglais</th>", html) and re.search(r"<th[^>]*>Espagnol</th>", html)
     assert "MagicCompRules_20260116.txt" in html and "16 janvier 2026" in html
+    # references to rules on the sheet link to their rows, in English and in Spanish
+    assert '<a class="ref" href="#r-701.54a">701.54a</a>, even if' in html
+    assert 'acciones de la <a class="ref" href="#r-701.54a">regla 701.54a</a>' in html
+    assert '<a class="ref" href="#r-704">' not in html  # not on the sheet: plain text
     assert "@page" not in html  # the screen version has no paged-media rules
     printed = render_html(sheet, paper="letter", print_=True)
     assert "size: letter" in printed and "counter(pages)" in printed

@@ -110,6 +110,32 @@ def _same_text(a: Cell, b: Cell) -> bool:
     )
 
 
+def linker(known: set[str]) -> Any:
+    """Escape a text and turn its references to rules on the sheet into links to their rows."""
+    from markupsafe import escape
+
+    from kb.export import stages
+
+    def link(text: str, language: str) -> Markup:
+        out: list[str] = []
+        pos = 0
+        for ref in stages.find_references(text, language):
+            target = next((n for n in ref.numbers if n in known), None)
+            if ref.start < pos or target is None:
+                continue
+            out.append(escape(text[pos : ref.start]))
+            out.append(
+                Markup('<a class="ref" href="#r-{}">{}</a>').format(
+                    target, text[ref.start : ref.end]
+                )
+            )
+            pos = ref.end
+        out.append(escape(text[pos:]))
+        return Markup("".join(out))
+
+    return link
+
+
 def coverage_lines(sheet: Sheet, words: Labels) -> list[str]:
     """One line per translated language: how many of the sheet's rules are current/stale/missing."""
     return [
@@ -146,6 +172,7 @@ def render_html(
         },
         coverage=coverage_lines(sheet, words),
         spans=spans,
+        link=linker({row.number for row in sheet.rows}),
         card_names=lambda card, group: list(dict.fromkeys(card.names[c.language] for c in group)),
         is_fallback=lambda group: not any(c.shown_language == c.language for c in group),
     )

@@ -45,3 +45,10 @@ def trace(session: Session, number: str, edition: Edition) -> dict[str, Any]:
     from kb.versions import trace as history
 
     return history(session, number, _edition_arg(edition))
+
+
+def find_references(text: str, language: str) -> list[Any]:
+    """The explicit rule references of a text (spans and the numbers they name)."""
+    from kb.links import find_references as find
+
+    return find(text, language)
