@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 from kb.site.check import broken_links, read_site
+from kb.site.writer import MARKER
 
 
 def page(site: Path, path: str) -> str:
@@ -113,6 +114,9 @@ def test_two_builds_are_byte_identical(full_settings, full_site: Path, tmp_path:
     finally:
         db.dispose()
     again, first = read_site(tmp_path / "again"), read_site(full_site)
+    # The build record holds a digest of kb's own source files too, which may be edited while
+    # the suite runs; every page, asset and index file must be identical.
+    del again[MARKER], first[MARKER]
     assert sorted(again) == sorted(first)
     assert [path for path in sorted(first) if again[path] != first[path]] == []
 

@@ -146,7 +146,7 @@ class LanguageSite:
             for event in self.extras.history.get(node.number, [])
         ]
         item["clarifications"] = self._clarifications(node, root)
-        item["cited_by"] = self._cited_by(node, root)
+        item["cited_by"], item["cards"] = self._cited_by(node, root)
         return item
 
     def _clarifications(self, node: Node, root: str) -> list[dict[str, Any]]:
@@ -171,19 +171,25 @@ class LanguageSite:
             )
         return result
 
-    def _cited_by(self, node: Node, root: str) -> list[dict[str, Any]]:
-        result = []
+    def _cited_by(self, node: Node, root: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        """The rules and glossary entries citing the rule, and the cards whose text uses it."""
+        texts, cards = [], []
         for cite in self.extras.cited_by.get(node.number, []):
+            if cite["card"]:
+                if cite["card"] in self.card_titles:
+                    url = site_url("card", self.lang, key=cite["card"])
+                    label = self.card_titles[cite["card"]]
+                    cards.append({"label": label, "url": root + url.lstrip("/")})
+                continue
             if cite["number"] and cite["number"] in self.data.nodes:
                 url = site_url("rule", self.lang, number=cite["number"])
             elif cite["term"]:
                 url = site_url("glossary", self.lang, term=cite["term"])
-            elif cite["card"]:
-                url = site_url("card", self.lang, key=cite["card"])
             else:
                 continue
-            result.append({"label": cite["label"], "url": root + url.lstrip("/")})
-        return result
+            texts.append({"label": cite["label"], "url": root + url.lstrip("/")})
+        cards.sort(key=lambda c: (fold(c["label"]), c["url"]))
+        return texts, cards
 
     def chapter_pages(self) -> Iterator[Page]:
         """One page per chapter with its rules and subrules, and one per part."""

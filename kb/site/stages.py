@@ -181,27 +181,34 @@ def rules_by_clarification(
     return dict(sorted(result.items()))
 
 
+CITING = ("rule_text", "example", "glossary", "card_text")
+
+
 def cited_by(
     session: Session, edition: str | None, edition_id: int | None, known: set[str]
 ) -> dict[str, list[dict[str, Any]]]:
-    """What cites each rule or its subrules: rules, examples and glossary entries."""
-    targets = _targets(session, edition_id, ("rule_text", "example", "glossary"))
+    """What cites each rule or its subrules: rules, examples, glossary entries, card texts."""
+    targets = _targets(session, edition_id, CITING)
     rules = {t if len(t) <= 3 or t[-1].isdigit() else t[:-1] for t in targets}
     result: dict[str, list[dict[str, Any]]] = {}
     for number in sorted(rules & known):
         seen: set[tuple[str, str]] = set()
         cites = []
         for back in links().backlinks(session, number, edition):
-            if back.get("source_type") not in ("rule_text", "example", "glossary"):
+            source = back.get("source_type")
+            if source not in CITING:
+                continue
+            card = back.get("card_key") if source == "card_text" else None
+            if source == "card_text" and not card:
                 continue
             cite = {
                 "label": str(back.get("label") or back.get("number") or back.get("term") or ""),
-                "number": back.get("number"),
-                "term": back.get("term"),
-                "card": None,
+                "number": None if card else back.get("number"),
+                "term": None if card else back.get("term"),
+                "card": card,
             }
-            key = (cite["label"], str(cite["number"] or cite["term"]))
-            if cite["label"] and key not in seen and cite["number"] != number:
+            key = (cite["label"], str(cite["card"] or cite["number"] or cite["term"]))
+            if cite["label"] and key not in seen and (card or cite["number"] != number):
                 seen.add(key)
                 cites.append(cite)
         if cites:
