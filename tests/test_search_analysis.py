@@ -123,3 +123,22 @@ def test_fold_word() -> None:
     assert fold_word("Règle") == "regle"
     assert fold_word("doesn’t") == "doesn't"
     assert fold_word("ÉGALITÉ") == "egalite"
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "es"])
+def test_fast_term_spans_match_the_analyzer(lang: str) -> None:
+    from kb.search.analysis import term_spans
+
+    analyzer = text_analyzer(lang)
+    for text in [
+        "La Règle 701.54a: l'original doesn’t vote; Trickster-God's Heist, qu'il égalité",
+        "El Anillo te tienta. Portador del Anillo — sabiduría",
+        "",
+    ]:
+        expected = [
+            (t.startchar, t.endchar, t.text)
+            for t in analyzer(text, chars=True, mode="index", removestops=False)
+            if not t.stopped
+        ]
+        assert term_spans(analyzer, text) == expected
+        assert term_spans(analyzer, text) == expected  # and again, from the cache

@@ -9,6 +9,7 @@ reloads the language module on open.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -54,6 +55,14 @@ class NormalizeFilter(Filter):
 
     def __hash__(self) -> int:
         return hash((type(self).__name__, self.lang, self.stop))
+
+    def span_cache(self, stemmer: StemmingFilter | None) -> dict[str, tuple[str, int, int]]:
+        """Raw word -> (index term, or "" for a stop word; characters cut at start and end)."""
+        key = stemmer.lang if stemmer is not None else ""
+        caches: dict[str, dict[str, tuple[str, int, int]]] = self.__dict__.setdefault(
+            "_span_caches", {}
+        )
+        return caches.setdefault(key, {})
 
     def normalize(self, text: str) -> tuple[str, int, int]:
         """A token's folded word, and how many characters were cut at its start and end.
@@ -122,6 +131,15 @@ class StemmingFilter(Filter):
     def __hash__(self) -> int:
         return hash((type(self).__name__, self.lang))
 
+    def stem(self, word: str) -> str:
+        """The stem of one folded word (cached)."""
+        stemmed = self._cache.get(word)
+        if stemmed is None:
+            stemmed = self._language.stem(word)
+            if len(self._cache) < 100_000:
+                self._cache[word] = stemmed
+        return stemmed
+
     def __call__(self, tokens: Iterator[Token]) -> Iterator[Token]:
         cache = self._cache
         stem = self._language.stem
@@ -149,6 +167,42 @@ def text_analyzer(lang: str) -> Any:
 def name_analyzer() -> Any:
     """The analyzer of card names: fold only (a name is searched as written, in any language)."""
     return RegexTokenizer(expression=TOKEN_PATTERN) | NormalizeFilter(None, stop=False)
+
+
+_TOKENS = re.compile(TOKEN_PATTERN)
+
+
+def term_spans(analyzer: Any, text: str) -> list[tuple[int, int, str]]:
+    """``(start, end, index term)`` of each token the analyzer keeps, for highlighting.
+
+    The same result as running the analyzer with ``chars=True``, without Whoosh's token objects:
+    a result's snippet is analysed on every search, so this path is kept short (a cache per
+    filter maps each raw word to its term).
+    """
+    items = getattr(analyzer, "items", ())
+    if len(items) < 2 or not isinstance(items[1], NormalizeFilter):
+        return [
+            (t.startchar, t.endchar, t.text)
+            for t in analyzer(text, chars=True, mode="index", removestops=False)
+            if not t.stopped
+        ]
+    normalize: NormalizeFilter = items[1]
+    stemmer = items[2] if len(items) > 2 and isinstance(items[2], StemmingFilter) else None
+    cache = normalize.span_cache(stemmer)
+    spans = []
+    for match in _TOKENS.finditer(text):
+        raw = match.group()
+        entry = cache.get(raw)
+        if entry is None:
+            word, lead, trail = normalize.normalize(raw)
+            term = ""
+            if word and word not in normalize._stops:
+                term = stemmer.stem(word) if stemmer is not None else word
+            entry = cache[raw] = (term, lead, trail)
+        term, lead, trail = entry
+        if term:
+            spans.append((match.start() + lead, match.end() - trail, term))
+    return spans
 
 
 def analyze(analyzer: Any, text: str) -> list[str]:

@@ -11,6 +11,8 @@ import html
 from collections.abc import Iterable
 from typing import Any
 
+from kb.search.analysis import term_spans
+
 Segments = list[tuple[str, bool]]
 
 WINDOW = 240  # characters of context shown around the matches
@@ -21,11 +23,7 @@ def spans(analyzer: Any, text: str, terms: set[str]) -> list[tuple[int, int]]:
     """Character spans of the tokens of ``text`` whose index term is one of ``terms``."""
     if not terms or not text:
         return []
-    return [
-        (t.startchar, t.endchar)
-        for t in analyzer(text, chars=True, mode="index", removestops=False)
-        if not t.stopped and t.text in terms
-    ]
+    return [(start, end) for start, end, term in term_spans(analyzer, text) if term in terms]
 
 
 def _window(text: str, found: list[tuple[int, int]]) -> tuple[int, int]:
