@@ -202,14 +202,18 @@ def _eval_queries() -> list[tuple[str, str]]:
     ]
 
 
+@pytest.mark.parametrize("relaxed", [False, True])
 @pytest.mark.parametrize(("lang", "text"), _eval_queries())
-def test_plain_words_skip_the_parser_to_the_same_query(schema: Any, lang: str, text: str) -> None:
+def test_plain_words_skip_the_parser_to_the_same_query(
+    schema: Any, lang: str, text: str, relaxed: bool
+) -> None:
     from kb.search.query import make_parser, plain_query
 
-    fast_context = QueryContext(lang=lang, editions=list(EDITIONS))
-    fast = plain_query(schema, text, fast_context)
-    slow_context = QueryContext(lang=lang, editions=list(EDITIONS))
-    slow = make_parser(schema, slow_context).parse(text)
+    common = (lambda field, term: term in {"creatur", "target"}) if relaxed else None
+    fast_context = QueryContext(lang=lang, editions=list(EDITIONS), too_common=common)
+    fast = plain_query(schema, text, fast_context, relaxed=relaxed)
+    slow_context = QueryContext(lang=lang, editions=list(EDITIONS), too_common=common)
+    slow = make_parser(schema, slow_context, relaxed=relaxed).parse(text)
     if fast is None:  # hyphens, dashes: left to the parser
         assert re.search(r"[-–]", text)
         return

@@ -253,9 +253,12 @@ class LanguagePlugin(Plugin):
         return self._copy(new, fieldname, boost)
 
 
+_RELAXED = OrGroup.factory(0.9)  # any word, with a bonus for each further word matched
+
+
 def make_parser(schema: Any, context: QueryContext, *, relaxed: bool = False) -> Any:
     """A parser for one request: AND between words (OR with a bonus for more when relaxed)."""
-    group = OrGroup.factory(0.9) if relaxed else AndGroup
+    group = _RELAXED if relaxed else AndGroup
     parser = QueryParser(None, schema, group=group)
     # '+word'/'-word' only at the start of a word, so 2026-01-16 and Ring-bearer stay whole.
     parser.add_plugin(PlusMinusPlugin(r"(?:(?<=^)|(?<=[\s(]))\+", r"(?:(?<=^)|(?<=[\s(]))-"))
@@ -272,9 +275,11 @@ _OPERATORS = frozenset({"AND", "OR", "NOT", "ANDNOT", "ANDMAYBE", "TO"})
 _TERM_PARSERS: dict[int, Any] = {}
 
 
-def plain_query(schema: Any, text: str, context: QueryContext) -> Any | None:
+def plain_query(
+    schema: Any, text: str, context: QueryContext, *, relaxed: bool = False
+) -> Any | None:
     """The query of a string of plain words, as :func:`parse` makes it; None for other strings."""
-    if context.fuzzy or context.too_common or not _PLAIN.fullmatch(text):
+    if context.fuzzy or not _PLAIN.fullmatch(text):
         return None
     words = []
     for match in re.finditer(r"\S+", text):
@@ -290,15 +295,15 @@ def plain_query(schema: Any, text: str, context: QueryContext) -> Any | None:
     parser = _TERM_PARSERS.get(id(schema))
     if parser is None:
         parser = _TERM_PARSERS[id(schema)] = QueryParser(None, schema, group=AndGroup)
-    return syntax.AndGroup(nodes).query(parser).normalize()
+    group = _RELAXED(nodes) if relaxed else syntax.AndGroup(nodes)
+    return group.query(parser).normalize()
 
 
 def parse(schema: Any, text: str, context: QueryContext, *, relaxed: bool = False) -> Any:
     """Parse a query string; raise QueryError for a value no field can read (a bad date)."""
-    if not relaxed:
-        plain = plain_query(schema, text, context)
-        if plain is not None:
-            return plain
+    plain = plain_query(schema, text, context, relaxed=relaxed)
+    if plain is not None:
+        return plain
     parsed = make_parser(schema, context, relaxed=relaxed).parse(text, normalize=False)
     error = _first_error(parsed)
     if error is not None:
