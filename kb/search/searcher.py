@@ -89,7 +89,8 @@ class SearchIndex:
         key = (tuple(types or ()), "edition" in context.filters, context.newest)
         if key not in self._filters:
             filt = default_filter(context, types)
-            self._filters[key] = None if filt is None else self.searcher._filter_to_comb(filt)
+            # A plain set: Whoosh tests a filter's truth on every search, which walks a BitSet.
+            self._filters[key] = None if filt is None else set(self.searcher.docs_for_query(filt))
         return self._filters[key]
 
     def _manifest_stamp(self) -> int:
