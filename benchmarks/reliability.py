@@ -136,13 +136,16 @@ def run_faults(tally: Tally, work: Path, corpus: Path, kills: int, seed: int) ->
         if report.failed:
             tally.errors.append(f"the clean ingest failed: {report.failed[:3]}")
         reference = faults.fingerprint(clean)
+        statements = faults._statements_before(
+            work / "count", fresh(work, "count"), files, "kb.ingest", "collect_garbage"
+        )
 
         # SIGKILL at random statements, then at random moments, each followed by a check.
         url = fresh(work, "killed")
         home = work / "killed"
         for number in range(kills):
             if number % 2 == 0:
-                point = rng.randint(1, faults.STATEMENTS)
+                point = rng.randint(1, statements)
                 done = faults.run_kb(
                     *faults.kb_args(home, url, "ingest", *files), fault={"kill_at": point}
                 )

@@ -67,6 +67,7 @@ def seed(seeds: Path):
 
 PG_URL = os.environ.get("KB_DATABASE_URL") or None
 _PG_SCHEMAS: set[str] = set()
+_PG_HOMES: dict[str, str] = {}  # data folder -> its schema's URL
 
 
 @pytest.fixture(scope="session")
@@ -167,14 +168,50 @@ def fresh_database_url(tmp_path: Path, _pg_admin: Any) -> Iterator[Any]:
         _pg_drop_schema(_pg_admin, url)
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _pg_data_folders(_pg_admin: Any) -> Iterator[None]:
+    """On PostgreSQL, give every data folder a schema of its own, as SQLite gives it a file.
+
+    kb finds its SQLite database through ``--home``; here a data folder that names no database
+    maps to its schema (made on first use), so ``kb --home X`` run in this process, even from a
+    module-scoped fixture, reaches X's data. The session's KB_DATABASE_URL is withdrawn (it
+    names the server, not a knowledge base); each test sets it again for the processes it
+    starts (see ``database_url``).
+    """
+    if _pg_admin is None:
+        yield
+        return
+    from kb.config import Settings
+
+    original = Settings.database
+
+    def database(self: Settings) -> str:
+        if self.database_url:
+            return self.database_url
+        key = str(Path(self.home).resolve())
+        if key not in _PG_HOMES:
+            _PG_HOMES[key] = _pg_schema_url(_pg_admin, "kbhome")
+        return _PG_HOMES[key]
+
+    saved = os.environ.pop("KB_DATABASE_URL", None)
+    Settings.database = property(database)  # type: ignore[method-assign,assignment]
+    try:
+        yield
+    finally:
+        Settings.database = original  # type: ignore[method-assign]
+        if saved is not None:
+            os.environ["KB_DATABASE_URL"] = saved
+
+
 @pytest.fixture
 def settings(tmp_path: Path, database_url: str | None):
     """Settings with a fresh data folder (and SQLite database, or PostgreSQL schema) per test."""
     from kb.config import Settings
 
-    return Settings(
-        home=tmp_path / "_kb", database_url=database_url, corpus=(SEEDS,), base_dir=ROOT
-    )
+    home = tmp_path / "_kb"
+    if database_url:
+        _PG_HOMES[str(home.resolve())] = database_url
+    return Settings(home=home, database_url=database_url, corpus=(SEEDS,), base_dir=ROOT)
 
 
 @pytest.fixture(scope="session")
@@ -187,6 +224,8 @@ def full_settings(
 
     home = tmp_path_factory.mktemp("full") / "_kb"
     url = _pg_schema_url(_pg_admin, "kbfull") if _pg_admin else None
+    if url:
+        _PG_HOMES[str(home.resolve())] = url
     settings = Settings(
         home=home, database_url=url, corpus=(SEEDS, shared_corpus), base_dir=ROOT
     )
