@@ -752,8 +752,8 @@ def import_po(
 def index_command(ctx: click.Context, rebuild: bool, as_json: bool, no_wait: bool) -> None:
     """Build the full-text search index, or rewrite only what changed in the database.
 
-    `kb ingest` keeps an existing index in step by itself; run this once to create it, after
-    `kb import po`, or with --rebuild after upgrading kb.
+    `kb ingest` and `kb import po` keep an existing index in step by themselves: run this once
+    to create it (an index made by another version of kb is rebuilt); --rebuild starts afresh.
 
     \b
     Example:
@@ -843,7 +843,13 @@ def search(
 
 
 @main.command()
-@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535))
+@click.option(
+    "--port",
+    default=8000,
+    show_default=True,
+    type=click.IntRange(0, 65535),
+    help="Port to listen on (0: any free port).",
+)
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option(
     "--site",
