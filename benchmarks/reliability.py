@@ -136,31 +136,19 @@ def run_faults(tally: Tally, work: Path, corpus: Path, kills: int, seed: int) ->
         if report.failed:
             tally.errors.append(f"the clean ingest failed: {report.failed[:3]}")
         reference = faults.fingerprint(clean)
-        statements = faults._statements_before(
-            work / "count", fresh(work, "count"), files, "kb.ingest", "collect_garbage"
-        )
+        statements = faults.statement_milestones(work / "count", fresh(work, "count"), files)[
+            "collect_garbage"
+        ]
 
-        # SIGKILL at random statements, then at random moments, each followed by a check.
+        # SIGKILL at random statements and random moments, each followed by a check, then rerun.
         url = fresh(work, "killed")
-        home = work / "killed"
-        for number in range(kills):
-            if number % 2 == 0:
-                point = rng.randint(1, statements)
-                done = faults.run_kb(
-                    *faults.kb_args(home, url, "ingest", *files), fault={"kill_at": point}
-                )
-                tally.faults["SIGKILL at a statement"] += done.returncode == -9
-            else:
-                child = faults.run_kb(*faults.kb_args(home, url, "ingest", *files), wait=False)
-                time.sleep(rng.uniform(0.3, 2.5))
-                child.kill()
-                child.communicate()
-                tally.faults["SIGKILL at a moment"] += child.returncode == -9
-            for problem in faults.problems(url):
-                tally.errors.append(f"after kill {number}: {problem}")
-        final = faults.run_kb(*faults.kb_args(home, url, "ingest", "--strict", *files))
-        if final.returncode != 0:
-            tally.errors.append(f"rerun after the kills failed: {final.stderr[-500:]}")
+        try:
+            injected = faults.kill_and_rerun(work / "killed", url, files, rng, kills, statements)
+        except AssertionError as exc:
+            tally.errors.append(f"kills: {exc}"[:500])
+        else:
+            tally.faults["SIGKILL at a statement"] += injected["statement"]
+            tally.faults["SIGKILL at a moment"] += injected["moment"]
         tally.rows(faults.compare(reference, faults.fingerprint(url)), "after kills and a rerun")
 
         # A full disk in the data folder (SQLite: every file write past a size fails).

@@ -258,80 +258,74 @@ def _describe(result: subprocess.CompletedProcess[str]) -> str:
 
 
 @pytest.fixture(scope="module")
-def statements(tmp_path_factory: pytest.TempPathFactory, shared_corpus: Path, _pg_admin) -> int:
-    """How many SQL statements a fresh full ingest runs before its upkeep (on this backend)."""
+def milestones(
+    tmp_path_factory: pytest.TempPathFactory, shared_corpus: Path, _pg_admin
+) -> dict[str, int]:
+    """Statements a fresh full ingest has run at its upkeep and at its relink (this backend)."""
     from conftest import _pg_schema_url
 
     folder = tmp_path_factory.mktemp("count")
     url = _pg_schema_url(_pg_admin, "kbcount") if _pg_admin else f"sqlite:///{folder}/c.sqlite"
-    corpus = [str(SEEDS), str(shared_corpus)]
-    return _statements_before(folder / "_kb", url, corpus, "kb.ingest", "collect_garbage")
+    return statement_milestones(folder / "_kb", url, [str(SEEDS), str(shared_corpus)])
 
 
 def kill_and_rerun(
     home: Path, url: str, corpus: list[str], rng: random.Random, kills: int, statements: int
 ) -> dict[str, int]:
-    """Kill ``kb ingest`` ``kills`` times at random statements, checking after each; rerun."""
-    injected = 0
-    for _ in range(kills):
-        point = rng.randint(1, statements)
-        result = run_kb(*kb_args(home, url, "ingest", *corpus), fault={"kill_at": point})
-        assert result.returncode in (0, -9), _describe(result)
-        injected += result.returncode == -9
-        assert problems(url) == [], f"after a kill at statement {point} (seed {SEED})"
+    """Kill ``kb ingest`` ``kills`` times, checking after each, then rerun it to the end.
+
+    Kills alternate between a random SQL statement (inside a document's transaction, in the
+    upkeep, in the relink) and a random moment by the clock (parsing, between statements, in a
+    commit).
+    """
+    injected = {"statement": 0, "moment": 0}
+    for number in range(kills):
+        if number % 2 == 0:
+            point = rng.randint(1, statements)
+            result = run_kb(*kb_args(home, url, "ingest", *corpus), fault={"kill_at": point})
+            assert isinstance(result, subprocess.CompletedProcess)
+            assert result.returncode in (0, -9), _describe(result)
+            injected["statement"] += result.returncode == -9
+            where = f"statement {point}"
+        else:
+            child = run_kb(*kb_args(home, url, "ingest", *corpus), wait=False)
+            assert isinstance(child, subprocess.Popen)
+            delay = rng.uniform(0.3, 2.5)
+            time.sleep(delay)
+            child.kill()
+            child.communicate()
+            injected["moment"] += child.returncode == -9
+            where = f"{delay:.2f} s"
+        assert problems(url) == [], f"after a kill at {where} (seed {SEED})"
     final = run_kb(*kb_args(home, url, "ingest", "--strict", *corpus))
     assert final.returncode == 0, _describe(final)
     assert problems(url) == []
-    return {"injected": injected}
+    return injected
 
 
-def test_ingest_killed_at_random_statements_then_rerun(
-    tmp_path: Path, shared_corpus: Path, reference, fresh_database_url, statements
+def test_ingest_killed_at_random_points_then_rerun(
+    tmp_path: Path, shared_corpus: Path, reference, fresh_database_url, milestones
 ) -> None:
     rng = random.Random(SEED)
     url = fresh_database_url("killed")
     corpus = [str(SEEDS), str(shared_corpus)]
-    outcome = kill_and_rerun(tmp_path / "_kb", url, corpus, rng, 5, statements)
-    assert outcome["injected"] >= 1, f"no kill landed (seed {SEED})"
+    injected = kill_and_rerun(tmp_path / "_kb", url, corpus, rng, 6, milestones["collect_garbage"])
+    assert injected["statement"] >= 1, f"no kill landed (seed {SEED})"
     assert compare(reference, fingerprint(url)) == {"lost": 0, "extra": 0, "duplicated": 0}, (
         f"seed {SEED}: set KB_FAULT_SEED={SEED} to replay"
     )
 
 
-def test_ingest_killed_at_random_moments_then_rerun(
-    tmp_path: Path, shared_corpus: Path, reference, fresh_database_url
-) -> None:
-    """Kills by the clock land anywhere: parsing, between statements, in the commit."""
-    rng = random.Random(SEED + 1)
-    url = fresh_database_url("clock")
-    home = tmp_path / "_kb"
-    corpus = [str(SEEDS), str(shared_corpus)]
-    for _ in range(3):
-        child = run_kb(*kb_args(home, url, "ingest", *corpus), wait=False)
-        assert isinstance(child, subprocess.Popen)
-        time.sleep(rng.uniform(0.3, 2.5))
-        child.kill()
-        child.communicate()
-        assert problems(url) == [], f"seed {SEED + 1}"
-    final = run_kb(*kb_args(home, url, "ingest", "--strict", *corpus))
-    assert final.returncode == 0, _describe(final)
-    assert compare(reference, fingerprint(url)) == {"lost": 0, "extra": 0, "duplicated": 0}
-
-
 @pytest.mark.parametrize(
-    ("module", "function"),
-    [("kb.ingest", "collect_garbage"), ("kb.pipeline", "rebuild_links")],
-    ids=["in-the-upkeep", "in-the-relink"],
+    "milestone", ["collect_garbage", "rebuild_links"], ids=["in-the-upkeep", "in-the-relink"]
 )
 def test_killed_after_the_documents_committed(
-    tmp_path: Path, shared_corpus: Path, reference, fresh_database_url, module, function
+    tmp_path: Path, shared_corpus: Path, reference, fresh_database_url, milestones, milestone
 ) -> None:
     """Every document committed, the upkeep (recognition, clean-up) or the links not: a rerun
     that finds every file unchanged must still finish them."""
     corpus = [str(SEEDS), str(shared_corpus)]
-    upkeep = _statements_before(
-        tmp_path / "count", fresh_database_url("count"), corpus, module, function
-    )
+    upkeep = milestones[milestone]
     url = fresh_database_url("upkeep")
     home = tmp_path / "_kb"
     killed = run_kb(*kb_args(home, url, "ingest", *corpus), fault={"kill_at": upkeep + 1})
@@ -342,19 +336,25 @@ def test_killed_after_the_documents_committed(
     assert compare(reference, fingerprint(url)) == {"lost": 0, "extra": 0, "duplicated": 0}
 
 
-def _statements_before(home: Path, url: str, corpus: list[str], module: str, function: str) -> int:
-    """How many SQL statements an ingest executes before it calls ``module.function``."""
+MILESTONES = (("kb.ingest", "collect_garbage"), ("kb.pipeline", "rebuild_links"))
+
+
+def statement_milestones(home: Path, url: str, corpus: list[str]) -> dict[str, int]:
+    """How many SQL statements a fresh ingest has run when it calls each MILESTONES function."""
     probe = (
         "import importlib, sys\n"
         "from sqlalchemy import event\nfrom sqlalchemy.engine import Engine\n"
-        f"target = importlib.import_module({module!r})\n"
         "n = [0]\n"
         "event.listen(Engine, 'after_cursor_execute', lambda *a: n.__setitem__(0, n[0] + 1))\n"
-        f"real = getattr(target, {function!r})\n"
-        "def spy(*args, **kwargs):\n"
-        "    print('UPKEEP', n[0], file=sys.stderr)\n"
-        "    return real(*args, **kwargs)\n"
-        f"setattr(target, {function!r}, spy)\n"
+        "def spy(module, name):\n"
+        "    target = importlib.import_module(module)\n"
+        "    real = getattr(target, name)\n"
+        "    def spied(*args, **kwargs):\n"
+        "        print('MILESTONE', name, n[0], file=sys.stderr)\n"
+        "        return real(*args, **kwargs)\n"
+        "    setattr(target, name, spied)\n"
+        f"for module, name in {MILESTONES!r}:\n"
+        "    spy(module, name)\n"
         "from kb.cli import main\n"
         "main(sys.argv[1:], prog_name='kb')\n"
     )
@@ -367,8 +367,13 @@ def _statements_before(home: Path, url: str, corpus: list[str], module: str, fun
         cwd=ROOT,
         env=env,
     )
-    line = next(ln for ln in done.stderr.splitlines() if ln.startswith("UPKEEP"))
-    return int(line.split()[1])
+    found = {}
+    for line in done.stderr.splitlines():
+        if line.startswith("MILESTONE "):
+            _, name, count = line.split()
+            found.setdefault(name, int(count))
+    assert set(found) == {name for _, name in MILESTONES}, done.stderr[-2000:]
+    return found
 
 
 # --- a full disk, a read-only folder -------------------------------------------------------
