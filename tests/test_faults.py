@@ -279,13 +279,15 @@ def kill_and_rerun(
     commit).
     """
     injected = {"statement": 0, "moment": 0}
+    budget = statements  # about what is left to do: a rerun skips the documents committed
     for number in range(kills):
         if number % 2 == 0:
-            point = rng.randint(1, statements)
+            point = rng.randint(1, budget)
             result = run_kb(*kb_args(home, url, "ingest", *corpus), fault={"kill_at": point})
             assert isinstance(result, subprocess.CompletedProcess)
             assert result.returncode in (0, -9), _describe(result)
             injected["statement"] += result.returncode == -9
+            budget = max(budget - point, 20) if result.returncode == -9 else budget
             where = f"statement {point}"
         else:
             child = run_kb(*kb_args(home, url, "ingest", *corpus), wait=False)
