@@ -1,6 +1,7 @@
 """Reliability figures: inputs fuzzed, faults injected, requests served, errors, rows lost.
 
-Usage: python benchmarks/reliability.py [--corpus ../shared/corpus] [--kills 8] [--skip-load]
+Usage: python benchmarks/reliability.py [--corpus ../shared/corpus] [--kills 8] [--examples 300]
+                                       [--skip-load]
 
 Runs outside pytest with the test suite's own machinery (tests/test_fuzz.py, test_faults.py,
 test_faults_load.py): every parser on Hypothesis-generated and huge hostile inputs; ``kb ingest``
@@ -26,6 +27,10 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
+# Hypothesis examples per property, read when tests/test_fuzz.py is imported just below.
+if "--examples" in sys.argv[:-1]:
+    os.environ["KB_FUZZ_EXAMPLES"] = sys.argv[sys.argv.index("--examples") + 1]
+os.environ.setdefault("KB_FUZZ_EXAMPLES", "300")
 
 import test_faults as faults  # noqa: E402
 import test_faults_load as load  # noqa: E402
@@ -207,6 +212,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", type=Path, default=ROOT.parent / "shared" / "corpus")
     parser.add_argument("--kills", type=int, default=8, help="ingests to kill (default 8)")
+    parser.add_argument(
+        "--examples", type=int, default=300, help="Hypothesis examples per property (300)"
+    )
     parser.add_argument("--seed", type=int, default=None)
     parser.add_argument("--skip-load", action="store_true", help="skip the 30 s serve load test")
     args = parser.parse_args()

@@ -10,6 +10,7 @@ space limit, which reports the parse's time and peak memory.
 from __future__ import annotations
 
 import json
+import os
 import re
 import signal
 import subprocess
@@ -35,7 +36,7 @@ HUGE_MEMORY_FACTOR = 40  # peak Python allocations per byte of input, at most
 HUGE_ADDRESS_SPACE = 3 * 1024**3  # the child's hard limit: a runaway parse dies, not the machine
 
 FUZZ = settings(
-    max_examples=150,
+    max_examples=int(os.environ.get("KB_FUZZ_EXAMPLES") or 150),  # more: benchmarks/reliability.py
     deadline=None,  # the alarm below bounds each parse; Hypothesis' own deadline is flaky on CI
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
@@ -293,9 +294,7 @@ def huge_inputs() -> dict[str, str]:
         "ten_mb_line_in_rulings_page": head + "\n" + rest.replace("\n", "\n" + "y" * TEN_MB, 1),
         "ten_mb_single_line": "701.54. " + "z" * TEN_MB,
         "a_million_empty_lines": "\r\n" * 1_000_000,
-        "ten_mb_json_string": json.dumps(
-            {**mini, "data": {**mini["data"], "name": "n" * TEN_MB}}
-        ),
+        "ten_mb_json_string": json.dumps({**mini, "data": {**mini["data"], "name": "n" * TEN_MB}}),
         "rule_page_of_10000_subrules": "701.54. The Ring Tempts You\nSubrules\n"
         + "".join(f"Subrule paragraph number {i}.\n" for i in range(10_000)),
         "rule_page_of_10000_examples": "701.54. The Ring Tempts You\nSubrules\nA rule.\n"
