@@ -209,11 +209,6 @@ def test_every_page_escapes_the_corpus(hostile_site) -> None:
     assert all(shown.values()), shown
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the site shows card and page names in inline elements without <bdi> (or dir=auto), "
-    "so an open U+202E in a name reverses the rest of its line; kb/site and templates/ own it",
-)
 def test_right_to_left_overrides_stay_inside_their_text(hostile_site) -> None:
     """An open override in corpus text ends with that text (a <bdi>, a dir=, or its block)."""
     found = [f"{s.page}: {b}" for s in scan_site(hostile_site["site"]) for b in s.bidi]
