@@ -25,7 +25,7 @@ from kb.models import Document, Link
 from kb.site import check, data, extras, i18n
 from kb.site.env import TEMPLATES, base_context, make_environment
 from kb.site.pagefind import run_pagefind
-from kb.site.pages import LanguageSite, Page
+from kb.site.pages import LanguageSite, Page, english_texts
 from kb.site.writer import SiteWriter, read_marker
 
 log = logging.getLogger(__name__)
@@ -126,6 +126,10 @@ def render_site(
         if unresolved is not None:
             for numbers, count in site.linker.unresolved.items():
                 unresolved[numbers] = unresolved.get(numbers, 0) + count
+    english = json.dumps(
+        english_texts(site_data), ensure_ascii=False, sort_keys=True, separators=(",", ":")
+    )
+    files["assets/search-text.js"] = f"window.KB_TEXTS = {english};\n".encode()
     root_env = make_environment("en")
     files["index.html"] = (
         root_env.get_template("root.html")

@@ -476,23 +476,32 @@ class LanguageSite:
         return Page(f"{self.lang}/search.html", "search.html", {"page_kind": "search"}, self.lang)
 
     def search_data(self) -> dict[str, Any]:
-        """What the search page needs without a server: rule numbers, titles, terms, cards."""
+        """What the search page needs without a server: rule numbers, titles, translated texts.
+
+        Each entry is ``[label, url, key]``; ``key`` names the entry's text in the shared
+        English texts (:func:`english_texts`) and in this language's ``texts``.
+        """
         rules = {}
         titles = []
+        texts = {}
         for node in sorted(self.data.nodes.values(), key=lambda n: n.key):
             url = site_url("rule", self.lang, number=node.number).lstrip("/")
             rules[node.number] = url
             title = node.title_in(self.lang)
-            if title:
-                titles.append([f"{node.number}. {title}", url])
+            titles.append([f"{node.number}. {title}" if title else node.number, url, node.number])
+            translation = node.translations.get(self.lang)
+            if translation is not None:
+                texts[node.number] = _plain(translation)
         for entry in self.data.glossary:
             url = site_url("glossary", self.lang, term=entry["term"]).lstrip("/")
-            titles.append([entry["term"], url])
+            titles.append([entry["term"], url, "g:" + entry["term"]])
         for card in self.data.cards:
             url = site_url("card", self.lang, key=card["key"]).lstrip("/")
             names = sorted({self._card_title(card), *card["names"].values()})
-            titles.append([" / ".join(names), url])
-        return {"lang": self.lang, "rules": rules, "titles": titles}
+            titles.append([" / ".join(names), url, "c:" + card["key"]])
+            if self.lang != "en" and card["texts"].get(self.lang):
+                texts["c:" + card["key"]] = card["texts"][self.lang]
+        return {"lang": self.lang, "rules": rules, "titles": titles, "texts": texts}
 
     def pages(self, summaries: dict[str, dict[str, Any]]) -> Iterator[Page]:
         """Every page of this language."""
@@ -523,3 +532,21 @@ def _label_changes_only(items: list[dict[str, Any]]) -> None:
             item["note"] = None
         else:
             previous_note = item["note"] or previous_note
+
+
+def _plain(text: Text) -> str:
+    return " ".join([text.title, text.body, *text.examples]).strip()
+
+
+def english_texts(data: SiteData) -> dict[str, str]:
+    """The English texts the file-based search looks into (shared by the three languages)."""
+    texts = {}
+    for node in sorted(data.nodes.values(), key=lambda n: n.key):
+        if node.english is not None:
+            texts[node.number] = _plain(node.english)
+    for entry in data.glossary:
+        texts["g:" + entry["term"]] = entry["definition"]
+    for card in data.cards:
+        if card["texts"].get("en"):
+            texts["c:" + card["key"]] = card["texts"]["en"]
+    return texts

@@ -39,13 +39,59 @@
     }
     list.appendChild(li);
   }
-  function titleSearch(query) {
+  function loadTexts() {
+    /* The English texts are a classic script (works from file://), loaded only when needed. */
+    return new Promise(function (resolve) {
+      if (window.KB_TEXTS) { resolve(window.KB_TEXTS); return; }
+      var tag = document.createElement("script");
+      tag.src = new URL("assets/search-text.js", root).href;
+      tag.onload = function () { resolve(window.KB_TEXTS || {}); };
+      tag.onerror = function () { resolve({}); };
+      document.head.appendChild(tag);
+    });
+  }
+  var folded = null;
+  function snippet(text, words) {
+    var lower = fold(text);
+    var at = lower.indexOf(words[0]);
+    var start = Math.max(0, at - 60);
+    var piece = text.slice(start, start + 200);
+    return (start > 0 ? "…" : "") + piece + (start + 200 < text.length ? "…" : "");
+  }
+  async function localSearch(query) {
+    var english = await loadTexts();
+    var own = data.texts || {};
+    if (!folded) {
+      folded = data.titles.map(function (entry) {
+        var text = (own[entry[2]] || "") + " " + (english[entry[2]] || "");
+        return [fold(entry[0]), fold(text), text.trim()];
+      });
+    }
     var words = fold(query).split(/\s+/).filter(Boolean);
-    var hits = data.titles.filter(function (entry) {
-      var label = fold(entry[0]);
-      return words.every(function (w) { return label.indexOf(w) >= 0; });
-    }).slice(0, 100);
-    hits.forEach(function (entry) { item(new URL(entry[1], root).href, entry[0]); });
+    var hits = [];
+    data.titles.forEach(function (entry, i) {
+      var label = folded[i][0];
+      var all = label + " " + folded[i][1];
+      if (!words.every(function (w) { return all.indexOf(w) >= 0; })) { return; }
+      var inTitle = words.every(function (w) { return label.indexOf(w) >= 0; });
+      hits.push([inTitle ? 0 : 1, i]);
+    });
+    hits.sort(function (a, b) { return a[0] - b[0] || a[1] - b[1]; });
+    hits.slice(0, 100).forEach(function (hit) {
+      var entry = data.titles[hit[1]];
+      var p = folded[hit[1]][2] ? snippet(folded[hit[1]][2], words) : "";
+      var li = document.createElement("li");
+      var a = document.createElement("a");
+      a.href = new URL(entry[1], root).href;
+      a.textContent = entry[0];
+      li.appendChild(a);
+      if (p) {
+        var para = document.createElement("p");
+        para.textContent = p; /* corpus text: shown as text, never as HTML */
+        li.appendChild(para);
+      }
+      list.appendChild(li);
+    });
     return hits.length;
   }
   async function fullSearch(query) {
@@ -86,14 +132,14 @@
       try {
         count = await fullSearch(query);
       } catch (error) {
-        say(messages.failed);
-        count = titleSearch(query);
+        list.textContent = "";
+        count = await localSearch(query);
+        say(messages.failed + " " + (count ? messages.count : messages.none), { count: count });
+        return;
       }
     } else {
-      count = titleSearch(query);
-      say(messages.titlesOnly);
-      if (!count) { return; }
-      status.textContent = messages.titlesOnly + " " + messages.count.split("{count}").join(count);
+      count = await localSearch(query);
+      say(messages.local + " " + (count ? messages.count : messages.none), { count: count });
       return;
     }
     if (number && !data.rules[number] && !count) { return; }
