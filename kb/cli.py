@@ -366,6 +366,11 @@ def build(
     if not site.edition:
         click.echo("note: no English Comprehensive Rules edition is loaded; "
                    "only translated rules and card rulings are in the site")
+    if site.unresolved_references:
+        click.echo(
+            f"note: {site.unresolved_references} rule reference(s) name no rule of the edition "
+            "and are shown as text (`kb check` lists them)"
+        )
     if site.broken:
         click.echo(f"warning: {len(site.broken)} broken link(s), e.g. {site.broken[0]}", err=True)
     click.echo(f"open {_shorten(str(site.out / 'index.html'))}")

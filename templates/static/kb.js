@@ -8,4 +8,17 @@
       }
     });
   });
+  /* Printed, every folded section (rulings, citations) is shown. */
+  window.addEventListener("beforeprint", function () {
+    document.querySelectorAll("details:not([open])").forEach(function (details) {
+      details.setAttribute("open", "");
+      details.dataset.kbPrinted = "1";
+    });
+  });
+  window.addEventListener("afterprint", function () {
+    document.querySelectorAll("details[data-kb-printed]").forEach(function (details) {
+      details.removeAttribute("open");
+      delete details.dataset.kbPrinted;
+    });
+  });
 })();
