@@ -325,14 +325,24 @@ def _first_error(q: Any) -> str | None:
 
 
 def _drop_edition_all(q: Any) -> Any:
-    """``edition:all`` is not a term: it only turns the default (newest edition) off."""
-    if isinstance(q, wq.Term) and q.fieldname == "edition" and q.text == "*":
+    """``edition:all`` is not a term: it only turns the default (newest edition) off.
+
+    Among words it is dropped (an ``Every`` there would make Whoosh match every document, in
+    an AND as in an OR); on its own it matches everything.
+    """
+    if _is_edition_all(q):
         return wq.Every()
     if hasattr(q, "subqueries"):
-        q.subqueries = [_drop_edition_all(s) for s in q.subqueries]
+        q.subqueries = [
+            wq.NullQuery if _is_edition_all(s) else _drop_edition_all(s) for s in q.subqueries
+        ]
     elif hasattr(q, "child"):
         q.child = _drop_edition_all(q.child)
     return q
+
+
+def _is_edition_all(q: Any) -> bool:
+    return isinstance(q, wq.Term) and q.fieldname == "edition" and q.text == "*"
 
 
 def default_filter(context: QueryContext, types: list[str] | None) -> Any:
