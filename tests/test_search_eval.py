@@ -99,3 +99,44 @@ def test_ruling_filters_on_the_real_corpus(real_index: Any) -> None:
     assert results and all(r["type"] == "ruling" and "CN2" in r["sets"] for r in results)
     dated = real_index.search("date:2023 type:ruling", limit=50)["results"]
     assert dated and all(r["date"].startswith("2023") for r in dated)
+
+
+def _whoosh_scoring_everything(searcher: Any, q: Any, limit: int, allowed: Any) -> Any:
+    """Whoosh's matchers scoring every match (no midway replacement by cheaper matchers)."""
+    from whoosh import collectors
+
+    collector: Any = collectors.TopCollector(limit=limit, usequality=False, replace=0)
+    if allowed is not None:
+        collector = collectors.FilterCollector(collector, allow=allowed)
+    searcher.search_with_collector(q, collector)
+    return collector.results()
+
+
+def test_the_term_engine_ranks_the_evaluation_queries_as_whoosh(real_index: Any) -> None:
+    """Both passes of every evaluation query: the top hits and the count of Whoosh's matchers."""
+    from kb.search.query import QueryContext, parse
+
+    queries = load_queries(EVAL_SET)
+    served = 0
+    for q in queries:
+        context = QueryContext(lang=q.lang, editions=real_index.editions)
+        parsed = parse(real_index.schema, q.query, context)
+        allowed = real_index._filter(context, None)
+        priors = real_index.searcher.weighting.priors
+        mine = real_index._engine.search(parsed, limit=10, allowed=allowed, priors=priors)
+        partial = QueryContext(q.lang, real_index.editions, too_common=real_index._too_common)
+        relaxed = parse(real_index.schema, q.query, partial, relaxed=True)
+        some = real_index._engine.search(
+            relaxed, limit=40, allowed=allowed, weighting=real_index._plain.weighting
+        )
+        if mine is None:
+            continue
+        served += 1
+        whoosh = _whoosh_scoring_everything(real_index.searcher, parsed, 10, allowed)
+        assert [h.docnum for h in mine] == [h.docnum for h in whoosh], q.query
+        assert [h.score for h in mine] == pytest.approx([h.score for h in whoosh], rel=1e-9)
+        assert len(mine) == len(whoosh), q.query
+        if some is not None and partial.words:
+            whoosh = _whoosh_scoring_everything(real_index._plain, relaxed, 40, allowed)
+            assert [h.docnum for h in some] == [h.docnum for h in whoosh], q.query
+    assert served >= 0.9 * len(queries)

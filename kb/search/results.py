@@ -20,16 +20,15 @@ BADGES = {"official": "official", "machine": "machine translation", "community":
 def result_record(
     hit: Any, schema: Any, lang: str, rank: int, newest: str | None
 ) -> dict[str, Any]:
-    """The record of one Whoosh hit (searched with ``terms=True`` for the matched words)."""
+    """The record of one hit (Whoosh's, searched with ``terms=True``, or kb's term engine's)."""
     stored = hit.fields()
     data = stored["data"]
     texts: dict[str, dict[str, Any]] = data["texts"]
     matched: dict[str, set[str]] = {}
-    if hit.results.has_matched_terms():
-        for fieldname, term in hit.matched_terms():
-            field_lang = field_language(fieldname)
-            if field_lang:
-                matched.setdefault(field_lang, set()).add(_text(term))
+    for fieldname, term in _matched_terms(hit):
+        field_lang = field_language(fieldname)
+        if field_lang:
+            matched.setdefault(field_lang, set()).add(_text(term))
     matched_langs = [code for code in LANGS if code in matched]
     shown = _shown_language(lang, texts, matched_langs)
     text = texts.get(shown, {})
@@ -78,6 +77,14 @@ def result_record(
             "snippet_html": highlight.as_html(original),
         }
     return result
+
+
+def _matched_terms(hit: Any) -> list[Any]:
+    """The query terms a hit holds: none when Whoosh searched without ``terms=True``."""
+    results = getattr(hit, "results", None)  # a Whoosh hit; kb's term engine always knows them
+    if results is not None and not results.has_matched_terms():
+        return []
+    return list(hit.matched_terms())
 
 
 def _text(term: Any) -> str:

@@ -19,6 +19,7 @@ from whoosh.scoring import BM25F
 from whoosh.searching import Searcher
 
 from kb.errors import KbError
+from kb.search.engine import DocSet, TermEngine
 from kb.search.indexer import MANIFEST, check_index, read_manifest
 from kb.search.query import (
     QueryContext,
@@ -69,6 +70,7 @@ class SearchIndex:
         self.searcher = self.ix.searcher()
         self.searcher.weighting = PriorWeighting(self._priors())
         self._plain = Searcher(self.searcher.reader(), weighting=BM25F(), closereader=False)
+        self._engine = TermEngine(self.searcher)
         self.schema = self.ix.schema
         self._filters: dict[Any, Any] = {}
         self._doc_count = self.searcher.doc_count()
@@ -89,8 +91,10 @@ class SearchIndex:
         key = (tuple(types or ()), "edition" in context.filters, context.newest)
         if key not in self._filters:
             filt = default_filter(context, types)
-            # A plain set: Whoosh tests a filter's truth on every search, which walks a BitSet.
-            self._filters[key] = None if filt is None else set(self.searcher.docs_for_query(filt))
+            # A plain set (Whoosh tests a filter's truth on every search, which walks a BitSet),
+            # sorted too: kb's term engine skips the posting blocks that hold none of it.
+            docs = None if filt is None else self.searcher.docs_for_query(filt)
+            self._filters[key] = None if docs is None else DocSet(docs)
         return self._filters[key]
 
     def _manifest_stamp(self) -> int:
@@ -189,6 +193,29 @@ class SearchIndex:
                     )
             return response
 
+    def rank(
+        self, text: str, *, lang: str = "en", types: list[str] | None = None, limit: int = 10
+    ) -> Any:
+        """The first pass of a search: every word required, the best ``limit`` hits and the count.
+
+        The result iterates over the hits (best first) and its ``len`` is the number of matches.
+        """
+        context = QueryContext(lang=check_language(lang, "en"), editions=self.editions)
+        with self._lock:
+            return self._first_pass(text, context, types, limit)[1]
+
+    def _first_pass(
+        self, text: str, context: QueryContext, types: list[str] | None, limit: int
+    ) -> tuple[Any, Any]:
+        q = parse(self.schema, text, context)
+        if isinstance(q, wq.qcore._NullQuery):
+            if context.filters:
+                q = wq.Every()
+            else:
+                raise QueryError(f"{text!r} holds only common words: nothing to search for")
+        filt = self._filter(context, types)
+        return filt, self._run(q, limit, filt)
+
     def _ranked(
         self,
         text: str,
@@ -197,14 +224,7 @@ class SearchIndex:
         limit: int,
         response: dict[str, Any],
     ) -> None:
-        q = parse(self.schema, text, context)
-        if isinstance(q, wq.qcore._NullQuery):
-            if context.filters:
-                q = wq.Every()
-            else:
-                raise QueryError(f"{text!r} holds only common words: nothing to search for")
-        filt = self._filter(context, types)
-        results = self._run(q, limit, filt)
+        filt, results = self._first_pass(text, context, types, limit)
         hits = list(results)
         response["total"] = len(results)
         if len(hits) < limit and len(context.words) > 1:
@@ -239,6 +259,12 @@ class SearchIndex:
             )
 
     def _run(self, q: Any, limit: int, filt: Any) -> Any:
+        """Every word required: kb's term engine when it can rank the query, else Whoosh."""
+        ranking = self._engine.search(
+            q, limit=limit, allowed=filt, priors=self.searcher.weighting.priors
+        )
+        if ranking is not None:
+            return ranking
         # optimize=False: results that hold every word are few, and scoring them all gives the
         # exact count in the same pass (Whoosh's block skipping would need a second one).
         return self.searcher.search(q, limit=limit, filter=filt, terms=True, optimize=False)
@@ -251,12 +277,13 @@ class SearchIndex:
     def _best_partial(self, q: Any, wanted: int, filt: Any, seen: set[int]) -> list[Any]:
         """The best documents holding only some of the words (not in ``seen``), prior applied.
 
-        Any word matches here, so matches can be thousands: the plain BM25F searcher lets Whoosh
-        skip blocks that cannot reach the top, then the type prior reorders the few kept.
+        Any word matches here, so matches can be thousands: they are ranked by plain BM25F (with
+        Whoosh's bonus for each further word), then the type prior reorders the best few.
         """
-        results = self._plain.search(
-            q, limit=3 * (wanted + len(seen)) + 10, filter=filt, terms=True, optimize=True
-        )
+        limit = 3 * (wanted + len(seen)) + 10
+        results = self._engine.search(q, limit=limit, allowed=filt, weighting=self._plain.weighting)
+        if results is None:  # Whoosh skips the blocks that cannot reach the top
+            results = self._plain.search(q, limit=limit, filter=filt, terms=True, optimize=True)
         priors = self.searcher.weighting.priors
         kept = [h for h in results if h.docnum not in seen]
         for hit in kept:

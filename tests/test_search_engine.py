@@ -1,0 +1,249 @@
+"""kb's term engine against Whoosh's own matchers: the same documents, scores, order and counts.
+
+A synthetic index of a few hundred documents, written eight postings to a block (so that posting
+lists span many blocks), in two segments with deleted documents, beside a twin written by
+Whoosh's own codec; then the small knowledge base through ``SearchIndex``. The real corpus is
+compared in test_search_eval.py.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from whoosh import collectors
+from whoosh import query as wq
+from whoosh.scoring import BM25F
+
+from kb.search.codec import KbCodec, PackedValues
+from kb.search.engine import DocSet, TermEngine, plan_query
+from kb.search.indexer import index_order
+from kb.search.postings import open_postings, read_postings
+
+WORDS = [f"w{n}" for n in range(40)]
+DOCS, LATER, DELETED = 420, 60, 35
+
+
+def _text(rng: random.Random) -> str:
+    # Zipf-like: w0 is in most documents, w39 in a few.
+    count = rng.randint(3, 30)
+    return " ".join(WORDS[min(int(rng.paretovariate(0.7)) - 1, 39)] for _ in range(count))
+
+
+def _write(folder: Path, codec: Any) -> Any:
+    from whoosh.fields import ID, KEYWORD, TEXT, Schema
+    from whoosh.index import create_in
+
+    schema = Schema(
+        key=ID(stored=True, unique=True),
+        kind=ID(stored=True),
+        tag=KEYWORD(scorable=False),
+        en=TEXT(phrase=True),
+        fr=TEXT(phrase=True),
+    )
+    folder.mkdir()
+    ix = create_in(str(folder), schema)
+    rng = random.Random(11)
+    writer = ix.writer(codec=codec)
+    for n in range(DOCS):
+        writer.add_document(
+            key=f"d{n}",
+            kind=rng.choice(["rule", "ruling", "card"]),
+            tag=rng.choice(["a", "b", "a b"]),
+            en=_text(rng),
+            fr=_text(rng) if n % 3 else "",
+        )
+    writer.commit()
+    writer = ix.writer(codec=codec)
+    for n in rng.sample(range(DOCS), DELETED):
+        writer.delete_by_term("key", f"d{n}")
+    for n in range(DOCS, DOCS + LATER):
+        writer.add_document(key=f"d{n}", kind="rule", tag="b", en=_text(rng), fr=_text(rng))
+    writer.commit(merge=False)  # a second segment, and deleted documents in the first
+    return ix
+
+
+@pytest.fixture(scope="module")
+def twins(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """The synthetic index written by kb's codec (small blocks) and by Whoosh's own."""
+    from whoosh.codec.whoosh3 import W3Codec
+
+    root = tmp_path_factory.mktemp("engine")
+    ours = _write(root / "kb", KbCodec(blocklimit=8))
+    theirs = _write(root / "whoosh", W3Codec(blocklimit=8))
+    assert len(ours._segments()) == 2
+    yield ours, theirs
+    ours.close()
+    theirs.close()
+
+
+def _queries() -> list[tuple[str, Any]]:
+    t = wq.Term
+    return [
+        ("one rare word", t("en", "w30")),
+        ("one common word", t("en", "w0")),
+        ("two words", wq.And([t("en", "w0"), t("en", "w3")])),
+        ("three words", wq.And([t("en", "w1"), t("en", "w2"), t("en", "w7")])),
+        (
+            "words in two fields, boosted",
+            wq.And(
+                [
+                    wq.Or([t("fr", "w2"), t("en", "w2", boost=0.5), t("en", "w9", boost=0.7)]),
+                    wq.Or([t("fr", "w0"), t("en", "w0", boost=0.5)]),
+                ]
+            ),
+        ),
+        (
+            "a hyphenated word",
+            wq.And(
+                [
+                    t("en", "w1"),
+                    wq.Or([wq.And([t("fr", "w4"), t("fr", "w5")]), t("en", "w6", boost=0.5)]),
+                ]
+            ),
+        ),
+        ("a filter term", wq.And([t("en", "w4"), t("kind", "ruling")])),
+        ("an unscored field", wq.And([t("en", "w1"), t("tag", "b")])),
+        ("a word nowhere", wq.And([t("en", "w0"), t("en", "nowhere")])),
+        ("an unknown field", wq.Or([t("en", "w12"), t("nofield", "w12")])),
+        ("a boosted group", wq.And([t("en", "w2"), t("en", "w3")], boost=2.0)),
+    ]
+
+
+def _filters(ix: Any) -> list[Any]:
+    rng = random.Random(5)
+    every = list(ix.reader().all_doc_ids())
+    return [None, DocSet(rng.sample(every, len(every) // 3)), set(rng.sample(every, 40))]
+
+
+def _same_hits(mine: Any, theirs: Any) -> None:
+    assert [h.docnum for h in mine] == [h.docnum for h in theirs]
+    assert [h.score for h in mine] == pytest.approx([h.score for h in theirs], rel=1e-9)
+
+
+def whoosh_scoring_everything(searcher: Any, q: Any, limit: int, allowed: Any = None) -> Any:
+    """Whoosh's matchers, scoring every match: the engine's reference.
+
+    Whoosh's collector otherwise replaces its matchers every few matches by cheaper ones that
+    leave out what cannot reach the top by the scores seen so far; they compare a query's own
+    scores with the boosted or final ones, and can miss (a boosted group, an OR holding an
+    AND) or stop counting.
+    """
+    collector: Any = collectors.TopCollector(limit=limit, usequality=False, replace=0)
+    collector = collectors.TermsCollector(collector)
+    if allowed is not None:  # outermost, as Searcher.collector wraps it
+        collector = collectors.FilterCollector(collector, allow=allowed)
+    searcher.search_with_collector(q, collector)
+    return collector.results()
+
+
+@pytest.mark.parametrize(("name", "q"), _queries())
+def test_the_engine_ranks_as_whoosh_does(twins: Any, name: str, q: Any) -> None:
+    from kb.search.searcher import PriorWeighting
+
+    ours, theirs = twins
+    for ix in (ours, theirs):  # Whoosh's format and kb's give the same results too
+        with ix.searcher() as searcher:
+            # kb's priors are at most 1 (Whoosh prunes by scores before priors are applied)
+            priors = [1.0 - (d % 7) / 10 for d in range(searcher.doc_count_all())]
+            searcher.weighting = PriorWeighting(priors)
+            engine = TermEngine(searcher)
+            for allowed in _filters(ix):
+                mine = engine.search(q, limit=10, allowed=allowed, priors=priors)
+                assert mine is not None, name
+                whoosh = whoosh_scoring_everything(searcher, q, 10, allowed)
+                _same_hits(mine, whoosh)
+                assert len(mine) == len(whoosh)
+                assert [set(h.matched_terms()) for h in mine] == [
+                    set(h.matched_terms()) for h in whoosh
+                ]
+                assert not any(searcher.reader().is_deleted(h.docnum) for h in mine)
+
+
+def test_the_engine_has_found_something(twins: Any) -> None:
+    ours, _ = twins
+    with ours.searcher() as searcher:
+        totals = [len(TermEngine(searcher).search(q, limit=10)) for _, q in _queries()]
+    assert (
+        sum(1 for total in totals if total > 10) >= 4
+    )  # the comparisons above rank, not agree on nothing
+    assert totals[-3] == 0  # a word nowhere
+
+
+def test_the_coordination_bonus_is_whooshs(twins: Any) -> None:
+    """An OR scaled by the number of words matched (the some-of-the-words pass)."""
+    ours, _ = twins
+    q = wq.Or([wq.Term("en", w) for w in ("w5", "w9", "w14", "w20")], scale=0.9)
+    with ours.searcher(weighting=BM25F()) as searcher:
+        engine = TermEngine(searcher)
+        for allowed in _filters(ours):
+            mine = engine.search(q, limit=40, allowed=allowed)
+            assert mine is not None and len(mine) > (40 if allowed is None else 10)
+            # (midway, Whoosh would also recount the terms whose postings have not run out)
+            whoosh = whoosh_scoring_everything(searcher, q, 40, allowed)
+            _same_hits(mine, whoosh)
+            assert len(mine) == len(whoosh)
+
+
+@pytest.mark.parametrize(
+    "q",
+    [
+        wq.Phrase("en", ["w0", "w1"]),
+        wq.Prefix("en", "w1"),
+        wq.And([wq.Term("en", "w0"), wq.Not(wq.Term("en", "w1"))]),
+        wq.FuzzyTerm("en", "w11"),
+        wq.Every(),
+        wq.Or([wq.Term("en", "w1"), wq.And([wq.Term("en", "w2"), wq.Or([wq.Term("en", "w3")])])]),
+        wq.And([wq.Term("en", "w1"), wq.Or([wq.Term("en", "w2"), wq.Term("en", "w3")], scale=0.9)]),
+    ],
+)
+def test_other_queries_are_left_to_whoosh(twins: Any, q: Any) -> None:
+    ours, _ = twins
+    assert plan_query(q) is None
+    with ours.searcher() as searcher:
+        assert TermEngine(searcher).search(q, limit=10) is None
+
+
+def test_phrases_read_the_packed_positions(twins: Any) -> None:
+    ours, theirs = twins
+    q = wq.Phrase("en", ["w0", "w1"])
+    found = []
+    for ix in (ours, theirs):
+        with ix.searcher() as searcher:
+            found.append([(h.docnum, h.score) for h in searcher.search(q, limit=None)])
+    assert found[0] == found[1] and len(found[0]) > 10
+    values = PackedValues.pack((b"\x01", b"\x02\x03"), 3)
+    assert values[1] == b"\x02\x03" and len(values) == 2 and list(values) == [b"\x01", b"\x02\x03"]
+    assert PackedValues.pack((b"x",), 0)[0] == b"x"
+
+
+def test_skipped_blocks_are_those_without_the_documents_wanted(twins: Any) -> None:
+    ours, _ = twins
+    with ours.searcher() as searcher:
+        segment, offset = next(iter(searcher.reader().leaf_readers()))
+        terminfo = segment.term_info("en", b"w0")
+        full: dict[int, float] = {}
+        read_postings(open_postings(segment, "en", b"w0", terminfo), offset, None, full)
+        everything = {d + offset for d in segment.postings("en", b"w0").all_ids()}
+        assert set(full) >= everything  # deleted documents included: the engine drops them
+        wanted = sorted(full)[5:9] + sorted(full)[-3:]
+        some: dict[int, float] = {}
+        read_postings(open_postings(segment, "en", b"w0", terminfo), offset, wanted, some)
+        assert set(wanted) <= set(some) < set(full)
+        assert all(full[d] == w for d, w in some.items())
+        assert len(some) <= 3 * 8  # at most the three blocks that hold them
+
+
+def test_the_index_numbers_the_default_searchs_documents_first() -> None:
+    items = [
+        {"key": "a", "bound": "edition", "edition": "2021-02-05"},
+        {"key": "b", "bound": "none"},
+        {"key": "c", "bound": "edition", "edition": "2026-01-16"},
+        {"key": "d", "bound": "edition", "edition": "2025-11-14"},
+        {"key": "e", "bound": "none", "edition": "-"},
+        {"key": "f", "bound": "edition", "edition": "2026-01-16"},
+    ]
+    assert [i["key"] for i in index_order(items)] == ["b", "c", "e", "f", "d", "a"]
+    assert DocSet([5, 1, 3]).ordered == [1, 3, 5]
