@@ -53,7 +53,6 @@ class BuildReport:
     seconds_total: float = 0.0
     broken: list[str] = field(default_factory=list)
     unresolved_references: int = 0
-    missing_stages: list[str] = field(default_factory=list)
     edition: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
@@ -87,10 +86,11 @@ def fingerprint(db: Database, langs: tuple[str, ...], search: bool) -> str:
     _hash_files(digest, TEMPLATES, "*")
     _hash_files(digest, i18n.LOCALES, "*.po")
     _hash_files(digest, SITE_CODE, "*.py")
-    for module in ("links.py", "versions.py", "urls.py", "lookup.py"):
-        path = SITE_CODE.parent / module
-        if path.is_file():
-            digest.update(path.read_bytes())
+    package = SITE_CODE.parent
+    for stage in ("links", "versions"):  # the stages whose answers the pages show
+        _hash_files(digest, package / stage, "*.py")
+    for module in ("urls.py", "lookup.py", "langs.py"):
+        digest.update((package / module).read_bytes())
     return digest.hexdigest()
 
 
@@ -182,7 +182,6 @@ def build_site(
         site_data = data.load(session)
         site_extras = extras.load(session, site_data)
     report.edition = site_data.edition
-    report.missing_stages = site_extras.missing
     report.seconds_load = time.perf_counter() - start
     render_start, render_cpu = time.perf_counter(), time.process_time()
     unresolved: dict[str, int] = {}

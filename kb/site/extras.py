@@ -22,7 +22,7 @@ log = logging.getLogger(__name__)
 
 @dataclass
 class Extras:
-    """What the link and version stages add to the pages; empty where a stage is missing."""
+    """What the link and version stages add to the pages (empty without an English edition)."""
 
     status: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
     stale: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
@@ -31,17 +31,14 @@ class Extras:
     cited_by: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     history: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     diffs: list[dict[str, Any]] = field(default_factory=list)
-    missing: list[str] = field(default_factory=list)
 
 
 def load(session: Session, data: SiteData) -> Extras:
     """Ask the link and version stages for everything the pages show about rules."""
-    extras = Extras(missing=stages.missing())
+    extras = Extras()
     if data.edition is not None:
-        if stages.versions() is not None:
-            _versions(session, data, extras)
-        if stages.links() is not None:
-            _links(session, data, extras)
+        _versions(session, data, extras)
+        _links(session, data, extras)
     return extras
 
 

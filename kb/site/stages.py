@@ -7,11 +7,7 @@ into what the page builders look up.
 
 from __future__ import annotations
 
-import importlib
 import itertools
-import logging
-from functools import cache
-from types import ModuleType
 from typing import Any
 
 from sqlalchemy import select
@@ -20,63 +16,24 @@ from sqlalchemy.orm import Session
 from kb.corpus.numbers import sort_key
 from kb.models import Link
 
-log = logging.getLogger(__name__)
-
-
-API = {
-    "kb.links": (
-        "find_references",
-        "backlinks",
-        "clarifications_for_rule",
-    ),
-    "kb.versions": ("diff_editions", "translation_status", "stale_translations"),
-}
-
-
-@cache
-def _optional(name: str) -> ModuleType | None:
-    """The stage's module if it offers every public function the site calls."""
-    try:
-        module = importlib.import_module(name)
-    except ModuleNotFoundError as exc:
-        if exc.name != name:
-            raise
-        module = None
-    absent = [f for f in API[name] if module is None or not callable(getattr(module, f, None))]
-    if absent:
-        log.warning("%s lacks %s: the site is built without it", name, ", ".join(absent))
-        return None
-    return module
-
 
 def links() -> Any:
-    """The link stage, or None when this tree does not offer its public queries."""
-    return _optional("kb.links")
+    """The link stage (imported when first needed: ``kb i18n`` never loads it)."""
+    import kb.links
+
+    return kb.links
 
 
 def versions() -> Any:
-    """The version stage, or None when this tree does not offer its public queries."""
-    return _optional("kb.versions")
+    """The version stage (imported when first needed)."""
+    import kb.versions
 
-
-def missing() -> list[str]:
-    """The public functions of the link and version stages that this tree does not offer."""
-    result = []
-    for name, functions in API.items():
-        try:
-            module: ModuleType | None = importlib.import_module(name)
-        except ModuleNotFoundError:
-            module = None
-        result += [f"{name}.{f}" for f in functions if not callable(getattr(module, f, None))]
-    return result
+    return kb.versions
 
 
 def find_references(text: str, language: str) -> list[Any]:
-    """Every explicit rule reference in a text (none without the link stage)."""
-    module = links()
-    if module is None:
-        return []
-    return list(module.find_references(text, language))
+    """Every explicit rule reference in a text, as the link stage finds them."""
+    return list(links().find_references(text, language))
 
 
 def translation_status(session: Session, lang: str, edition: str | None) -> dict[str, Any]:
