@@ -199,6 +199,11 @@ def _eval_queries() -> list[tuple[str, str]]:
         ("en", "701.54a ring"),
         ("fr", "l'anneau égalité"),
         ("es", "el de la"),
+        ("en", "vote vote tied"),  # a word twice
+        ("en", "doesn’t GOD'S Ring.bearer"),  # curly apostrophe, possessive, inner dot
+        ("fr", "on the vote"),  # English stop words typed in French
+        ("es", "portador anillo 701.54"),  # a bridge to a phrase, a number
+        ("fr", "Élan Créature légendaire"),  # accents and capitals
     ]
 
 

@@ -205,6 +205,11 @@ def term_spans(analyzer: Any, text: str) -> list[tuple[int, int, str]]:
     return spans
 
 
+def query_terms(analyzer: Any, text: str) -> list[str]:
+    """The index terms of a query word, as :func:`analyze` gives them (through the cached path)."""
+    return [term for _, _, term in term_spans(analyzer, text)]
+
+
 def analyze(analyzer: Any, text: str) -> list[str]:
     """The index terms an analyzer makes of a text (for tests, highlighting and the bridge)."""
     return [t.text for t in analyzer(text)]

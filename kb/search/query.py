@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from whoosh import query as wq
+from whoosh.analysis import CompositeAnalyzer
 from whoosh.qparser import (
     AndGroup,
     OrGroup,
@@ -28,7 +29,7 @@ from whoosh.qparser.plugins import FuzzyTermPlugin, PhrasePlugin, Plugin
 
 from kb.errors import KbError
 from kb.langs import check_lang
-from kb.search.analysis import analyze
+from kb.search.analysis import analyze, query_terms
 from kb.search.lang import search_language
 from kb.search.schema import (
     FIELD_ALIASES,
@@ -49,6 +50,7 @@ OWN_LANGUAGE, ENGLISH_AS_TYPED, BRIDGED, RULE_NUMBER = 1.0, 0.5, 0.7, 6.0
 FUZZY_DISTANCE, FUZZY_PREFIX = 1, 1
 
 _NUMBER = r"\d{1,3}(?:\.\d{1,3}[a-z]?)?"
+_NUMBER_RE = re.compile(_NUMBER)
 JUMP_RE = re.compile(
     rf"^(?:(?:rules?|r[eè]gles?|reglas?|cr)\s*)?(?P<start>{_NUMBER})\.?"
     rf"(?:\s*[-–—]\s*(?P<end>{_NUMBER}|[a-z]))?\.?$",
@@ -201,28 +203,65 @@ class LanguagePlugin(Plugin):
 
     def expand(self, node: Any) -> Any:
         """The OR of a node over the searched fields, or None for a stop word."""
+        alternatives = self.alternatives(node)
+        if alternatives is None:
+            return None
+        nodes = [
+            self._copy(node, fieldname, boost)
+            if english is None
+            else self._english(node, english, fieldname, boost)
+            for fieldname, english, boost in alternatives
+        ]
+        # One alternative stays a plain term: Whoosh intersects plain terms much faster.
+        return nodes[0] if len(nodes) == 1 else syntax.OrGroup(nodes)
+
+    def alternatives(self, node: Any) -> list[tuple[str, str | None, float]] | None:
+        """(field, English term or None for the node's own text, boost) of each field searched.
+
+        None for a stop word of the user's language (and, when the context says which words are
+        too common, for those). A word searched is added to the context's words.
+        """
         is_word = isinstance(node, syntax.WordNode)
         stems: list[str] = []
         if is_word:
-            stems = analyze(self.analyzer, node.text)
+            stems = query_terms(self.analyzer, node.text)
             if not stems and not re.search(r"\d", node.text):
                 return None  # a stop word of the user's language
-        alternatives = [self._copy(node, fieldname, boost) for fieldname, boost in self.fields]
+        found: list[tuple[str, str | None, float]] = [
+            (fieldname, None, boost) for fieldname, boost in self.fields
+        ]
         bridged: list[str] = []
         if is_word and len(stems) == 1:
-            if re.fullmatch(_NUMBER, node.text):
-                alternatives.append(self._copy(node, "number", RULE_NUMBER))
+            if _NUMBER_RE.fullmatch(node.text):
+                found.append(("number", None, RULE_NUMBER))
             typed = node.text.lower()
             for english in self.language.english_for(stems[0]):
                 if english != typed:
                     bridged.append(english)
-                    alternatives.append(self._english(node, english, text_field("en"), BRIDGED))
+                    found.append((text_field("en"), english, BRIDGED))
         if is_word and self.context.too_common and self._common(node.text, bridged):
             return None
         if is_word:
             self.context.words.append(node.text)
-        # One alternative stays a plain term: Whoosh intersects plain terms much faster.
-        return alternatives[0] if len(alternatives) == 1 else syntax.OrGroup(alternatives)
+        return found
+
+    def word_query(self, node: Any, parser: Any) -> Any:
+        """The query :meth:`expand`'s nodes make of a plain word, made without them."""
+        alternatives = self.alternatives(node)
+        if alternatives is None:
+            return None
+        queries = []
+        for fieldname, english, boost in alternatives:
+            if english is not None and len(english.replace("-", " ").split()) > 1:
+                q = self._english(node, english, fieldname, boost).query(parser)
+            else:
+                word = node.text if english is None else english.replace("-", " ").split()[0]
+                q = _term_query(self.schema, parser, fieldname, word, boost)
+            if q is not None:
+                queries.append(q)
+        if len(alternatives) == 1:
+            return queries[0] if queries else None
+        return wq.Or(queries)
 
     def _common(self, word: str, bridged: list[str]) -> bool:
         """Whether a word, in any field it is searched in, is too common to search on its own."""
@@ -253,7 +292,8 @@ class LanguagePlugin(Plugin):
         return self._copy(new, fieldname, boost)
 
 
-_RELAXED = OrGroup.factory(0.9)  # any word, with a bonus for each further word matched
+_RELAXED_SCALE = 0.9  # any word, with a bonus for each further word matched
+_RELAXED = OrGroup.factory(_RELAXED_SCALE)
 
 
 def make_parser(schema: Any, context: QueryContext, *, relaxed: bool = False) -> Any:
@@ -272,7 +312,7 @@ def make_parser(schema: Any, context: QueryContext, *, relaxed: bool = False) ->
 # parser's tagging and go straight to the same expansion, a quarter of a millisecond saved.
 _PLAIN = re.compile(r"\s*(?:[^\W_](?:[\w'’.]*[^\W_])?\s+)*[^\W_](?:[\w'’.]*[^\W_])?\s*")
 _OPERATORS = frozenset({"AND", "OR", "NOT", "ANDNOT", "ANDMAYBE", "TO"})
-_TERM_PARSERS: dict[int, Any] = {}
+_TERM_PARSERS: dict[tuple[int, bool], Any] = {}
 
 
 def plain_query(
@@ -289,14 +329,32 @@ def plain_query(
         node.startchar, node.endchar = match.start(), match.end()
         words.append(node)
     plugin = LanguagePlugin(context, schema)
-    nodes = [n for n in (plugin.expand(word) for word in words) if n is not None]
-    if not nodes:
-        return wq.NullQuery
-    parser = _TERM_PARSERS.get(id(schema))
+    key = (id(schema), relaxed)
+    parser = _TERM_PARSERS.get(key)
     if parser is None:
-        parser = _TERM_PARSERS[id(schema)] = QueryParser(None, schema, group=AndGroup)
-    group = _RELAXED(nodes) if relaxed else syntax.AndGroup(nodes)
-    return group.query(parser).normalize()
+        group = _RELAXED if relaxed else AndGroup
+        parser = _TERM_PARSERS[key] = QueryParser(None, schema, group=group)
+    queries = [q for q in (plugin.word_query(word, parser) for word in words) if q is not None]
+    if not queries:
+        return wq.NullQuery
+    group = wq.Or(queries, scale=_RELAXED_SCALE) if relaxed else wq.And(queries)
+    return group.normalize()
+
+
+def _term_query(schema: Any, parser: Any, fieldname: str, text: str, boost: float) -> Any:
+    """``QueryParser.term_query`` for a word, analysed through the cached path when it can be.
+
+    A word the analyzer splits (``Ring.bearer``) joins its parts as the parser's group does.
+    """
+    field = schema[fieldname]
+    if field.self_parsing() or not isinstance(field.analyzer, CompositeAnalyzer):
+        return parser.term_query(fieldname, text, wq.Term, boost=boost)
+    terms = query_terms(field.analyzer, text)
+    if not terms:
+        return None
+    if len(terms) > 1:
+        return parser.multitoken_query(field.multitoken_query, terms, fieldname, wq.Term, boost)
+    return wq.Term(fieldname, terms[0], boost=boost)
 
 
 def parse(schema: Any, text: str, context: QueryContext, *, relaxed: bool = False) -> Any:
