@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import io
 import logging
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -28,6 +29,7 @@ from kb.models import Base, DerivedState, Document
 log = logging.getLogger(__name__)
 
 SQLITE_BUSY_TIMEOUT_MS = 30_000
+_MIGRATING = threading.Lock()
 # The PostgreSQL advisory lock that writers hold (per schema, so test schemas do not collide).
 _WRITER_LOCK_SQL = "hashtext('kb writer ' || current_schema())"
 
@@ -140,7 +142,8 @@ def upgrade_schema(engine: Engine) -> tuple[str | None, str]:
                 raise DatabaseError(_newer_message(state))
             if state.legacy:
                 log.warning("adopting a database made before kb had migrations")
-            command.upgrade(alembic_config(conn, adopt=state.legacy), "head")
+            with _MIGRATING:  # Alembic's op/context proxies are process-wide, not per thread
+                command.upgrade(alembic_config(conn, adopt=state.legacy), "head")
             conn.commit()
             if state.legacy:
                 _warn_differences(conn)
