@@ -171,3 +171,29 @@ def test_db_help_has_examples():
     for args in (["db"], ["db", "upgrade"], ["db", "current"]):
         result = CliRunner().invoke(main, [*args, "--help"])
         assert "Example:" in result.output
+
+
+def test_a_database_one_revision_behind_is_upgraded_in_place(settings, engine) -> None:
+    """Made by the kb of revision 0001, with rows: readers refuse it, `kb db upgrade` keeps them."""
+    with engine.connect() as conn:
+        command.upgrade(alembic_config(conn), "0001")
+        conn.execute(
+            Document.__table__.insert().values(
+                path="/corpus/page.txt", sha256="1" * 64, status="loaded", size=1
+            )
+        )
+        conn.commit()
+    state = schema_state(engine)
+    assert (state.status, state.current) == ("behind", "0001")
+    current = run(settings, "db", "current")
+    assert "schema revision 0001" in current.output and "kb db upgrade" in current.output
+    refused = run(settings, "stats")
+    assert refused.exit_code == 2 and "run `kb db upgrade`" in refused.output
+    result = run(settings, "db", "upgrade")
+    assert result.exit_code == 0, result.output
+    assert f"from 0001 to {head_revision()}" in result.output
+    with engine.connect() as conn:
+        assert conn.scalar(select(Document.path)) == "/corpus/page.txt"
+        assert schema_differences(conn) == []
+    sql = run(settings, "db", "upgrade", "--sql")
+    assert sql.exit_code == 0 and "CREATE TABLE" not in sql.output  # nothing left to do
