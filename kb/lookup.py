@@ -123,9 +123,7 @@ def rule_view(
     ).all()
     if not rules or rules[0].number != number:
         raise NotFoundError(f"rule {number} is not in the {ed.effective_date} edition")
-    translated = (
-        translations_for(session, [r.number for r in rules], language) if language != "en" else {}
-    )
+    translated = _translations(session, [r.number for r in rules], language, ed)
     items = []
     for rule in rules:
         english = next((t for t in rule.texts if t.language == "en"), None)
@@ -134,7 +132,7 @@ def rule_view(
                 "number": rule.number,
                 "kind": rule.kind,
                 "english": _text_dict(english),
-                "translation": _text_dict(translated.get(rule.number)),
+                "translation": translated.get(rule.number),
             }
         )
     missing = sum(1 for i in items if i["translation"] is None)
@@ -148,6 +146,36 @@ def rule_view(
         "missing": missing if language != "en" else 0,
         "today": _today(session, number, ed, edition),
     }
+
+
+def _translations(
+    session: Session, numbers: list[str], language: str, edition: Edition
+) -> dict[str, dict[str, Any]]:
+    """The translation shown for each number: the version stage's choice for rules and subrules
+    (so a text made for 701.32 of 2021 shows under 701.38), the best text for parts/chapters."""
+    if language == "en":
+        return {}
+    from kb.versions import preferred_translations
+
+    chosen = preferred_translations(session, language, edition.id)
+    shown: dict[str, dict[str, Any]] = {}
+    for number, item in chosen.items():
+        if number in numbers and item["status"] != "missing":
+            shown[number] = {
+                "language": language,
+                "title": item["title"],
+                "text": item["body"],
+                "examples": item["examples"],
+                "provenance": item["provenance"],
+                "follows_edition": item["follows"],
+                "follows_assumed": item["assumed"],
+                "status": item["status"],
+                "translated_number": item["translated_number"],
+            }
+    headings = [n for n in numbers if n not in chosen]
+    for number, text in translations_for(session, headings, language).items():
+        shown[number] = _text_dict(text) | {"status": None, "translated_number": number}
+    return shown
 
 
 def _today(session: Session, number: str, ed: Edition, asked: str | None) -> dict[str, Any] | None:

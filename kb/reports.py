@@ -143,6 +143,8 @@ def print_stats(console: Console, stats: dict[str, Any]) -> None:
 
 def _badge(text: dict[str, Any]) -> str:
     badge = BADGES.get(text["provenance"], text["provenance"])
+    if text.get("status") == "stale":
+        badge += ", STALE: the English changed since"
     if text.get("follows_edition"):
         assumed = ", assumed" if text.get("follows_assumed") else ""
         badge += f"; follows {text['follows_edition']}{assumed}"

@@ -23,7 +23,6 @@ from sqlalchemy import select
 
 from kb.cli import main
 from kb.export.po import parse_context, word_diff
-from kb.export.translations import choose
 from kb.models import Edition, Rule, RuleText
 
 CHANGED = "601.2a"  # its English changed between 2025-11-14 and 2026-01-16
@@ -316,30 +315,3 @@ def test_contexts_and_word_diff():
     assert parse_context("701.54a") == ("701.54a", None)
     assert parse_context("701.54a example 2") == ("701.54a", 2)
     assert word_diff("a b c", "a x c") == "a [-b-] {+x+} c"
-
-
-def _text(provenance, follows_id, date, assumed=False):
-    edition = SimpleNamespace(effective_date=__import__("datetime").date.fromisoformat(date))
-    return SimpleNamespace(
-        provenance=provenance,
-        follows_edition_id=follows_id,
-        follows_edition=edition,
-        follows_assumed=assumed,
-        title="",
-        body=f"{provenance} {date}",
-        examples=[],
-    )
-
-
-def test_a_current_community_translation_wins_over_a_stale_official_one():
-    today = SimpleNamespace(id=3)
-    official = _text("official", 2, "2025-11-14")
-    community = _text("community", 3, "2026-01-16")
-    machine = _text("machine", 3, "2026-01-16")
-    verdict = {"status": "stale", "provenance": "official", "follows": "2025-11-14"}
-    chosen = choose("601.2a", "fr", today, verdict, [official, community, machine])
-    assert (chosen.provenance, chosen.status) == ("community", "current")
-    # a current machine translation does not displace a stale human one
-    chosen = choose("601.2a", "fr", today, verdict, [official, machine])
-    assert (chosen.provenance, chosen.status) == ("official", "stale")
-    assert choose("601.2a", "fr", today, {"status": "missing"}, []).status == "missing"

@@ -61,11 +61,13 @@ def test_status_per_rule(session) -> None:
 
     status = translation_status(session, "es")
     # made for 701.32 of 2021: it translates 701.38 today, whose English has not changed
-    assert status["701.38"] == {
+    assert status["701.38"] | {"text_id": None} == {
         "status": "current",
         "provenance": "official",
         "follows": "2021-02-05",
         "assumed": True,
+        "text_id": None,
+        "translated_number": "701.32",
     }
     assert status["701.38d"]["status"] == "current"
     assert status["207.2c"]["status"] == "stale" and status["207.2c"]["follows"] == "2025-11-14"
@@ -75,6 +77,8 @@ def test_status_per_rule(session) -> None:
         "provenance": None,
         "follows": None,
         "assumed": False,
+        "text_id": None,
+        "translated_number": None,
     }
     order = list(status)  # document order: 207.2 < 207.2a < 701.9 < 701.10 < 701.38
     assert order.index("207.2") < order.index("207.2a") < order.index("701.9")
@@ -84,6 +88,49 @@ def test_status_per_rule(session) -> None:
     # a page made for 2025 does not translate the 2021 text
     older = translation_status(session, "es", "2021-02-05")
     assert older["207.2c"]["status"] == "missing" and older["701.32"]["status"] == "current"
+
+
+def test_preferred_translation_shows_under_todays_number(session) -> None:
+    from kb.versions import preferred_translations
+
+    chosen = preferred_translations(session, "es")
+    vote = chosen["701.38"]
+    assert vote["translated_number"] == "701.32" and vote["title"]
+    assert chosen["701.32"]["status"] == "missing" and chosen["701.32"]["body"] == ""
+    assert chosen["207.2c"]["status"] == "stale" and chosen["207.2c"]["body"]
+
+
+def test_kb_rule_shows_the_chosen_translation(session) -> None:
+    from kb.lookup import rule_view
+
+    vote = rule_view(session, "701.38", "es")["rules"][0]["translation"]
+    assert vote["translated_number"] == "701.32" and vote["status"] == "current"
+    assert rule_view(session, "701.32", "es")["rules"][0]["translation"] is None
+    changed = rule_view(session, "207.2c", "es")["rules"][0]["translation"]
+    assert changed["status"] == "stale" and changed["follows_edition"] == "2025-11-14"
+
+
+def test_which_translation_is_shown():
+    import datetime as dt
+
+    from kb.versions.drift import preference_key
+
+    def item(provenance, status, date):
+        return {
+            "provenance": provenance,
+            "status": status,
+            "follows_date": dt.date.fromisoformat(date),
+        }
+
+    official_stale = item("official", "stale", "2025-11-14")
+    community_current = item("community", "current", "2026-01-16")
+    machine_current = item("machine", "current", "2026-01-16")
+    official_current = item("official", "current", "2026-01-16")
+    ranked = sorted(
+        [machine_current, official_stale, community_current, official_current], key=preference_key
+    )
+    # human before machine; current before stale; official before community
+    assert ranked == [official_current, community_current, official_stale, machine_current]
 
 
 def test_stale_translations_show_the_english_change(session) -> None:

@@ -24,6 +24,13 @@ def translation_status(session: Session, language: str, edition: Edition) -> dic
     return status(session, language, _edition_arg(edition))
 
 
+def preferred_translations(session: Session, language: str, edition: Edition) -> dict[str, dict]:
+    """Per rule number: the translation the version stage chose to show, its state and text."""
+    from kb.versions import preferred_translations as preferred
+
+    return preferred(session, language, _edition_arg(edition))
+
+
 def stale_translations(session: Session, language: str, edition: Edition) -> dict[str, dict]:
     """The stale translations of a language by rule number, with the English then and now."""
     from kb.versions import stale_translations as stale

@@ -1,9 +1,9 @@
 """Which translation of a rule an export shows, and whether it is current, stale or missing.
 
-The version stage judges each number (``translation_status``); when it finds the preferred text
-stale, a *human* translation made from the edition being exported wins over it: a translator's
-``community`` text imported for today's English is more trustworthy than an official text that
-describes an older rule. A current machine translation never displaces a stale human one.
+The version stage chooses and judges the translation of every rule and subrule
+(``preferred_translations``: human before machine, current before stale), so a sheet, a PO
+catalog, ``kb rule`` and the site always show the same text. Parts and chapters, which it does
+not judge, are compared here by their English titles.
 """
 
 from __future__ import annotations
@@ -18,7 +18,6 @@ from kb.export import stages
 from kb.models import Edition, Rule, RuleText
 
 PROVENANCE_ORDER = {"official": 0, "community": 1, "machine": 2}
-HUMAN = ("official", "community")
 
 
 @dataclass(frozen=True)
@@ -88,35 +87,6 @@ def _make(number: str, language: str, status: str, text: RuleText) -> Translatio
     )
 
 
-def choose(
-    number: str,
-    language: str,
-    edition: Edition,
-    judged: dict | None,
-    candidates: list[RuleText],
-) -> Translation:
-    """Pick the text to show for one number from the version stage's verdict and the texts."""
-    state = (judged or {}).get("status", "missing")
-    if state == "missing" or not candidates:
-        return Translation(number=number, language=language, status="missing")
-    provenance = (judged or {}).get("provenance")
-    follows = (judged or {}).get("follows")
-    same = [t for t in candidates if t.provenance == provenance] or candidates
-    chosen = next((t for t in same if _follows_iso(t) == follows), same[0])
-    if state == "stale":
-        fresher = [
-            t
-            for t in candidates
-            if t.provenance in HUMAN
-            and t is not chosen
-            and t.follows_edition_id == edition.id
-            and not t.follows_assumed
-        ]
-        if fresher:
-            return _make(number, language, "current", fresher[0])
-    return _make(number, language, "stale" if state == "stale" else "current", chosen)
-
-
 def _judge_heading(
     session: Session, edition: Edition, number: str, candidates: list[RuleText]
 ) -> dict | None:
@@ -142,16 +112,6 @@ def _judge_heading(
     return {"status": state, "provenance": best.provenance, "follows": _follows_iso(best)}
 
 
-def _renumbered(
-    session: Session, language: str, edition: Edition, number: str, follows: str | None
-) -> list[RuleText]:
-    """The texts of a translation made for the rule's number in an older edition (701.32 ->
-    701.38): the version stage judged it by content, so look it up under its own number."""
-    history = stages.trace(session, number, edition).get("history", [])
-    old = {h["number"] for h in history if h.get("edition") == follows} - {number}
-    return [t for n in sorted(old) for t in _candidates(session, language, [n]).get(n, [])]
-
-
 def translations(
     session: Session, language: str, edition: Edition, numbers: Iterable[str]
 ) -> dict[str, Translation]:
@@ -159,15 +119,31 @@ def translations(
     wanted = list(numbers)
     if language == "en":
         raise ValueError("English is the source: read the edition's own texts")
-    status = stages.translation_status(session, language, edition)
-    candidates = _candidates(session, language, wanted)
+    chosen = stages.preferred_translations(session, language, edition)
+    headings = _candidates(session, language, [n for n in wanted if n not in chosen])
     out: dict[str, Translation] = {}
     for number in wanted:
-        found = candidates.get(number, [])
-        judged = status.get(number)
-        if judged is None:
+        item = chosen.get(number)
+        if item is None:  # a part or chapter
+            found = headings.get(number, [])
             judged = _judge_heading(session, edition, number, found)
-        elif judged.get("status") != "missing" and not found:
-            found = _renumbered(session, language, edition, number, judged.get("follows"))
-        out[number] = choose(number, language, edition, judged, found)
+            out[number] = (
+                _make(number, language, judged["status"], found[0])
+                if judged
+                else Translation(number=number, language=language, status="missing")
+            )
+        elif item["status"] == "missing":
+            out[number] = Translation(number=number, language=language, status="missing")
+        else:
+            out[number] = Translation(
+                number=number,
+                language=language,
+                status=item["status"],
+                provenance=item["provenance"],
+                title=item["title"],
+                body=item["body"],
+                examples=tuple(item["examples"]),
+                follows=item["follows"],
+                assumed=item["assumed"],
+            )
     return out

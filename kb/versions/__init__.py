@@ -1,16 +1,22 @@
 """The versions stage: editions, diffs, a rule's history across renumbering, translation drift.
 
 Public API (the CLI, the site and the exports call these): ``resolve_edition``,
-``diff_editions``, ``trace``, ``today``, ``translation_status``, ``stale_translations``,
-``drift_summary``, ``edition_contents`` (an edition's rules as compared), and ``word_ops`` for
-rendering any two texts' differences.
+``diff_editions``, ``trace``, ``today``, ``translation_status``, ``preferred_translations``
+(the translation every consumer shows), ``stale_translations``, ``drift_summary``,
+``edition_contents`` (an edition's rules as compared), and ``word_ops`` for rendering any two
+texts' differences.
 """
 
 from __future__ import annotations
 
 from .align import RuleContent, edition_contents
 from .diff import diff_editions, word_ops
-from .drift import drift_summary, stale_translations, translation_status
+from .drift import (
+    drift_summary,
+    preferred_translations,
+    stale_translations,
+    translation_status,
+)
 from .editions import EditionRef, edition_label, english_editions, resolve_edition
 from .history import today, trace
 
@@ -22,6 +28,7 @@ __all__ = [
     "edition_contents",
     "edition_label",
     "english_editions",
+    "preferred_translations",
     "resolve_edition",
     "stale_translations",
     "today",

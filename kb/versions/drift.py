@@ -10,8 +10,11 @@ edition E (the newest by default), a rule number of E is
 - ``missing`` when no translation exists (a translation made for a *later* edition than E does
   not count for E).
 
-When a language has several texts for one rule, a human one (official, community) is judged
-before a machine one.
+When a language has several texts for one rule, the one shown and judged is chosen here, once,
+for every consumer (``kb rule``, the site, the exports): a human text (official, community)
+before a machine one; among human texts, a current one before a stale one (a translator's
+community text made from today's English beats an official text of an older rule); then official
+before community. A current machine translation never displaces a stale human one.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, selectinload
 
 from kb.langs import LANGS
 from kb.models import Edition, Rule, RuleText
@@ -39,17 +42,19 @@ class _Translation:
     provenance: str
     follows_id: int | None
     assumed: bool
+    text_id: int
 
 
 def _translations(session: Session, language: str) -> list[_Translation]:
     return [
-        _Translation(number, provenance, follows, bool(assumed))
-        for number, provenance, follows, assumed in session.execute(
+        _Translation(number, provenance, follows, bool(assumed), text_id)
+        for number, provenance, follows, assumed, text_id in session.execute(
             select(
                 Rule.number,
                 RuleText.provenance,
                 RuleText.follows_edition_id,
                 RuleText.follows_assumed,
+                RuleText.id,
             )
             .join(Rule, Rule.id == RuleText.rule_id)
             .join(Edition, Edition.id == Rule.edition_id)
@@ -87,17 +92,26 @@ def _judge(session: Session, language: str, edition: Edition) -> dict[str, dict[
             "follows": edition_label(follows),
             "assumed": tr.assumed,
             "translated_number": tr.number,
+            "text_id": tr.text_id,
+            "follows_date": follows.effective_date,
             "english_then": english_then,
             "english_now": english_now,
         }
         best = judged.get(number)
-        if best is None or _rank(candidate) < _rank(best):
+        if best is None or preference_key(candidate) < preference_key(best):
             judged[number] = candidate
     return judged
 
 
-def _rank(item: dict[str, Any]) -> tuple[int, int]:
-    return (PROVENANCE_ORDER.get(item["provenance"], 9), item["status"] != "current")
+def preference_key(item: dict[str, Any]) -> tuple[bool, bool, int, int]:
+    """Human before machine, current before stale, official before community, newest first."""
+    follows = item["follows_date"]
+    return (
+        item["provenance"] == "machine",
+        item["status"] != "current",
+        PROVENANCE_ORDER.get(item["provenance"], 9),
+        -(follows.toordinal() if follows else 0),
+    )
 
 
 def translation_status(
@@ -125,6 +139,8 @@ def translation_status(
                 "provenance": None,
                 "follows": None,
                 "assumed": False,
+                "text_id": None,
+                "translated_number": None,
             }
         else:
             result[number] = {
@@ -132,7 +148,41 @@ def translation_status(
                 "provenance": found["provenance"],
                 "follows": found["follows"],
                 "assumed": found["assumed"],
+                "text_id": found["text_id"],
+                "translated_number": found["translated_number"],
             }
+    return result
+
+
+def preferred_translations(
+    session: Session, language: str, edition: EditionRef = None
+) -> dict[str, dict[str, Any]]:
+    """The translation to show of every judged rule and subrule number, with its text.
+
+    ``translation_status`` plus, for each number that has one, the chosen text's ``title``,
+    ``body`` and ``examples`` (a text made for an older number, 701.32 of 2021, shows under the
+    number it has now, 701.38).
+    """
+    status = translation_status(session, language, edition)
+    ids = [item["text_id"] for item in status.values() if item["text_id"] is not None]
+    texts = {
+        t.id: t
+        for start in range(0, len(ids), 500)
+        for t in session.scalars(
+            select(RuleText)
+            .where(RuleText.id.in_(ids[start : start + 500]))
+            .options(selectinload(RuleText.examples))
+        )
+    }
+    result: dict[str, dict[str, Any]] = {}
+    for number, item in status.items():
+        text = texts.get(item["text_id"]) if item["text_id"] is not None else None
+        result[number] = {
+            **item,
+            "title": text.title if text else "",
+            "body": text.body if text else "",
+            "examples": [e.text for e in text.examples] if text else [],
+        }
     return result
 
 
