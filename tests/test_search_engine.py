@@ -18,9 +18,8 @@ from whoosh import query as wq
 from whoosh.scoring import BM25F
 
 from kb.search.codec import KbCodec, PackedValues
-from kb.search.engine import DocSet, TermEngine, plan_query
+from kb.search.engine import DocSet, TermEngine, as_set, plan_query
 from kb.search.indexer import index_order
-from kb.search.postings import open_postings, read_postings
 
 WORDS = [f"w{n}" for n in range(40)]
 DOCS, LATER, DELETED = 420, 60, 35
@@ -134,7 +133,7 @@ def whoosh_scoring_everything(searcher: Any, q: Any, limit: int, allowed: Any = 
     collector: Any = collectors.TopCollector(limit=limit, usequality=False, replace=0)
     collector = collectors.TermsCollector(collector)
     if allowed is not None:  # outermost, as Searcher.collector wraps it
-        collector = collectors.FilterCollector(collector, allow=allowed)
+        collector = collectors.FilterCollector(collector, allow=as_set(allowed))
     searcher.search_with_collector(q, collector)
     return collector.results()
 
@@ -219,18 +218,41 @@ def test_phrases_read_the_packed_positions(twins: Any) -> None:
     assert PackedValues.pack((b"x",), 0)[0] == b"x"
 
 
+def test_terms_read_block_by_block_as_whooshs_reader_reads_them(twins: Any) -> None:
+    from kb.search import postings
+
+    for ix in twins:  # kb's format (read from the mapped buffer) and Whoosh's
+        with ix.searcher() as searcher:
+            for segment, offset in searcher.reader().leaf_readers():
+                for field in ("en", "fr"):
+                    for text in segment.lexicon(field):
+                        terminfo = segment.term_info(field, text)
+                        mine: dict[int, float] = {}
+                        postings.read_term(segment, offset, field, text, terminfo, None, mine)
+                        matcher = postings.open_postings(segment, field, text, terminfo)
+                        whoosh = {d + offset: w for d, w in matcher.items_as("weight")}
+                        assert mine == whoosh, (field, text)
+                        # the fallback, through Whoosh's reader's blocks
+                        again: dict[int, float] = {}
+                        reader = postings.open_postings(segment, field, text, terminfo)
+                        postings._read_blocks(reader, offset, None, again)
+                        assert again == whoosh
+
+
 def test_skipped_blocks_are_those_without_the_documents_wanted(twins: Any) -> None:
+    from kb.search.postings import read_term
+
     ours, _ = twins
     with ours.searcher() as searcher:
         segment, offset = next(iter(searcher.reader().leaf_readers()))
         terminfo = segment.term_info("en", b"w0")
         full: dict[int, float] = {}
-        read_postings(open_postings(segment, "en", b"w0", terminfo), offset, None, full)
-        everything = {d + offset for d in segment.postings("en", b"w0").all_ids()}
-        assert set(full) >= everything  # deleted documents included: the engine drops them
+        read_term(segment, offset, "en", b"w0", terminfo, None, full)
+        live = {d + offset for d in segment.postings("en", b"w0").all_ids()}
+        assert set(full) > live  # deleted documents included: the engine drops them
         wanted = sorted(full)[5:9] + sorted(full)[-3:]
         some: dict[int, float] = {}
-        read_postings(open_postings(segment, "en", b"w0", terminfo), offset, wanted, some)
+        read_term(segment, offset, "en", b"w0", terminfo, wanted, some)
         assert set(wanted) <= set(some) < set(full)
         assert all(full[d] == w for d, w in some.items())
         assert len(some) <= 3 * 8  # at most the three blocks that hold them

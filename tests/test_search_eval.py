@@ -105,9 +105,11 @@ def _whoosh_scoring_everything(searcher: Any, q: Any, limit: int, allowed: Any) 
     """Whoosh's matchers scoring every match (no midway replacement by cheaper matchers)."""
     from whoosh import collectors
 
+    from kb.search.engine import as_set
+
     collector: Any = collectors.TopCollector(limit=limit, usequality=False, replace=0)
     if allowed is not None:
-        collector = collectors.FilterCollector(collector, allow=allowed)
+        collector = collectors.FilterCollector(collector, allow=as_set(allowed))
     searcher.search_with_collector(q, collector)
     return collector.results()
 

@@ -64,6 +64,14 @@ class NormalizeFilter(Filter):
         )
         return caches.setdefault(key, {})
 
+    def query_cache(self, stemmer: StemmingFilter | None) -> dict[str, tuple[str, ...]]:
+        """Query word -> its index terms (kept out of pickles, as the other caches)."""
+        key = stemmer.lang if stemmer is not None else ""
+        caches: dict[str, dict[str, tuple[str, ...]]] = self.__dict__.setdefault(
+            "_query_caches", {}
+        )
+        return caches.setdefault(key, {})
+
     def normalize(self, text: str) -> tuple[str, int, int]:
         """A token's folded word, and how many characters were cut at its start and end.
 
@@ -205,9 +213,19 @@ def term_spans(analyzer: Any, text: str) -> list[tuple[int, int, str]]:
     return spans
 
 
-def query_terms(analyzer: Any, text: str) -> list[str]:
-    """The index terms of a query word, as :func:`analyze` gives them (through the cached path)."""
-    return [term for _, _, term in term_spans(analyzer, text)]
+def query_terms(analyzer: Any, text: str) -> tuple[str, ...]:
+    """The index terms of a query word, as :func:`analyze` gives them (cached per word)."""
+    items = getattr(analyzer, "items", ())
+    if len(items) < 2 or not isinstance(items[1], NormalizeFilter):
+        return tuple(analyze(analyzer, text))
+    stemmer = items[2] if len(items) > 2 and isinstance(items[2], StemmingFilter) else None
+    cache = items[1].query_cache(stemmer)
+    terms = cache.get(text)
+    if terms is None:
+        terms = tuple(term for _, _, term in term_spans(analyzer, text))
+        if len(cache) < 100_000:
+            cache[text] = terms
+    return terms
 
 
 def analyze(analyzer: Any, text: str) -> list[str]:

@@ -17,75 +17,43 @@ from __future__ import annotations
 import heapq
 from bisect import bisect_right
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Set as AbstractSet
+from dataclasses import dataclass
+from math import log
 from typing import Any
 
-from whoosh import query as wq
-from whoosh.reading import TermNotFound
-from whoosh.scoring import BM25F
+from whoosh.scoring import BM25F, WeightingModel
 
-from kb.search.postings import field_lengths, open_postings, read_postings
-
-
-@dataclass
-class Leaf:
-    """One term of the query, with the product of the boosts above it."""
-
-    fieldname: str
-    text: Any  # str as parsed, bytes once looked up
-    boost: float
-    df: int = 0
-    # (segment, offset, term info) of each segment holding the term
-    found: list[tuple[Any, int, Any]] = field(default_factory=list)
-    postings: dict[int, float] = field(default_factory=dict)
-    # BM25F's parameters (idf, K1, B, average length); None for a field that is not scored
-    bm25: tuple[float, float, float, float] | None = None
+from kb.search.plan import Clause, Leaf, Plan, plan_query
+from kb.search.postings import TermTable, field_lengths, read_term
 
 
-@dataclass
-class Clause:
-    """Terms a document must all hold: one term, or the words of a hyphenated word."""
+class DocSet:
+    """A filter's document numbers: the set, and its sorted list (to skip the blocks it excludes).
 
-    leaves: list[Leaf]
-    docs: set[int] = field(default_factory=set)
+    Not a set subclass: ``set & dict.keys()`` walks the smaller side only for exact sets.
+    """
 
-    @property
-    def df(self) -> int:
-        return min((leaf.df for leaf in self.leaves), default=0)
-
-
-@dataclass
-class Plan:
-    """A query as groups of clauses: a document matches a clause of every group."""
-
-    groups: list[list[Clause]]
-    scale: float | None = None  # the coordination bonus of a scaled Or (Whoosh's CoordMatcher)
-
-    @property
-    def clauses(self) -> list[Clause]:
-        return [clause for group in self.groups for clause in group]
-
-    @property
-    def leaves(self) -> list[Leaf]:
-        return [leaf for clause in self.clauses for leaf in clause.leaves]
-
-
-class DocSet(set[int]):
-    """A filter's document numbers, with their sorted list (to skip the blocks it excludes)."""
+    __slots__ = ("docs", "ordered")
 
     def __init__(self, docs: Any = ()) -> None:
-        super().__init__(docs)
-        self.ordered = sorted(self)
+        self.docs: set[int] = set(docs)
+        self.ordered = sorted(self.docs)
+
+
+def as_set(allowed: DocSet | set[int] | None) -> set[int] | None:
+    """The set of a filter, as Whoosh takes it."""
+    return allowed.docs if isinstance(allowed, DocSet) else allowed
 
 
 class Hit:
     """A ranked document, read like a Whoosh hit by the result records."""
 
-    def __init__(self, searcher: Any, docnum: int, score: float, terms: list[Any]) -> None:
+    def __init__(self, searcher: Any, docnum: int, score: float, clauses: list[Clause]) -> None:
         self.searcher = searcher
         self.docnum = docnum
         self.score = score
-        self._terms = terms
+        self._clauses = clauses
         self._fields: dict[str, Any] | None = None
 
     def fields(self) -> dict[str, Any]:
@@ -96,7 +64,12 @@ class Hit:
 
     def matched_terms(self) -> list[Any]:
         """The ``(fieldname, term bytes)`` of the query terms this document holds."""
-        return self._terms
+        return [
+            (leaf.fieldname, leaf.text)
+            for clause in self._clauses
+            if self.docnum in clause.docs
+            for leaf in clause.leaves
+        ]
 
     def __getitem__(self, name: str) -> Any:
         return self.fields()[name]
@@ -119,85 +92,6 @@ class Ranking:
         return iter(self.hits)
 
 
-# --- queries as plans ----------------------------------------------------------------------------
-
-
-def plan_query(q: Any) -> Plan | None:
-    """The groups of a query made of terms, ANDs and ORs; None for any other query."""
-    if type(q) is wq.And:
-        groups: list[list[Clause]] = []
-        return Plan(groups) if _required_groups(q, 1.0, groups) else None
-    clauses: list[Clause] = []
-    if not _alternatives(q, 1.0, clauses, top=True):
-        return None
-    scale = getattr(q, "scale", None) if type(q) is wq.Or and len(q.subqueries) > 1 else None
-    if scale and any(len(clause.leaves) > 1 for clause in clauses):
-        return None
-    return Plan([clauses], scale=scale or None)
-
-
-def _own_boost(q: Any) -> float:
-    # Whoosh applies a compound query's boost only when it has more than one subquery.
-    return float(q.boost) if len(q.subqueries) > 1 else 1.0
-
-
-def _required_groups(q: Any, boost: float, groups: list[list[Clause]]) -> bool:
-    """Each child of an AND (nested ANDs flattened) as a group of alternative clauses."""
-    boost *= _own_boost(q)
-    for child in q.subqueries:
-        if type(child) is wq.And:
-            if not _required_groups(child, boost, groups):
-                return False
-            continue
-        clauses: list[Clause] = []
-        if not _alternatives(child, boost, clauses):
-            return False
-        groups.append(clauses)
-    return True
-
-
-def _alternatives(q: Any, boost: float, clauses: list[Clause], top: bool = False) -> bool:
-    """The clauses under an OR (nested ORs flattened); False if anything else is there."""
-    if type(q) is wq.Term:
-        leaf = _leaf(q, boost)
-        if leaf is not None:
-            clauses.append(Clause([leaf]))
-        return leaf is not None
-    if type(q) is wq.And:
-        leaves: list[Leaf] = []
-        if not _conjunction(q, boost, leaves):
-            return False
-        clauses.append(Clause(leaves))
-        return True
-    if type(q) is not wq.Or or getattr(q, "minmatch", 0):
-        return False
-    if getattr(q, "scale", None) and not top and len(q.subqueries) > 1:
-        return False  # a coordination bonus below the top: left to Whoosh
-    boost *= _own_boost(q)
-    return all(_alternatives(child, boost, clauses) for child in q.subqueries)
-
-
-def _conjunction(q: Any, boost: float, leaves: list[Leaf]) -> bool:
-    """The terms of an AND under an OR (nested ANDs flattened); False for anything else."""
-    boost *= _own_boost(q)
-    for child in q.subqueries:
-        if type(child) is wq.And:
-            if not _conjunction(child, boost, leaves):
-                return False
-            continue
-        leaf = _leaf(child, boost) if type(child) is wq.Term else None
-        if leaf is None:
-            return False
-        leaves.append(leaf)
-    return True
-
-
-def _leaf(q: Any, boost: float) -> Leaf | None:
-    if not isinstance(q.text, str | bytes) or q.minquality:
-        return None
-    return Leaf(q.fieldname, q.text, boost * q.boost)
-
-
 # --- the engine ----------------------------------------------------------------------------------
 
 
@@ -210,7 +104,10 @@ class TermEngine:
         self.schema = searcher.schema
         self.segments = sorted(self.reader.leaf_readers(), key=lambda pair: pair[1])
         self.offsets = [offset for _, offset in self.segments]
+        self.doc_count_all = self.reader.doc_count_all()
         self._norms: dict[tuple[str, float, float, float], list[float]] = {}
+        self._avg_lengths: dict[str, float] = {}
+        self._tables: list[TermTable] | None = None  # loaded by the first search
         self.live: set[int] | None = None
         if any(segment.has_deletions() for segment, _ in self.segments):
             self.live = set(self.reader.all_doc_ids())
@@ -220,7 +117,7 @@ class TermEngine:
         q: Any,
         *,
         limit: int,
-        allowed: set[int] | None = None,
+        allowed: DocSet | set[int] | None = None,
         priors: Sequence[float] | None = None,
         weighting: Any = None,
     ) -> Ranking | None:
@@ -229,100 +126,125 @@ class TermEngine:
         ``priors`` multiplies each document's score (as a weighting's ``final`` would);
         ``weighting`` (the searcher's by default) must be Whoosh's BM25F.
         """
-        weighting = weighting or self.searcher.weighting
-        if not isinstance(weighting, BM25F) or type(weighting).scorer is not BM25F.scorer:
-            return None
         plan = plan_query(q)
         if plan is None:
+            return None
+        return self.rank(plan, limit=limit, allowed=allowed, priors=priors, weighting=weighting)
+
+    def rank(
+        self,
+        plan: Plan,
+        *,
+        limit: int,
+        allowed: DocSet | set[int] | None = None,
+        priors: Sequence[float] | None = None,
+        weighting: Any = None,
+    ) -> Ranking | None:
+        """The top ``limit`` documents of a plan (see :meth:`search`); None for a weighting
+        other than BM25F."""
+        weighting = weighting or self.searcher.weighting
+        if not isinstance(weighting, BM25F) or type(weighting).scorer is not BM25F.scorer:
             return None
         self._look_up(plan, weighting)
         docs = self._match(plan, allowed)
         if not docs:
             return Ranking([], 0)
         scores = self._scores(plan, docs)
-        if priors is not None:
-            count = len(priors)
-            scores = {d: s * priors[d] if d < count else s for d, s in scores.items()}
         # Best score first, then the lower document number, as Whoosh's collector orders them.
-        best = heapq.nsmallest(limit, ((-s, d) for d, s in scores.items()))
+        if priors is None:
+            ranked = [(-s, d) for d, s in scores.items()]
+        elif len(priors) >= self.doc_count_all:
+            ranked = [(-(s * priors[d]), d) for d, s in scores.items()]
+        else:
+            count = len(priors)
+            ranked = [(-(s * priors[d] if d < count else s), d) for d, s in scores.items()]
+        best = sorted(ranked) if len(ranked) <= limit else heapq.nsmallest(limit, ranked)
         clauses = plan.clauses
-        hits = [
-            Hit(
-                self.searcher,
-                docnum,
-                -negated,
-                [
-                    (leaf.fieldname, leaf.text)
-                    for clause in clauses
-                    if docnum in clause.docs
-                    for leaf in clause.leaves
-                ],
-            )
-            for negated, docnum in best
-        ]
+        hits = [Hit(self.searcher, docnum, -negated, clauses) for negated, docnum in best]
         return Ranking(hits, len(docs))
 
     def _look_up(self, plan: Plan, weighting: Any) -> None:
         """Find each term in each segment; note its frequency and BM25F's parameters."""
+        if self._tables is None:
+            self._tables = [TermTable(segment) for segment, _ in self.segments]
         field_b = getattr(weighting, "_field_B", {})
+        own_idf = type(weighting).idf is not WeightingModel.idf
         for leaf in plan.leaves:
             try:
                 fieldobj = self.schema[leaf.fieldname]
                 leaf.text = fieldobj.to_bytes(leaf.text)
             except (KeyError, ValueError):
                 continue  # Whoosh matches nothing for it either
-            for segment, offset in self.segments:
-                try:
-                    terminfo = segment.term_info(leaf.fieldname, leaf.text)
-                except TermNotFound:
-                    continue
-                leaf.found.append((segment, offset, terminfo))
-                leaf.df += terminfo.doc_frequency()
+            for (segment, offset), table in zip(self.segments, self._tables, strict=True):
+                terminfo = table.info(leaf.fieldname, leaf.text)
+                if terminfo is not None:
+                    leaf.found.append((segment, offset, terminfo))
+                    leaf.df += terminfo.doc_frequency()
             if leaf.found and fieldobj.scorable:
-                # What BM25F.scorer gives its BM25FScorer (idf cached by Whoosh's searcher).
+                # What BM25F.scorer hands its BM25FScorer: WeightingModel.idf, the average length.
+                idf = (
+                    self.searcher.idf(leaf.fieldname, leaf.text)
+                    if own_idf
+                    else log(self.doc_count_all / (leaf.df + 1)) + 1
+                )
                 leaf.bm25 = (
-                    self.searcher.idf(leaf.fieldname, leaf.text),
+                    idf,
                     weighting.K1,
                     field_b.get(leaf.fieldname, weighting.B),
-                    self.searcher.avg_field_length(leaf.fieldname) or 1,
+                    self._avgfl(leaf.fieldname),
                 )
+
+    def _avgfl(self, fieldname: str) -> float:
+        """A field's average length over the documents (deleted ones included), as Whoosh's."""
+        avgfl = self._avg_lengths.get(fieldname)
+        if avgfl is None:
+            avgfl = self._avg_lengths[fieldname] = self.searcher.avg_field_length(fieldname) or 1
+        return avgfl
 
     # --- matching ------------------------------------------------------------------------------
 
-    def _match(self, plan: Plan, allowed: set[int] | None) -> set[int]:
-        """The documents matching a clause of every group (rarest first), among ``allowed``."""
+    def _match(self, plan: Plan, filt: DocSet | set[int] | None) -> set[int]:
+        """The documents matching a clause of every group (rarest first), among ``filt``'s."""
+        allowed = as_set(filt)
+        for clause in plan.clauses:
+            clause.df = min(leaf.df for leaf in clause.leaves)
         groups = sorted(plan.groups, key=lambda group: sum(clause.df for clause in group))
         docs: set[int] | None = None
         for group in groups:
             if docs is not None:
                 within: list[int] | None = sorted(docs)
             else:  # the filter's documents: blocks holding none of them are not read
-                within = getattr(allowed, "ordered", None)
-            found: set[int] = set()
+                within = filt.ordered if isinstance(filt, DocSet) else None
             for clause in group:
                 clause.docs = self._clause_docs(clause, within) if clause.df else set()
-                found |= clause.docs
-            if docs is None:
-                docs = found
-                if allowed is not None:
-                    docs &= allowed
-                if self.live is not None:
-                    docs &= self.live
+            # Only the documents still wanted are copied: ``&`` walks the smaller side.
+            wanted = docs if docs is not None else allowed
+            if wanted is None:
+                found = set().union(*(clause.docs for clause in group))
+            elif len(group) == 1:
+                found = wanted & group[0].docs
             else:
-                docs &= found
+                found = set().union(*(wanted & clause.docs for clause in group))
+            if docs is None and self.live is not None:
+                found &= self.live
+            docs = found
             if not docs:
                 return set()
         return docs or set()
 
-    def _clause_docs(self, clause: Clause, within: list[int] | None) -> set[int]:
+    def _clause_docs(self, clause: Clause, within: list[int] | None) -> AbstractSet[int]:
         """The documents holding every term of a clause (its rarest term read first)."""
-        docs: set[int] | None = None
-        for leaf in sorted(clause.leaves, key=lambda leaf: leaf.df):
+        leaves = clause.leaves
+        if len(leaves) > 1:
+            leaves = sorted(leaves, key=lambda leaf: leaf.df)
+        docs: AbstractSet[int] | None = None
+        for leaf in leaves:
             leaf.postings = {}
             for segment, offset, terminfo in leaf.found:
-                matcher = open_postings(segment, leaf.fieldname, leaf.text, terminfo)
-                read_postings(matcher, offset, within, leaf.postings)
-            docs = set(leaf.postings) if docs is None else docs.intersection(leaf.postings)
+                read_term(
+                    segment, offset, leaf.fieldname, leaf.text, terminfo, within, leaf.postings
+                )
+            docs = leaf.postings.keys() if docs is None else docs & leaf.postings.keys()
             if not docs:
                 return set()
             within = sorted(docs)

@@ -17,7 +17,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from whoosh import query as wq
-from whoosh.analysis import CompositeAnalyzer
 from whoosh.qparser import (
     AndGroup,
     OrGroup,
@@ -245,24 +244,6 @@ class LanguagePlugin(Plugin):
             self.context.words.append(node.text)
         return found
 
-    def word_query(self, node: Any, parser: Any) -> Any:
-        """The query :meth:`expand`'s nodes make of a plain word, made without them."""
-        alternatives = self.alternatives(node)
-        if alternatives is None:
-            return None
-        queries = []
-        for fieldname, english, boost in alternatives:
-            if english is not None and len(english.replace("-", " ").split()) > 1:
-                q = self._english(node, english, fieldname, boost).query(parser)
-            else:
-                word = node.text if english is None else english.replace("-", " ").split()[0]
-                q = _term_query(self.schema, parser, fieldname, word, boost)
-            if q is not None:
-                queries.append(q)
-        if len(alternatives) == 1:
-            return queries[0] if queries else None
-        return wq.Or(queries)
-
     def _common(self, word: str, bridged: list[str]) -> bool:
         """Whether a word, in any field it is searched in, is too common to search on its own."""
         assert self.context.too_common is not None
@@ -308,60 +289,28 @@ def make_parser(schema: Any, context: QueryContext, *, relaxed: bool = False) ->
     return parser
 
 
-# Plain words (letters, digits, inner apostrophes and dots): most queries. They skip the
-# parser's tagging and go straight to the same expansion, a quarter of a millisecond saved.
-_PLAIN = re.compile(r"\s*(?:[^\W_](?:[\w'’.]*[^\W_])?\s+)*[^\W_](?:[\w'’.]*[^\W_])?\s*")
-_OPERATORS = frozenset({"AND", "OR", "NOT", "ANDNOT", "ANDMAYBE", "TO"})
-_TERM_PARSERS: dict[tuple[int, bool], Any] = {}
+def parse(schema: Any, text: str, context: QueryContext, *, relaxed: bool = False) -> Any:
+    """Parse a query string; raise QueryError for a value no field can read (a bad date)."""
+    from kb.search.plain import plain_tree, to_query
+
+    tree = plain_tree(schema, text, context, relaxed=relaxed)
+    if tree is not None:
+        return to_query(tree)
+    return parse_words(schema, text, context, relaxed=relaxed)
 
 
 def plain_query(
     schema: Any, text: str, context: QueryContext, *, relaxed: bool = False
 ) -> Any | None:
     """The query of a string of plain words, as :func:`parse` makes it; None for other strings."""
-    if context.fuzzy or not _PLAIN.fullmatch(text):
-        return None
-    words = []
-    for match in re.finditer(r"\S+", text):
-        if match.group() in _OPERATORS or "_" in match.group():
-            return None
-        node = syntax.WordNode(match.group())
-        node.startchar, node.endchar = match.start(), match.end()
-        words.append(node)
-    plugin = LanguagePlugin(context, schema)
-    key = (id(schema), relaxed)
-    parser = _TERM_PARSERS.get(key)
-    if parser is None:
-        group = _RELAXED if relaxed else AndGroup
-        parser = _TERM_PARSERS[key] = QueryParser(None, schema, group=group)
-    queries = [q for q in (plugin.word_query(word, parser) for word in words) if q is not None]
-    if not queries:
-        return wq.NullQuery
-    group = wq.Or(queries, scale=_RELAXED_SCALE) if relaxed else wq.And(queries)
-    return group.normalize()
+    from kb.search.plain import plain_tree, to_query
+
+    tree = plain_tree(schema, text, context, relaxed=relaxed)
+    return None if tree is None else to_query(tree)
 
 
-def _term_query(schema: Any, parser: Any, fieldname: str, text: str, boost: float) -> Any:
-    """``QueryParser.term_query`` for a word, analysed through the cached path when it can be.
-
-    A word the analyzer splits (``Ring.bearer``) joins its parts as the parser's group does.
-    """
-    field = schema[fieldname]
-    if field.self_parsing() or not isinstance(field.analyzer, CompositeAnalyzer):
-        return parser.term_query(fieldname, text, wq.Term, boost=boost)
-    terms = query_terms(field.analyzer, text)
-    if not terms:
-        return None
-    if len(terms) > 1:
-        return parser.multitoken_query(field.multitoken_query, terms, fieldname, wq.Term, boost)
-    return wq.Term(fieldname, terms[0], boost=boost)
-
-
-def parse(schema: Any, text: str, context: QueryContext, *, relaxed: bool = False) -> Any:
-    """Parse a query string; raise QueryError for a value no field can read (a bad date)."""
-    plain = plain_query(schema, text, context, relaxed=relaxed)
-    if plain is not None:
-        return plain
+def parse_words(schema: Any, text: str, context: QueryContext, *, relaxed: bool = False) -> Any:
+    """Parse a query string with the query parser (operators, filters, phrases, fuzziness)."""
     parsed = make_parser(schema, context, relaxed=relaxed).parse(text, normalize=False)
     error = _first_error(parsed)
     if error is not None:

@@ -19,8 +19,10 @@ from whoosh.scoring import BM25F
 from whoosh.searching import Searcher
 
 from kb.errors import KbError
-from kb.search.engine import DocSet, TermEngine
+from kb.search.engine import DocSet, TermEngine, as_set
 from kb.search.indexer import MANIFEST, check_index, read_manifest
+from kb.search.plain import NULL, QUERY, plain_tree, to_query
+from kb.search.plan import plan_tree
 from kb.search.query import (
     QueryContext,
     QueryError,
@@ -29,6 +31,7 @@ from kb.search.query import (
     default_filter,
     jump_numbers,
     parse,
+    parse_words,
 )
 from kb.search.results import result_record
 from kb.search.schema import (
@@ -207,14 +210,21 @@ class SearchIndex:
     def _first_pass(
         self, text: str, context: QueryContext, types: list[str] | None, limit: int
     ) -> tuple[Any, Any]:
-        q = parse(self.schema, text, context)
-        if isinstance(q, wq.qcore._NullQuery):
-            if context.filters:
-                q = wq.Every()
-            else:
+        tree = self._tree(text, context)
+        if tree is NULL:
+            if not context.filters:
                 raise QueryError(f"{text!r} holds only common words: nothing to search for")
+            tree = (QUERY, wq.Every())
         filt = self._filter(context, types)
-        return filt, self._run(q, limit, filt)
+        return filt, self._run(tree, limit, filt)
+
+    def _tree(self, text: str, context: QueryContext, relaxed: bool = False) -> Any:
+        """The query as a tree (:mod:`kb.search.plain`): plain words, or the parser's query."""
+        tree = plain_tree(self.schema, text, context, relaxed=relaxed)
+        if tree is None:
+            q = parse_words(self.schema, text, context, relaxed=relaxed)
+            tree = NULL if isinstance(q, wq.qcore._NullQuery) else (QUERY, q)
+        return tree
 
     def _ranked(
         self,
@@ -235,8 +245,8 @@ class SearchIndex:
                 fuzzy=context.fuzzy,
                 too_common=self._too_common,
             )
-            relaxed = parse(self.schema, text, partial, relaxed=True)
-            if partial.words:
+            relaxed = self._tree(text, partial, relaxed=True)
+            if partial.words and relaxed is not NULL:
                 seen = {h.docnum for h in hits}
                 extra = self._best_partial(relaxed, limit - len(hits), filt, seen)
                 response["relaxed"] = bool(extra)
@@ -258,32 +268,43 @@ class SearchIndex:
                 context.lang,
             )
 
-    def _run(self, q: Any, limit: int, filt: Any) -> Any:
+    def _run(self, tree: Any, limit: int, filt: Any) -> Any:
         """Every word required: kb's term engine when it can rank the query, else Whoosh."""
-        ranking = self._engine.search(
-            q, limit=limit, allowed=filt, priors=self.searcher.weighting.priors
-        )
-        if ranking is not None:
-            return ranking
+        plan = plan_tree(tree)
+        if plan is not None:
+            ranking = self._engine.rank(
+                plan, limit=limit, allowed=filt, priors=self.searcher.weighting.priors
+            )
+            if ranking is not None:
+                return ranking
         # optimize=False: results that hold every word are few, and scoring them all gives the
         # exact count in the same pass (Whoosh's block skipping would need a second one).
-        return self.searcher.search(q, limit=limit, filter=filt, terms=True, optimize=False)
+        q = to_query(tree)
+        return self.searcher.search(q, limit=limit, filter=as_set(filt), terms=True, optimize=False)
 
     def _too_common(self, fieldname: str, term: str) -> bool:
         """A term in more than COMMON_SHARE of the documents says little on its own."""
         limit = max(COMMON_SHARE * self._doc_count, COMMON_MIN)
         return bool(self.searcher.doc_frequency(fieldname, term) > limit)
 
-    def _best_partial(self, q: Any, wanted: int, filt: Any, seen: set[int]) -> list[Any]:
+    def _best_partial(self, tree: Any, wanted: int, filt: Any, seen: set[int]) -> list[Any]:
         """The best documents holding only some of the words (not in ``seen``), prior applied.
 
         Any word matches here, so matches can be thousands: they are ranked by plain BM25F (with
         Whoosh's bonus for each further word), then the type prior reorders the best few.
         """
         limit = 3 * (wanted + len(seen)) + 10
-        results = self._engine.search(q, limit=limit, allowed=filt, weighting=self._plain.weighting)
+        plan = plan_tree(tree)
+        results = None
+        if plan is not None:
+            results = self._engine.rank(
+                plan, limit=limit, allowed=filt, weighting=self._plain.weighting
+            )
         if results is None:  # Whoosh skips the blocks that cannot reach the top
-            results = self._plain.search(q, limit=limit, filter=filt, terms=True, optimize=True)
+            q = to_query(tree)
+            results = self._plain.search(
+                q, limit=limit, filter=as_set(filt), terms=True, optimize=True
+            )
         priors = self.searcher.weighting.priors
         kept = [h for h in results if h.docnum not in seen]
         for hit in kept:
@@ -309,7 +330,7 @@ class SearchIndex:
                 wanted = wq.And([wanted, extra])
             hits = [
                 h
-                for h in self.searcher.search(wanted, filter=filt, limit=None)
+                for h in self.searcher.search(wanted, filter=as_set(filt), limit=None)
                 if h["type"] == "rule"
             ]
             hits.sort(key=lambda h: _number_order(h["number"]))

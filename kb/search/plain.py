@@ -1,0 +1,152 @@
+"""Plain words, most searches, without the query parser: a small tree of tuples.
+
+A string of plain words (letters, digits, inner apostrophes and dots; no operator, filter,
+quote or hyphen) skips the parser's tagging: each word goes through the same expansion as in
+the parser (:class:`~kb.search.query.LanguagePlugin`: the user's language, English as typed,
+the term bridge, a rule number) and the words are joined as the parser's group joins them. The
+tree is normalised as Whoosh normalises queries, then becomes Whoosh queries (:func:`to_query`,
+equal to what the parser makes: tested) or goes to kb's term engine as it is, without the
+Whoosh objects. Nodes:
+
+- ``("term", field, text, boost)``;
+- ``("and", children)`` and ``("or", children, scale)``: groups (their own boost is always 1);
+- ``("query", q)``: any other Whoosh query (a phrase from the bridge);
+- ``NULL``: nothing to search for (stop words only).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from whoosh import query as wq
+from whoosh.analysis import CompositeAnalyzer
+from whoosh.qparser import AndGroup, QueryParser, syntax
+
+from kb.search.analysis import query_terms
+from kb.search.query import _RELAXED, _RELAXED_SCALE, LanguagePlugin, QueryContext
+
+TERM, AND, OR, QUERY = "term", "and", "or", "query"
+NULL: tuple[Any, ...] = ("null",)
+
+_PLAIN = re.compile(r"\s*(?:[^\W_](?:[\w'’.]*[^\W_])?\s+)*[^\W_](?:[\w'’.]*[^\W_])?\s*")
+_OPERATORS = frozenset({"AND", "OR", "NOT", "ANDNOT", "ANDMAYBE", "TO"})
+_TERM_PARSERS: dict[tuple[int, bool], Any] = {}
+
+
+def plain_tree(
+    schema: Any, text: str, context: QueryContext, *, relaxed: bool = False
+) -> tuple[Any, ...] | None:
+    """The normalised tree of a string of plain words; None for any other string."""
+    if context.fuzzy or not _PLAIN.fullmatch(text):
+        return None
+    words = []
+    for match in re.finditer(r"\S+", text):
+        if match.group() in _OPERATORS or "_" in match.group():
+            return None
+        node = syntax.WordNode(match.group())
+        node.startchar, node.endchar = match.start(), match.end()
+        words.append(node)
+    plugin = LanguagePlugin(context, schema)
+    parser = _term_parser(schema, relaxed)
+    nodes = [n for n in (_word(plugin, parser, word) for word in words) if n is not None]
+    if not nodes:
+        return NULL
+    return normalize((OR, tuple(nodes), _RELAXED_SCALE) if relaxed else (AND, tuple(nodes)))
+
+
+def _term_parser(schema: Any, relaxed: bool) -> Any:
+    """A bare parser (no plugins) for its term and phrase queries, grouping as the request's."""
+    key = (id(schema), relaxed)
+    parser = _TERM_PARSERS.get(key)
+    if parser is None:
+        group = _RELAXED if relaxed else AndGroup
+        parser = _TERM_PARSERS[key] = QueryParser(None, schema, group=group)
+    return parser
+
+
+def _word(plugin: LanguagePlugin, parser: Any, node: Any) -> tuple[Any, ...] | None:
+    """The node of a word: the OR of its alternatives (None for a stop word)."""
+    alternatives = plugin.alternatives(node)
+    if alternatives is None:
+        return None
+    found = []
+    for fieldname, english, boost in alternatives:
+        words = english.replace("-", " ").split() if english is not None else [node.text]
+        if len(words) > 1:  # a phrase from the bridge
+            made = _from_query(plugin._english(node, english, fieldname, boost).query(parser))
+        else:
+            made = _term(plugin.schema, parser, fieldname, words[0], boost)
+        if made is not None:
+            found.append(made)
+    if len(alternatives) == 1:
+        return found[0] if found else None
+    return (OR, tuple(found), None)
+
+
+def _term(schema: Any, parser: Any, fieldname: str, text: str, boost: float) -> Any:
+    """``QueryParser.term_query`` as a node, the word analysed through the cached path."""
+    field = schema[fieldname]
+    if field.self_parsing() or not isinstance(field.analyzer, CompositeAnalyzer):
+        return _from_query(parser.term_query(fieldname, text, wq.Term, boost=boost))
+    terms = query_terms(field.analyzer, text)
+    if not terms:
+        return None
+    if len(terms) > 1:  # joined as the parser's group joins words (Ring.bearer)
+        return _from_query(
+            parser.multitoken_query(field.multitoken_query, terms, fieldname, wq.Term, boost)
+        )
+    return (TERM, fieldname, terms[0], boost)
+
+
+def _from_query(q: Any) -> tuple[Any, ...] | None:
+    """The node of a Whoosh query."""
+    if q is None:
+        return None
+    if q is wq.NullQuery:
+        return NULL
+    if type(q) is wq.Term and isinstance(q.text, str):
+        return (TERM, q.fieldname, q.text, q.boost)
+    if type(q) in (wq.And, wq.Or) and q.boost == 1.0 and not getattr(q, "minmatch", 0):
+        children = tuple(_from_query(sub) or NULL for sub in q.subqueries)
+        return (AND, children) if type(q) is wq.And else (OR, children, q.scale)
+    return (QUERY, q)
+
+
+def normalize(node: tuple[Any, ...]) -> tuple[Any, ...]:
+    """``Query.normalize()`` on a tree: groups of a kind merged, repeats and nulls dropped.
+
+    Whoosh's own also merges ranges and ``Every`` queries, which plain words never make.
+    """
+    kind = node[0]
+    if kind == TERM or node is NULL:
+        return node
+    if kind == QUERY:
+        return _from_query(node[1].normalize()) or NULL
+    merged: list[tuple[Any, ...]] = []
+    for child in node[1]:
+        child = normalize(child)
+        if child[0] == kind:
+            merged.extend(child[1])
+        elif child is not NULL:
+            merged.append(child)
+    unique = list(dict.fromkeys(merged))
+    if not unique:
+        return NULL
+    if len(unique) == 1:
+        return unique[0]
+    return (AND, tuple(unique)) if kind == AND else (OR, tuple(unique), node[2])
+
+
+def to_query(node: tuple[Any, ...]) -> Any:
+    """The Whoosh query of a tree."""
+    kind = node[0]
+    if kind == TERM:
+        return wq.Term(node[1], node[2], boost=node[3])
+    if kind == AND:
+        return wq.And([to_query(child) for child in node[1]])
+    if kind == OR:
+        return wq.Or([to_query(child) for child in node[1]], scale=node[2])
+    if kind == QUERY:
+        return node[1]
+    return wq.NullQuery
