@@ -224,3 +224,32 @@ def test_plain_words_skip_the_parser_to_the_same_query(
         return
     assert fast == slow
     assert fast_context.words == slow_context.words
+
+
+def _shape(plan: Any) -> Any:
+    if plan is None:
+        return None
+    groups = [
+        [[(leaf.fieldname, leaf.text, leaf.boost) for leaf in clause.leaves] for clause in group]
+        for group in plan.groups
+    ]
+    return groups, plan.scale
+
+
+@pytest.mark.parametrize("relaxed", [False, True])
+@pytest.mark.parametrize(("lang", "text"), _eval_queries())
+def test_the_term_engine_plans_plain_words_as_their_whoosh_query(
+    schema: Any, lang: str, text: str, relaxed: bool
+) -> None:
+    from kb.search.plain import plain_tree, to_query
+    from kb.search.plan import plan_query, plan_tree
+
+    common = (lambda field, term: term in {"creatur", "target"}) if relaxed else None
+    context = QueryContext(lang=lang, editions=list(EDITIONS), too_common=common)
+    tree = plain_tree(schema, text, context, relaxed=relaxed)
+    if tree is None:
+        return  # not plain words: the parser's query, planned by plan_query itself
+    plan = plan_tree(tree)
+    assert _shape(plan) == _shape(plan_query(to_query(tree)))
+    # a plan for every query but those of stop words only and those the bridge makes phrases of
+    assert plan is not None or tree[0] == "null" or "portador" in text.lower()
