@@ -158,7 +158,10 @@ class TermEngine:
         else:
             count = len(priors)
             ranked = [(-(s * priors[d] if d < count else s), d) for d, s in scores.items()]
-        best = sorted(ranked) if len(ranked) <= limit else heapq.nsmallest(limit, ranked)
+        if len(ranked) <= 4 * limit:  # a few: sorting them all is quicker than a heap
+            best = sorted(ranked)[:limit]
+        else:
+            best = heapq.nsmallest(limit, ranked)
         clauses = plan.clauses
         hits = [Hit(self.searcher, docnum, -negated, clauses) for negated, docnum in best]
         return Ranking(hits, len(docs))
@@ -239,6 +242,8 @@ class TermEngine:
             leaves = sorted(leaves, key=lambda leaf: leaf.df)
         docs: AbstractSet[int] | None = None
         for leaf in leaves:
+            if docs is not None:
+                within = sorted(docs)
             leaf.postings = {}
             for segment, offset, terminfo in leaf.found:
                 read_term(
@@ -247,7 +252,6 @@ class TermEngine:
             docs = leaf.postings.keys() if docs is None else docs & leaf.postings.keys()
             if not docs:
                 return set()
-            within = sorted(docs)
         return docs or set()
 
     # --- scoring -------------------------------------------------------------------------------

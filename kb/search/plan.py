@@ -50,13 +50,12 @@ class Plan:
     groups: list[list[Clause]]
     scale: float | None = None  # the coordination bonus of a scaled Or (Whoosh's CoordMatcher)
 
-    @property
-    def clauses(self) -> list[Clause]:
-        return [clause for group in self.groups for clause in group]
+    clauses: list[Clause] = field(default_factory=list)  # every group's, in order
+    leaves: list[Leaf] = field(default_factory=list)  # every clause's, in order
 
-    @property
-    def leaves(self) -> list[Leaf]:
-        return [leaf for clause in self.clauses for leaf in clause.leaves]
+    def __post_init__(self) -> None:
+        self.clauses = [clause for group in self.groups for clause in group]
+        self.leaves = [leaf for clause in self.clauses for leaf in clause.leaves]
 
 
 def plan_query(q: Any) -> Plan | None:
