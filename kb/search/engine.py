@@ -107,6 +107,7 @@ class TermEngine:
         self.doc_count_all = self.reader.doc_count_all()
         self._norms: dict[tuple[str, float, float, float], list[float]] = {}
         self._avg_lengths: dict[str, float] = {}
+        self._fieldobjs: dict[str, Any] = {}
         self._tables: list[TermTable] | None = None  # loaded by the first search
         self.live: set[int] | None = None
         if any(segment.has_deletions() for segment, _ in self.segments):
@@ -151,7 +152,9 @@ class TermEngine:
             return Ranking([], 0)
         scores = self._scores(plan, docs)
         # Best score first, then the lower document number, as Whoosh's collector orders them.
-        if priors is None:
+        if scores is None:  # one term: scored and ranked in one pass
+            ranked = self._one_term(plan.leaves[0], docs, priors)
+        elif priors is None:
             ranked = [(-s, d) for d, s in scores.items()]
         elif len(priors) >= self.doc_count_all:
             ranked = [(-(s * priors[d]), d) for d, s in scores.items()]
@@ -172,13 +175,19 @@ class TermEngine:
             self._tables = [TermTable(segment) for segment, _ in self.segments]
         field_b = getattr(weighting, "_field_B", {})
         own_idf = type(weighting).idf is not WeightingModel.idf
+        places = list(zip(self.segments, self._tables, strict=True))
         for leaf in plan.leaves:
+            fieldobj = self._fieldobjs.get(leaf.fieldname)
+            if fieldobj is None:
+                try:
+                    fieldobj = self._fieldobjs[leaf.fieldname] = self.schema[leaf.fieldname]
+                except KeyError:
+                    continue  # Whoosh matches nothing for it either
             try:
-                fieldobj = self.schema[leaf.fieldname]
                 leaf.text = fieldobj.to_bytes(leaf.text)
-            except (KeyError, ValueError):
-                continue  # Whoosh matches nothing for it either
-            for (segment, offset), table in zip(self.segments, self._tables, strict=True):
+            except ValueError:
+                continue
+            for (segment, offset), table in places:
                 terminfo = table.info(leaf.fieldname, leaf.text)
                 if terminfo is not None:
                     leaf.found.append((segment, offset, terminfo))
@@ -256,8 +265,13 @@ class TermEngine:
 
     # --- scoring -------------------------------------------------------------------------------
 
-    def _scores(self, plan: Plan, docs: set[int]) -> dict[int, float]:
-        """Each document's score: the sum of its matched terms' BM25F scores, times boosts."""
+    def _scores(self, plan: Plan, docs: set[int]) -> dict[int, float] | None:
+        """Each document's score: the sum of its matched terms' BM25F scores, times boosts.
+
+        None for a plan of one scored term, which :meth:`_one_term` ranks in one pass.
+        """
+        if len(plan.leaves) == 1 and plan.leaves[0].bm25 is not None and not plan.scale:
+            return None
         scores = dict.fromkeys(docs, 0.0)
         for clause in plan.clauses:
             mine = docs & clause.docs
@@ -267,6 +281,31 @@ class TermEngine:
         if plan.scale:
             self._coordinate(plan, scores)
         return scores
+
+    def _one_term(
+        self, leaf: Leaf, docs: set[int], priors: Sequence[float] | None
+    ) -> list[tuple[float, int]]:
+        """(minus the score, document) of each document of a one-term query, prior applied.
+
+        The same operations in the same order as :meth:`_add_scores` then the prior, in one pass.
+        """
+        assert leaf.bm25 is not None
+        postings, boost = leaf.postings, leaf.boost
+        idf, k1, b, avgfl = leaf.bm25
+        k = k1 + 1
+        norms = self._norm_list(leaf.fieldname, b, k1, avgfl)
+        if boost == 1.0 and priors is not None and len(priors) >= self.doc_count_all:
+            return [
+                (-(idf * ((postings[d] * k) / (postings[d] + norms[d])) * priors[d]), d)
+                for d in docs
+            ]
+        scores = {d: idf * ((postings[d] * k) / (postings[d] + norms[d])) for d in docs}
+        if boost != 1.0:
+            scores = {d: score * boost for d, score in scores.items()}
+        if priors is None:
+            return [(-score, d) for d, score in scores.items()]
+        count = len(priors)
+        return [(-(s * priors[d] if d < count else s), d) for d, s in scores.items()]
 
     def _add_scores(self, scores: dict[int, float], docs: set[int], leaf: Leaf) -> None:
         """Add a term's score to each of ``docs`` (all hold the term), as Whoosh's scorer would."""
