@@ -169,6 +169,14 @@ class TermEngine:
         hits = [Hit(self.searcher, docnum, -negated, clauses) for negated, docnum in best]
         return Ranking(hits, len(docs))
 
+    def doc_frequency(self, fieldname: str, text: str) -> int:
+        """How many documents hold a term (deleted ones included, as Whoosh counts)."""
+        if self._tables is None:
+            self._tables = [TermTable(segment) for segment, _ in self.segments]
+        term = text.encode("utf-8")
+        found = (table.info(fieldname, term) for table in self._tables)
+        return sum(info.doc_frequency() for info in found if info is not None)
+
     def _look_up(self, plan: Plan, weighting: Any) -> None:
         """Find each term in each segment; note its frequency and BM25F's parameters."""
         if self._tables is None:

@@ -285,7 +285,7 @@ class SearchIndex:
     def _too_common(self, fieldname: str, term: str) -> bool:
         """A term in more than COMMON_SHARE of the documents says little on its own."""
         limit = max(COMMON_SHARE * self._doc_count, COMMON_MIN)
-        return bool(self.searcher.doc_frequency(fieldname, term) > limit)
+        return self._engine.doc_frequency(fieldname, term) > limit
 
     def _best_partial(self, tree: Any, wanted: int, filt: Any, seen: set[int]) -> list[Any]:
         """The best documents holding only some of the words (not in ``seen``), prior applied.
