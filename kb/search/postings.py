@@ -12,7 +12,7 @@ import pickle
 import struct
 import zlib
 from array import array
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from itertools import accumulate, repeat
 from typing import Any
 
@@ -134,25 +134,47 @@ def _walk_blocks(
         if head[: len(packed)] != packed or len(info) != 6:
             raise _OtherLayout
         top = info[1]
-        wanted = True
+        first = last_wanted = 0
         if within is not None:
-            i = bisect_right(within, previous + offset)
-            if i >= len(within):
+            first = bisect_right(within, previous + offset)
+            if first >= len(within):
                 return  # no document of ``within`` lies further on
-            wanted = within[i] <= top + offset
-        if wanted:
+            last_wanted = bisect_right(within, top + offset, first)
+        if within is None or last_wanted > first:
             data = buffer[pos + len(packed) : pos + size]
             if info[3]:
                 data = zlib.decompress(data)
             ids, weights = pickle.loads(data)[:2]
-            decoded: Any = accumulate(ids)
-            if offset:
-                decoded = map(offset.__add__, decoded)
-            out.update(zip(decoded, _weights(weights), strict=False))  # weights may repeat
+            if within is not None and last_wanted - first <= _SPARSE:
+                _pick(ids, weights, within[first:last_wanted], offset, out)
+            else:
+                decoded: Any = accumulate(ids)
+                if offset:
+                    decoded = map(offset.__add__, decoded)
+                out.update(zip(decoded, _weights(weights), strict=False))  # weights may repeat
         if last:
             return
         previous = top
         pos += size
+
+
+_SPARSE = 16  # wanted documents in a block below which they are looked up, not all decoded
+
+
+def _pick(ids: Any, weights: Any, wanted: list[int], offset: int, out: dict[int, float]) -> None:
+    """Add the postings of a block (delta-coded ids) for the wanted documents it holds."""
+    numbers = list(accumulate(ids))
+    if weights is None or isinstance(weights, float):
+        weight = next(iter(_weights(weights)))
+        for doc in wanted:
+            i = bisect_left(numbers, doc - offset)
+            if i < len(numbers) and numbers[i] == doc - offset:
+                out[doc] = weight
+        return
+    for doc in wanted:
+        i = bisect_left(numbers, doc - offset)
+        if i < len(numbers) and numbers[i] == doc - offset:
+            out[doc] = weights[i]
 
 
 def open_postings(segment: Any, fieldname: str, text: bytes, terminfo: Any) -> Any:
