@@ -269,3 +269,47 @@ def test_the_index_numbers_the_default_searchs_documents_first() -> None:
     ]
     assert [i["key"] for i in index_order(items)] == ["b", "c", "e", "f", "d", "a"]
     assert DocSet([5, 1, 3]).ordered == [1, 3, 5]
+
+
+class _PublicOnly:
+    """A segment reader showing only Whoosh's public interface (another codec, say)."""
+
+    def __init__(self, segment: Any) -> None:
+        self._segment = segment
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return getattr(self._segment, name)
+
+
+def test_the_engine_reads_through_whooshs_public_interface_too(
+    twins: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without the mapped buffer, the in-memory terms or the lengths column: the same results."""
+    from kb.search import postings
+    from kb.search.searcher import PriorWeighting
+
+    ours, _ = twins
+    with ours.searcher() as searcher:
+        priors = [1.0 - (d % 7) / 10 for d in range(searcher.doc_count_all())]
+        searcher.weighting = PriorWeighting(priors)
+        fast = TermEngine(searcher)
+        expected = [fast.search(q, limit=10, priors=priors) for _, q in _queries()]
+        for segment, _ in searcher.reader().leaf_readers():
+            public = _PublicOnly(segment)
+            assert postings.field_lengths(public, "en") == postings.field_lengths(segment, "en")
+            assert postings.TermTable(public).info("en", b"w0") is not None
+
+        def other_layout(*args: Any) -> None:
+            raise postings._OtherLayout
+
+        monkeypatch.setattr(postings, "_walk_blocks", other_layout)
+        monkeypatch.setattr(postings, "_is_block_reader", lambda matcher: False)
+        slow = TermEngine(searcher)
+        slow._tables = [postings.TermTable(_PublicOnly(s)) for s, _ in slow.segments]
+        for (name, q), before in zip(_queries(), expected, strict=True):
+            after = slow.search(q, limit=10, priors=priors)
+            assert after is not None and before is not None
+            _same_hits(after, before)
+            assert len(after) == len(before), name
