@@ -74,7 +74,11 @@ class KbPostingsWriter(W3PostingsWriter):
 
 
 class PackedValues:
-    """The values (positions) of a block's postings, compressed, unpacked when first read."""
+    """The values (positions) of a block's postings, compressed, unpacked when first read.
+
+    Indexes name this class in their pickles (``kb.search.codec.PackedValues``): moving or
+    renaming it needs ``SCHEMA_VERSION`` bumped, so that older indexes are rebuilt.
+    """
 
     __slots__ = ("_packed", "_values")
 
