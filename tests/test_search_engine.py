@@ -8,6 +8,7 @@ compared in test_search_eval.py.
 
 from __future__ import annotations
 
+import itertools
 import random
 from pathlib import Path
 from typing import Any
@@ -18,7 +19,7 @@ from whoosh import query as wq
 from whoosh.scoring import BM25F
 
 from kb.search.codec import KbCodec, PackedValues
-from kb.search.engine import DocSet, TermEngine, as_set, plan_query
+from kb.search.engine import WARM_AFTER, DocSet, TermEngine, as_set, plan_query
 from kb.search.indexer import index_order
 
 WORDS = [f"w{n}" for n in range(40)]
@@ -148,9 +149,11 @@ def test_the_engine_ranks_as_whoosh_does(twins: Any, name: str, q: Any) -> None:
             # kb's priors are at most 1 (Whoosh prunes by scores before priors are applied)
             priors = [1.0 - (d % 7) / 10 for d in range(searcher.doc_count_all())]
             searcher.weighting = PriorWeighting(priors)
-            engine = TermEngine(searcher)
-            for allowed in _filters(ix):
+            for allowed, warm in itertools.product(_filters(ix), (False, True)):
+                engine = TermEngine(searcher)  # terms looked up on disk, or (warm) in memory
+                engine._searches = WARM_AFTER + 1 if warm else 0
                 mine = engine.search(q, limit=10, allowed=allowed, priors=priors)
+                assert engine._loaded == warm
                 assert mine is not None, name
                 whoosh = whoosh_scoring_everything(searcher, q, 10, allowed)
                 _same_hits(mine, whoosh)
@@ -308,6 +311,7 @@ def test_the_engine_reads_through_whooshs_public_interface_too(
         monkeypatch.setattr(postings, "_is_block_reader", lambda matcher: False)
         slow = TermEngine(searcher)
         slow._tables = [postings.TermTable(_PublicOnly(s)) for s, _ in slow.segments]
+        slow._loaded = True  # (kept: a loaded table of another codec is Whoosh's lookups)
         for (name, q), before in zip(_queries(), expected, strict=True):
             after = slow.search(q, limit=10, priors=priors)
             assert after is not None and before is not None

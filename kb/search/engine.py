@@ -95,6 +95,9 @@ class Ranking:
 # --- the engine ----------------------------------------------------------------------------------
 
 
+WARM_AFTER = 3  # searches before the term dictionaries are loaded into memory
+
+
 class TermEngine:
     """Ranks term queries over one open searcher (its segments, lengths and statistics)."""
 
@@ -108,7 +111,9 @@ class TermEngine:
         self._norms: dict[tuple[str, float, float, float], list[float]] = {}
         self._avg_lengths: dict[str, float] = {}
         self._fieldobjs: dict[str, Any] = {}
-        self._tables: list[TermTable] | None = None  # loaded by the first search
+        self._tables: list[TermTable] | None = None
+        self._searches = 0
+        self._loaded = False
         self.live: set[int] | None = None
         if any(segment.has_deletions() for segment, _ in self.segments):
             self.live = set(self.reader.all_doc_ids())
@@ -169,21 +174,27 @@ class TermEngine:
         hits = [Hit(self.searcher, docnum, -negated, clauses) for negated, docnum in best]
         return Ranking(hits, len(docs))
 
+    def _term_tables(self) -> list[TermTable]:
+        """The segments' term dictionaries: Whoosh's on disk for the first few searches (a
+        one-off ``kb search`` does not load them), in memory from then on (a server)."""
+        loaded = self._searches > WARM_AFTER
+        if self._tables is None or (loaded and not self._loaded):
+            self._tables = [TermTable(segment, load=loaded) for segment, _ in self.segments]
+            self._loaded = loaded
+        return self._tables
+
     def doc_frequency(self, fieldname: str, text: str) -> int:
         """How many documents hold a term (deleted ones included, as Whoosh counts)."""
-        if self._tables is None:
-            self._tables = [TermTable(segment) for segment, _ in self.segments]
         term = text.encode("utf-8")
-        found = (table.info(fieldname, term) for table in self._tables)
+        found = (table.info(fieldname, term) for table in self._term_tables())
         return sum(info.doc_frequency() for info in found if info is not None)
 
     def _look_up(self, plan: Plan, weighting: Any) -> None:
         """Find each term in each segment; note its frequency and BM25F's parameters."""
-        if self._tables is None:
-            self._tables = [TermTable(segment) for segment, _ in self.segments]
+        self._searches += 1
         field_b = getattr(weighting, "_field_B", {})
         own_idf = type(weighting).idf is not WeightingModel.idf
-        places = list(zip(self.segments, self._tables, strict=True))
+        places = list(zip(self.segments, self._term_tables(), strict=True))
         for leaf in plan.leaves:
             fieldobj = self._fieldobjs.get(leaf.fieldname)
             if fieldobj is None:

@@ -37,12 +37,15 @@ class TermTable:
 
     Whoosh looks a term up in its on-disk hash table (an MD5 hash, a few reads: about 4 µs); a
     query looks up each of its terms in each segment. Loaded once per open index (40 000 terms
-    of the real corpus: some 40 ms and a few MB).
+    of the real corpus: some 40 ms and a few MB); with ``load=False``, or for an index of
+    another kind, it asks Whoosh each time.
     """
 
-    def __init__(self, segment: Any) -> None:
+    def __init__(self, segment: Any, load: bool = True) -> None:
         self.segment = segment
         self._table: dict[bytes, Any] | None = None  # term key -> info (bytes until used)
+        if not load:
+            return
         try:
             from whoosh.codec.whoosh3 import W3TermInfo
             from whoosh.system import pack_ushort
