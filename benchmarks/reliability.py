@@ -145,16 +145,20 @@ def run_faults(tally: Tally, work: Path, corpus: Path, kills: int, seed: int) ->
             "collect_garbage"
         ]
 
-        # SIGKILL at random statements and random moments, each followed by a check, then rerun.
-        url = fresh(work, "killed")
-        try:
-            injected = faults.kill_and_rerun(work / "killed", url, files, rng, kills, statements)
-        except AssertionError as exc:
-            tally.errors.append(f"kills: {exc}"[:500])
-        else:
+        # SIGKILL at a random statement or moment of a fresh ingest, a check, a rerun, a compare.
+        for number in range(kills):
+            url = fresh(work, f"killed{number}")
+            home = work / f"killed{number}"
+            try:
+                injected = faults.kill_and_rerun(
+                    home, url, files, rng, 1, statements, first=number % 2
+                )
+            except AssertionError as exc:
+                tally.errors.append(f"kill {number}: {exc}"[:500])
+                continue
             tally.faults["SIGKILL at a statement"] += injected["statement"]
             tally.faults["SIGKILL at a moment"] += injected["moment"]
-        tally.rows(faults.compare(reference, faults.fingerprint(url)), "after kills and a rerun")
+            tally.rows(faults.compare(reference, faults.fingerprint(url)), f"after kill {number}")
 
         # A full disk in the data folder (SQLite: every file write past a size fails).
         home = work / "full"

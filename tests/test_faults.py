@@ -270,17 +270,23 @@ def milestones(
 
 
 def kill_and_rerun(
-    home: Path, url: str, corpus: list[str], rng: random.Random, kills: int, statements: int
+    home: Path,
+    url: str,
+    corpus: list[str],
+    rng: random.Random,
+    kills: int,
+    statements: int,
+    first: int = 0,
 ) -> dict[str, int]:
     """Kill ``kb ingest`` ``kills`` times, checking after each, then rerun it to the end.
 
     Kills alternate between a random SQL statement (inside a document's transaction, in the
     upkeep, in the relink) and a random moment by the clock (parsing, between statements, in a
-    commit).
+    commit); ``first=1`` starts with the clock.
     """
     injected = {"statement": 0, "moment": 0}
     budget = statements  # about what is left to do: a rerun skips the documents committed
-    for number in range(kills):
+    for number in range(first, first + kills):
         if number % 2 == 0:
             point = rng.randint(1, budget)
             result = run_kb(*kb_args(home, url, "ingest", *corpus), fault={"kill_at": point})
