@@ -1,8 +1,9 @@
 """Searching an open index: rule-number jumps, ranked results, did-you-mean and result records.
 
 :class:`SearchIndex` keeps one Whoosh searcher warm (the server reuses it across requests and
-reopens it when ``kb index`` or ``kb ingest`` rewrote the index). ``search`` returns plain,
-JSON-ready dicts: the CLI prints them, the server sends them.
+reopens it when ``kb index`` or ``kb ingest`` rewrote the index), with kb's term engine over it:
+word queries are ranked by the engine (:mod:`kb.search.engine`), the others by Whoosh's matchers.
+``search`` returns plain, JSON-ready dicts: the CLI prints them, the server sends them.
 """
 
 from __future__ import annotations
