@@ -1,13 +1,18 @@
 """Stable site links: one function that both the search results and the static site use.
 
-The site writes one page per rule chapter (its rules and subrules as anchors), one page per card
-and one glossary page per language; search results and the API link into them, so the shapes
-below are a contract between the two stages:
+The site writes one page per rule (its subrules and examples as anchors), one table of rules
+per chapter, one page per part, one page per card and one glossary page per language; search
+results and the API link into them, so the shapes below are a contract between the two stages:
 
-- rule, subrule:   ``/{lang}/rules/{chapter}.html#{number}``  (``/en/rules/701.html#701.54a``)
-- chapter, part:   ``/{lang}/rules/{number}.html``            (``/en/rules/701.html``, ``7.html``)
-- card:            ``/{lang}/cards/{card_key}.html``          (card_key = ``Card.key``)
-- glossary term:   ``/{lang}/glossary.html#{slug}``           (slug = :func:`glossary_slug`)
+- rule:          ``/{lang}/rules/{rule}.html``           (``/en/rules/701.54.html``, ``100.1.html``)
+- subrule:       ``/{lang}/rules/{rule}.html#{number}``  (``/en/rules/701.54.html#701.54a``)
+- chapter, part: ``/{lang}/rules/{number}.html``         (``/en/rules/701.html``, ``7.html``)
+- card:          ``/{lang}/cards/{card_key}.html``       (card_key = ``Card.key``)
+- glossary term: ``/{lang}/glossary.html#{slug}``        (slug = :func:`glossary_slug`)
+
+A rule page holds ``id="{rule}"`` on its heading and ``id="{subrule}"`` on each subrule; a
+chapter page lists its rules with ``id="{rule}"`` on each row, so the chapter anchors of the
+earlier shape (``701.html#701.54``) still lead to the rule.
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ from urllib.parse import quote
 
 from kb.langs import check_lang
 
-_NUMBER = re.compile(r"^(?:[1-9]|\d{3}(?:\.\d{1,3}[a-z]?)?)$")
+_NUMBER = re.compile(r"^(?:[1-9]|\d{3}|(?P<rule>\d{3}\.\d{1,3})[a-z]?)$")
 _NOT_ALNUM = re.compile(r"[^a-z0-9]+")
 
 
@@ -34,10 +39,11 @@ def glossary_slug(term: str) -> str:
 
 
 def rule_page(number: str) -> str:
-    """The page a rule number lives on: its part for a part, else its chapter (``701``)."""
-    if not _NUMBER.match(number):
+    """The page a number lives on: a part, chapter or rule its own, a subrule its rule's."""
+    match = _NUMBER.match(number)
+    if not match:
         raise ValueError(f"not a rule number: {number!r}")
-    return number if len(number) == 1 else number[:3]
+    return match["rule"] or number
 
 
 def site_url(kind: str, lang: str, **keys: str) -> str:

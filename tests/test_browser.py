@@ -1,8 +1,10 @@
 """The built site in a real browser: Debian's headless Chromium driven by Playwright.
 
-Follows a rule link to its anchor, switches language on the same rule, jumps to a rule number
-from the search box, runs a Pagefind search over HTTP (a local server on 127.0.0.1), checks the
-layout at 360 px and in print, and saves screenshots under tests/_artifacts/.
+Follows a rule link to its page and a reference to a subrule's anchor there, switches language
+on the same anchor, follows an old chapter anchor on to the rule's page, jumps to a rule number
+from the search box, runs a Pagefind search over HTTP (a local server on 127.0.0.1) and the search
+from the files, checks the layout at 360 px and in print, and saves screenshots under
+tests/_artifacts/.
 """
 
 from __future__ import annotations
@@ -76,18 +78,37 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
 
 def test_follow_a_rule_link_then_switch_language(browser, full_site: Path):
     page = browser.new_page()
-    page.goto((full_site / "en" / "rules" / "7.html").as_uri())
-    page.click('a[href$="rules/701.html#701.54"]')
-    page.wait_for_url("**/en/rules/701.html#701.54")
-    heading = page.locator('[id="701.54"]')
-    assert "The Ring Tempts You" in heading.inner_text()
-    assert page.evaluate("document.querySelector(':target').id") == "701.54"
+    page.goto((full_site / "en" / "rules" / "701.html").as_uri())
+    page.screenshot(path=str(ARTIFACTS / "chapter-701-en.png"))
+    page.click('tr[id="701.54"] a[href$="rules/701.54.html"]')
+    page.wait_for_url("**/en/rules/701.54.html")
+    assert "The Ring Tempts You" in page.locator("h1").inner_text()
+    # 701.54d refers to 701.54a: the reference leads to the subrule's anchor on the same page.
+    page.click('[id="701.54d"] a.ref[href$="rules/701.54.html#701.54a"]')
+    page.wait_for_url("**/en/rules/701.54.html#701.54a")
+    assert page.evaluate("document.querySelector(':target').id") == "701.54a"
+    assert page.locator('[id="701.54a"]').is_visible()
     page.screenshot(path=str(ARTIFACTS / "rule-701.54-en.png"))
     page.click('.lang-switch a[hreflang="es"]')
-    page.wait_for_url("**/es/rules/701.html#701.54")
+    page.wait_for_url("**/es/rules/701.54.html#701.54a")
     assert page.evaluate("document.documentElement.lang") == "es"
-    assert "El Anillo te tienta" in page.locator('[id="701.54"]').inner_text()
+    assert "El Anillo te tienta" in page.locator("h1").inner_text()
+    assert page.evaluate("document.querySelector(':target').id") == "701.54a"
+    assert "Ciertos hechizos" in page.locator('[id="701.54a"]').inner_text()
     page.screenshot(path=str(ARTIFACTS / "rule-701.54-es.png"))
+    page.close()
+
+
+def test_an_old_chapter_anchor_leads_to_the_rule_page(browser, full_site: Path):
+    page = browser.new_page()
+    chapter = (full_site / "fr" / "rules" / "704.html").as_uri()
+    page.goto(chapter + "#704.5k")
+    page.wait_for_url("**/fr/rules/704.5.html#704.5k")
+    assert page.evaluate("document.querySelector(':target').id") == "704.5k"
+    page.goto(chapter + "#704.5")
+    page.wait_for_url("**/fr/rules/704.5.html")
+    page.goto(chapter)  # no anchor: the chapter's table stays
+    assert page.locator('tr[id="704.5"]').is_visible()
     page.close()
 
 
@@ -96,8 +117,12 @@ def test_a_rule_number_typed_in_the_search_box_jumps_to_the_rule(browser, full_s
     page.goto((full_site / "fr" / "index.html").as_uri())
     page.fill("#site-search", "704.5k")
     page.press("#site-search", "Enter")
-    page.wait_for_url("**/fr/rules/704.html#704.5k")
+    page.wait_for_url("**/fr/rules/704.5.html#704.5k")
     assert page.locator('[id="704.5k"]').is_visible()
+    page.fill("#site-search", "règle 100.1")
+    page.press("#site-search", "Enter")
+    page.wait_for_url("**/fr/rules/100.1.html")
+    assert page.locator('h1[id="100.1"]').is_visible()
     page.close()
 
 
@@ -107,6 +132,8 @@ def test_search_works_from_the_files_without_a_server(browser, full_site: Path):
     page.wait_for_selector("#search-results li a")
     links = page.locator("#search-results li a").all_inner_texts()
     assert links[0] == "701.54. The Ring Tempts You"  # title matches first
+    first = page.locator("#search-results li a").first.get_attribute("href") or ""
+    assert first.endswith("/en/rules/701.54.html"), first
     assert "served over HTTP" in page.locator("#search-status").inner_text()
     # Words found only in a rule's text, not its title: the subrule is found, with a snippet.
     page.fill("#search-q", "Ring-bearer designation")
@@ -129,12 +156,18 @@ def test_pagefind_full_text_search_over_http(browser, server: str):
     hrefs = [
         a.get_attribute("href") for a in page.locator("#search-results li a").element_handles()
     ]
-    assert any("/es/rules/701.html" in (href or "") for href in hrefs), hrefs
+    assert any((href or "").endswith("/es/rules/701.54.html") for href in hrefs), hrefs
+    titles = page.locator("#search-results li a").all_inner_texts()
+    assert "701.54. El Anillo te tienta" in titles  # the rule page's own title, once
     status = page.locator("#search-status").inner_text()
     assert status.startswith("Resultados: ")
     page.screenshot(path=str(ARTIFACTS / "search-es.png"))
     page.goto(server + "en/search.html?q=trample")
     page.wait_for_selector("#search-results li a", timeout=30_000)
+    hrefs = [
+        a.get_attribute("href") for a in page.locator("#search-results li a").element_handles()
+    ]
+    assert any((href or "").endswith("/en/rules/702.19.html") for href in hrefs), hrefs
     first = page.locator("#search-results li a").first
     first.click()
     page.wait_for_load_state()
@@ -145,11 +178,16 @@ def test_pagefind_full_text_search_over_http(browser, server: str):
 def test_usable_at_360_px_and_printed(browser, full_site: Path):
     page = browser.new_page()
     page.set_viewport_size({"width": 360, "height": 740})
-    page.goto((full_site / "fr" / "rules" / "702.html").as_uri())
-    width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= 360, f"the page scrolls sideways at 360 px ({width} px wide)"
+    for path, shot in (
+        ("fr/rules/702.html", "chapter-702-fr-360px.png"),
+        ("fr/rules/702.19.html", "rule-702.19-fr-360px.png"),
+        ("es/rules/701.54.html", "rule-701.54-es-360px.png"),
+    ):
+        page.goto((full_site / path).as_uri())
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 360, f"{path} scrolls sideways at 360 px ({width} px wide)"
+        page.screenshot(path=str(ARTIFACTS / shot))
     assert page.locator("label[for='site-search']").count() == 1
-    page.screenshot(path=str(ARTIFACTS / "rule-702-fr-360px.png"))
     page.emulate_media(media="print")
     assert not page.locator(".site-header").is_visible()
     assert page.locator("main").is_visible()

@@ -72,7 +72,7 @@ def test_search_prints_readable_results(home: Path) -> None:
     lines = result.output.splitlines()
     assert lines[0].startswith("1") and "for ring tempts you" in lines[0]
     assert "\n1. 701.54" in result.output and "The Ring Tempts You  rule · edition" in result.output
-    assert "/en/rules/701.html#701.54" in result.output
+    assert "/en/rules/701.54.html" in result.output
     assert "\x1b[" not in result.output  # no colour when the output is not a terminal
 
 
@@ -159,7 +159,7 @@ def test_corpus_text_is_escaped_in_terminal_markup() -> None:
         "language": "en",
         "snippet": "a [red]b[/red]",
         "highlights": [["a [red]", False], ["b", True]],
-        "url": "/en/rules/100.html#100.1",
+        "url": "/en/rules/100.1.html",
     }
     lines = result_lines(result)
     assert "\\[bold]not markup\\[/bold]" in lines[0]

@@ -10,8 +10,10 @@ from kb.urls import glossary_slug, site_url
 @pytest.mark.parametrize(
     ("number", "url"),
     [
-        ("701.54a", "/en/rules/701.html#701.54a"),
-        ("701.54", "/en/rules/701.html#701.54"),
+        ("701.54a", "/en/rules/701.54.html#701.54a"),
+        ("701.54", "/en/rules/701.54.html"),
+        ("100.1", "/en/rules/100.1.html"),
+        ("704.5k", "/en/rules/704.5.html#704.5k"),
         ("701", "/en/rules/701.html"),
         ("7", "/en/rules/7.html"),
     ],
@@ -21,7 +23,7 @@ def test_rule_urls(number: str, url: str) -> None:
 
 
 def test_language_is_checked_and_normalised() -> None:
-    assert site_url("rule", "ES", number="701.54") == "/es/rules/701.html#701.54"
+    assert site_url("rule", "ES", number="701.54") == "/es/rules/701.54.html"
     with pytest.raises(ValueError, match="unsupported language"):
         site_url("rule", "de", number="701.54")
 
@@ -44,5 +46,8 @@ def test_slug_folds_accents_and_punctuation() -> None:
 def test_bad_input_is_refused() -> None:
     with pytest.raises(ValueError, match="not a rule number"):
         site_url("rule", "en", number="../etc")
+    for bad in ("701a", "7a", "10", "701.1234", "701.54.html"):
+        with pytest.raises(ValueError, match="not a rule number"):
+            site_url("rule", "en", number=bad)
     with pytest.raises(ValueError, match="unknown kind"):
         site_url("set", "en", key="KHM")

@@ -97,7 +97,7 @@ def test_api_search(server: Any) -> None:
     status, data = api(server, "q=ring+tempts+you")
     assert status == 200
     assert data["results"][0]["number"].startswith("701.54")
-    assert data["results"][0]["url"].startswith("/en/rules/701.html#701.54")
+    assert data["results"][0]["url"].startswith("/en/rules/701.54.html")
 
 
 def test_api_parameters(server: Any) -> None:

@@ -23,6 +23,9 @@ GOLDEN_PAGES = (
     "en/rules/701.html",
     "es/rules/701.html",
     "fr/rules/701.html",
+    "en/rules/701.54.html",
+    "es/rules/701.54.html",
+    "fr/rules/701.54.html",
     "fr/cards/000_c70b93c6d7c03b3c.html",
     "es/cards/003_c5873bb13b9e08b7.html",
 )
@@ -58,6 +61,7 @@ def test_quickstart_command_builds_the_seeds(tmp_path: Path, database_url, monke
     assert (out / "index.html").is_file()
     for lang in ("en", "fr", "es"):
         assert (out / lang / "rules" / "701.html").is_file()
+        assert (out / lang / "rules" / "701.54.html").is_file()
         for key in SEED_CARDS:
             assert (out / lang / "cards" / f"{key}.html").is_file()
     again = CliRunner().invoke(
@@ -68,14 +72,38 @@ def test_quickstart_command_builds_the_seeds(tmp_path: Path, database_url, monke
 
 
 def test_spanish_rule_page_from_the_seed_says_no_english_is_loaded(seed_site: Path):
-    html = page(seed_site, "es/rules/701.html")
+    html = page(seed_site, "es/rules/701.54.html")
     assert "El Anillo te tienta" in html
     assert 'id="701.54a"' in html and 'id="701.54e"' in html
     assert "No hay texto inglés cargado para esta regla" in html
     assert 'lang="es"' in html
-    english_page = page(seed_site, "en/rules/701.html")
+    english_page = page(seed_site, "en/rules/701.54.html")
     assert "No English text is loaded for this rule" in english_page
     assert "Ciertos hechizos y habilidades" in english_page  # the translation is what there is
+
+
+def test_a_rule_has_its_own_page_and_its_chapter_page_is_the_table_of_its_rules(seed_site: Path):
+    rule = page(seed_site, "es/rules/701.54.html")
+    assert '<h1 id="701.54">' in rule
+    assert rule.count('class="subrule" id="701.54') == 5  # 701.54a … 701.54e, one anchor each
+    start = rule.index('class="breadcrumbs"')
+    crumbs = rule[start : rule.index("</nav>", start)]
+    assert crumbs.index('href="../../es/rules/7.html"') < crumbs.index(
+        'href="../../es/rules/701.html"'
+    )
+    assert '<span aria-current="page"><bdi>701.54</bdi></span>' in crumbs
+    assert '<a class="up" href="../../es/rules/701.html">' in rule  # the chapter's only rule
+    assert 'rel="prev"' not in rule and 'rel="next"' not in rule
+    chapter = page(seed_site, "es/rules/701.html")
+    assert "data-pagefind-body" not in chapter  # the rule pages hold the text Pagefind indexes
+    start = chapter.index('<tr id="701.54">')
+    row = chapter[start : chapter.index("</tr>", start)]
+    assert 'href="../../es/rules/701.54.html">701.54</a>' in row  # the old anchor leads on
+    assert "El Anillo te tienta" in row and "(5 subreglas)" in row
+    assert '<span class="badge badge-official">oficial</span>' in row
+    assert "Ciertos hechizos" not in chapter  # the text is on the rule's page, not here
+    english = page(seed_site, "en/rules/701.html")
+    assert '<a href="../../es/rules/701.54.html" hreflang="es" lang="es">Español</a>' in english
 
 
 def test_card_pages_show_dates_in_the_page_language(seed_site: Path):
@@ -89,11 +117,11 @@ def test_card_pages_show_dates_in_the_page_language(seed_site: Path):
 
 
 def test_every_page_has_hreflang_alternates_and_a_language_switch(seed_site: Path):
-    html = page(seed_site, "fr/rules/701.html")
+    html = page(seed_site, "fr/rules/701.54.html")
     for lang in ("en", "fr", "es"):
-        alternate = f'<link rel="alternate" hreflang="{lang}" href="../../{lang}/rules/701.html">'
-        assert alternate in html
-    assert 'href="../../es/rules/701.html" hreflang="es" lang="es"' in html
+        href = f"../../{lang}/rules/701.54.html"
+        assert f'<link rel="alternate" hreflang="{lang}" href="{href}">' in html
+    assert 'href="../../es/rules/701.54.html" hreflang="es" lang="es"' in html
     assert '<html lang="fr">' in html
 
 
@@ -164,7 +192,7 @@ def test_a_change_rewrites_only_the_pages_it_touches(settings, tmp_path: Path):
         (corpus / name).write_bytes((ROOT / "corpus" / name).read_bytes())
     config = replace(settings, corpus=(corpus,))
     build(config, out)
-    rule_page = out / "es" / "rules" / "701.html"
+    rule_page = out / "es" / "rules" / "701.54.html"
     inode = rule_page.stat().st_ino
     (corpus / "000_c70b93c6d7c03b3c.txt").write_bytes(
         (ROOT / "corpus" / "000_c70b93c6d7c03b3c.txt").read_bytes()

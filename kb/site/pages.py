@@ -8,28 +8,16 @@ templates only lay them out. Every path is relative to the site root, in the sha
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
 
 from kb.langs import fold
-from kb.site.data import Node, SiteData, Text
+from kb.site.data import SiteData, Text
 from kb.site.env import page_root
-from kb.site.extras import Extras
-from kb.site.text import Linker
+from kb.site.rules import NUMBERED, Page, RulePages
 from kb.urls import glossary_slug, site_url
 
-NUMBERED = ("rule", "subrule")
-
-
-@dataclass(frozen=True)
-class Page:
-    """One page to render: where it goes, with which template and what it shows."""
-
-    path: str
-    template: str
-    context: dict[str, Any]
-    lang: str | None
+__all__ = ["LanguageSite", "Page", "english_texts"]
 
 
 def _letter(text: str) -> str:
@@ -47,215 +35,8 @@ def _letters(items: list[Any], label: Callable[[Any], str], key: str) -> list[di
     ]
 
 
-class LanguageSite:
+class LanguageSite(RulePages):
     """Builds every page of one language from the shared site data and extras."""
-
-    def __init__(
-        self,
-        data: SiteData,
-        extras: Extras,
-        lang: str,
-        gettext: Callable[[str], str],
-    ) -> None:
-        self.data = data
-        self.extras = extras
-        self.lang = lang
-        self._ = gettext
-        terms = [g["term"] for g in data.glossary]
-        self.linker = Linker(data.nodes, lang, terms)
-        self.glossary_terms = {fold(t): t for t in terms}
-        self.status = extras.status.get(lang, {})
-        self.card_titles = {card["key"]: self._card_title(card) for card in data.cards}
-
-    # --- rules ---------------------------------------------------------------------------------
-
-    def _status(self, node: Node) -> str:
-        """current | stale | missing: the state of this node's translation in the language."""
-        info = self.status.get(node.number)
-        if info is not None:
-            return str(info["status"])
-        return "current" if self.lang in node.translations else "missing"
-
-    def _column(self, text: Text, role: str, root: str, badges: list[str]) -> dict[str, Any]:
-        return {
-            "lang": text.language,
-            "role": role,
-            "paras": self.linker.paragraphs(text.body, text.language, root),
-            "examples": [self.linker(e, text.language, root) for e in text.examples],
-            "badges": badges,
-            "follows": text.follows if role == "translation" else None,
-            "assumed": text.assumed,
-            "show_label": True,
-        }
-
-    def _item(self, node: Node, root: str, quiet_missing: bool) -> dict[str, Any]:
-        lang = self.lang
-        columns: list[dict[str, Any]] = []
-        note = None
-        english = node.english
-        translation = node.translations.get(lang) if lang != "en" else None
-        if lang == "en":
-            if english is not None:
-                column = self._column(english, "english", root, [])
-                column["show_label"] = False
-                columns.append(column)
-            else:
-                for _code, text in sorted(node.translations.items()):
-                    columns.append(self._column(text, "translation", root, [text.provenance]))
-                note = "no-english" if node.translations else None
-        else:
-            if translation is not None:
-                badges = [translation.provenance]
-                if self._status(node) == "stale":
-                    badges.append("stale")
-                columns.append(self._column(translation, "translation", root, badges))
-            if english is not None:
-                columns.append(self._column(english, "english", root, ["official"]))
-                if translation is None and not quiet_missing and node.kind in NUMBERED:
-                    note = "missing"
-            elif translation is not None:
-                note = "no-english"
-        if not any(c["paras"] or c["examples"] for c in columns):
-            columns = []
-            note = note if note == "no-english" else None
-        return {"number": node.number, "kind": node.kind, "columns": columns, "note": note}
-
-    def _rule(self, node: Node, root: str) -> dict[str, Any]:
-        family = [node, *node.children]
-        translated = [n for n in family if self.lang in n.translations]
-        quiet = self.lang != "en" and not translated
-        item = self._item(node, root, quiet)
-        if quiet and node.english is not None:
-            item["note"] = "missing"
-            if not item["columns"]:
-                item["columns"] = [self._column(node.english, "english", root, ["official"])]
-                item["columns"][0]["show_label"] = False
-        item["title"] = node.title_in(self.lang)
-        item["title_en"] = node.english.title if node.english else ""
-        badges: list[str] = []
-        if self.lang != "en" and translated:
-            stale = any(self._status(n) == "stale" for n in translated)
-            if stale:
-                badges.append("stale")
-        item["badges"] = badges
-        item["subrules"] = [self._item(child, root, quiet) for child in node.children]
-        _label_changes_only([item, *item["subrules"]])
-        item["glossary"] = self.glossary_terms.get(fold(node.title)) if node.title else None
-        item["history"] = [
-            {**event, "url": root + event["url"].format(lang=self.lang).lstrip("/")}
-            for event in self.extras.history.get(node.number, [])
-        ]
-        item["clarifications"] = self._clarifications(node, root)
-        item["cited_by"], item["cards"] = self._cited_by(node, root)
-        return item
-
-    def _clarifications(self, node: Node, root: str) -> list[dict[str, Any]]:
-        result = []
-        for clar in self.extras.clarifications.get(node.number, []):
-            texts = clar["texts"]
-            code = self.lang if self.lang in texts else ("en" if "en" in texts else None)
-            if code is None:
-                continue
-            result.append(
-                {
-                    "date": clar["date"],
-                    "cards": [
-                        {"key": c["key"], "name": self.card_titles.get(c["key"], c["name"])}
-                        for c in clar["cards"]
-                        if c["key"] in self.card_titles
-                    ],
-                    "rules": clar["rules"],
-                    "lang": code,
-                    "text": self.linker(texts[code]["text"], code, root),
-                }
-            )
-        return result
-
-    def _cited_by(self, node: Node, root: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-        """The rules and glossary entries citing the rule, and the cards whose text uses it."""
-        texts, cards = [], []
-        for cite in self.extras.cited_by.get(node.number, []):
-            if cite["card"]:
-                if cite["card"] in self.card_titles:
-                    url = site_url("card", self.lang, key=cite["card"])
-                    label = self.card_titles[cite["card"]]
-                    cards.append({"label": label, "url": root + url.lstrip("/")})
-                continue
-            if cite["number"] and cite["number"] in self.data.nodes:
-                url = site_url("rule", self.lang, number=cite["number"])
-            elif cite["term"]:
-                url = site_url("glossary", self.lang, term=cite["term"])
-            else:
-                continue
-            texts.append({"label": cite["label"], "url": root + url.lstrip("/")})
-        cards.sort(key=lambda c: (fold(c["label"]), c["url"]))
-        return texts, cards
-
-    def chapter_pages(self) -> Iterator[Page]:
-        """One page per chapter with its rules and subrules, and one per part."""
-        parts = self.data.parts
-        chapters = self.data.chapters()
-        for index, chapter in enumerate(chapters):
-            path = f"{self.lang}/rules/{chapter.number}.html"
-            root = page_root(path)
-            family = [n for r in chapter.children for n in (r, *r.children)]
-            numbered = [n for n in family if n.kind in NUMBERED]
-            yield Page(
-                path,
-                "chapter.html",
-                {
-                    "chapter": self._heading(chapter),
-                    "part": self._heading(self.data.nodes[chapter.parent or chapter.number[0]]),
-                    "rules": [self._rule(r, root) for r in chapter.children],
-                    "coverage": {
-                        "translated": sum(self._status(n) != "missing" for n in numbered),
-                        "total": len(numbered),
-                    },
-                    "previous": self._heading(chapters[index - 1]) if index else None,
-                    "next": self._heading(chapters[index + 1])
-                    if index + 1 < len(chapters)
-                    else None,
-                    "indexed": True,
-                    "page_kind": "rules",
-                },
-                self.lang,
-            )
-        for index, part in enumerate(parts):
-            path = f"{self.lang}/rules/{part.number}.html"
-            yield Page(
-                path,
-                "part.html",
-                {
-                    "part": self._heading(part),
-                    "chapters": [
-                        {
-                            **self._heading(chapter),
-                            "rules": [
-                                {
-                                    **self._heading(rule),
-                                    "badge": self._status(rule) if self.lang != "en" else None,
-                                    "badge_label": self._status(rule),
-                                }
-                                for rule in chapter.children
-                            ],
-                        }
-                        for chapter in part.children
-                    ],
-                    "previous": self._heading(parts[index - 1]) if index else None,
-                    "next": self._heading(parts[index + 1]) if index + 1 < len(parts) else None,
-                    "page_kind": "rules",
-                },
-                self.lang,
-            )
-
-    def _heading(self, node: Node) -> dict[str, str]:
-        return {
-            "number": node.number,
-            "title": node.title_in(self.lang),
-            "title_en": node.english.title if node.english else "",
-        }
-
-    # --- site pages ----------------------------------------------------------------------------
 
     def coverage(self) -> dict[str, Any]:
         """Counts for the home page: rules translated, by provenance, stale, missing."""
@@ -354,11 +135,6 @@ class LanguageSite:
             },
             self.lang,
         )
-
-    def _card_title(self, card: dict[str, Any]) -> str:
-        if card["is_page"] and card["name"] == card["key"]:
-            return self._("Rulings page %(id)s") % {"id": card["key"]}
-        return str(card["names"].get(self.lang) or card["name"])
 
     def card_pages(self) -> Iterator[Page]:
         """One page per card, then the list of cards."""
@@ -507,31 +283,14 @@ class LanguageSite:
         """Every page of this language."""
         yield self.home_page()
         yield self.contents_page()
+        yield from self.part_pages()
         yield from self.chapter_pages()
+        yield from self.rule_pages()
         yield self.glossary_page()
         yield from self.card_pages()
         yield from self.change_pages()
         yield self.translations_page(summaries)
         yield self.search_page()
-
-
-def _label_changes_only(items: list[dict[str, Any]]) -> None:
-    """Show language labels and notes only where they change from the item above (less noise)."""
-    previous_signature: tuple[Any, ...] | None = None
-    previous_note = None
-    for item in items:
-        if not item["columns"]:
-            continue
-        signature = tuple((c["lang"], tuple(c["badges"]), c["follows"]) for c in item["columns"])
-        if signature == previous_signature:
-            for column in item["columns"]:
-                column["show_label"] = False
-        else:
-            previous_signature = signature
-        if item["note"] is not None and item["note"] == previous_note:
-            item["note"] = None
-        else:
-            previous_note = item["note"] or previous_note
 
 
 def _plain(text: Text) -> str:

@@ -100,9 +100,14 @@
     var search = await pagefind.search(query);
     var results = await Promise.all(search.results.slice(0, 20).map(function (r) { return r.data(); }));
     results.forEach(function (result) {
-      /* Sub-results are the rules (headings with ids) of a chapter page: show the ones where
-         the words were found most, at most three per page, best first. */
-      var subs = (result.sub_results || []).filter(function (s) { return s.url !== result.url; });
+      /* Sub-results are the sections (headings with ids) of a page: show the ones where the
+         words were found most, at most three per page, best first. A rule page's own heading
+         (701.54.html#701.54) is the page itself. */
+      var page = result.url.split("#")[0];
+      var heading = page + "#" + page.split("/").pop().replace(/\.html$/, "");
+      var subs = (result.sub_results || []).filter(function (s) {
+        return s.url !== result.url && s.url !== heading;
+      });
       subs.sort(function (a, b) { return (b.locations || []).length - (a.locations || []).length; });
       if (!subs.length) {
         item(result.url, result.meta.title, result.excerpt);
