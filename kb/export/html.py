@@ -9,17 +9,16 @@ from __future__ import annotations
 
 import re
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup
 
-import kb
 from kb.export.sheet import Cell, Sheet
 from kb.langs import format_long_date, language_name
+from kb.resources import templates_dir
 
-TEMPLATES = Path(kb.__file__).resolve().parent.parent / "templates" / "export"
+TEMPLATES = templates_dir() / "export"
 PAPERS = ("a4", "letter")
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
 

@@ -89,7 +89,7 @@ def fingerprint(db: Database, langs: tuple[str, ...], search: bool) -> str:
     package = SITE_CODE.parent
     for stage in ("links", "versions"):  # the stages whose answers the pages show
         _hash_files(digest, package / stage, "*.py")
-    for module in ("urls.py", "lookup.py", "langs.py"):
+    for module in ("urls.py", "lookup.py", "langs.py", "resources.py"):
         digest.update((package / module).read_bytes())
     return digest.hexdigest()
 

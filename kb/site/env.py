@@ -23,11 +23,13 @@ from jinja2.bccache import Bucket
 from jinja2.runtime import Context
 from markupsafe import Markup
 
+from kb.errors import KbError
 from kb.langs import LANGS, language_name, locale
-from kb.site.i18n import ROOT, translations
+from kb.resources import templates_dir
+from kb.site.i18n import translations
 from kb.urls import glossary_slug, site_url
 
-TEMPLATES = ROOT / "templates"
+TEMPLATES = templates_dir()
 
 
 def N_(message: str) -> str:
@@ -103,6 +105,8 @@ _BYTECODE = _SharedBytecode()
 
 def make_environment(lang: str, templates: Path = TEMPLATES) -> Environment:
     """A Jinja2 environment with the UI translated into ``lang`` and its locale's formats."""
+    if not (templates / "base.html").is_file():
+        raise KbError(f"the site templates are missing from {templates}: reinstall kb")
     env = Environment(
         loader=FileSystemLoader(str(templates)),
         autoescape=True,

@@ -24,11 +24,12 @@ from babel.support import NullTranslations, Translations
 import kb
 from kb.errors import KbError
 from kb.langs import LANGS
+from kb.resources import SOURCE_ROOT, locales_dir, source_checkout
 
 log = logging.getLogger(__name__)
 
-ROOT = Path(kb.__file__).resolve().parent.parent
-LOCALES = Path(kb.__file__).resolve().parent / "locales"
+ROOT = SOURCE_ROOT
+LOCALES = locales_dir()
 DOMAIN = "messages"
 PROJECT = "kb"
 # Fixed header dates: a catalog file changes only when its strings do.
@@ -77,6 +78,11 @@ def _write_po(catalog: Catalog, path: Path) -> None:
 
 def extract(root: Path = ROOT, locales: Path = LOCALES) -> Path:
     """Collect the marked UI strings of templates and site code into ``messages.pot``."""
+    if root == ROOT and source_checkout() is None:
+        raise KbError(
+            "kb i18n extract reads the templates of a source checkout (templates/ beside kb/); "
+            f"this kb is installed in {ROOT}"
+        )
     cfg = locales / "babel.cfg"
     with cfg.open(encoding="utf-8") as handle:
         method_map, options_map = parse_mapping_cfg(handle, str(cfg))
