@@ -203,7 +203,17 @@ def run_faults(tally: Tally, work: Path, corpus: Path, kills: int, seed: int) ->
 
 
 def run_load(tally: Tally, work: Path, corpus: Path, seed: int) -> dict[str, Any]:
-    outcome = load.serve_under_load(work, corpus, seed)
+    """kb serve under load while two ingests run, on a database of its own."""
+    saved = os.environ.get("KB_DATABASE_URL")
+    with databases() as fresh:
+        url = fresh(work, "load")
+        if url.startswith("postgresql"):  # the ingests' child processes read it
+            os.environ["KB_DATABASE_URL"] = url
+        try:
+            outcome = load.serve_under_load(work, corpus, seed)
+        finally:
+            if saved is not None:
+                os.environ["KB_DATABASE_URL"] = saved
     tally.served += outcome["served"]
     tally.errors += [f"request: {e}" for e in outcome["errors"]]
     tally.errors += [f"wrong answer: {w}" for w in outcome["wrong"]]
