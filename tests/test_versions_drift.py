@@ -110,6 +110,16 @@ def test_kb_rule_shows_the_chosen_translation(session) -> None:
     assert changed["status"] == "stale" and changed["follows_edition"] == "2025-11-14"
 
 
+def test_the_site_shows_the_chosen_translation(session) -> None:
+    from kb.lookup import rule_view
+    from kb.site.data import load
+
+    nodes = load(session).nodes
+    shown = rule_view(session, "701.38", "es")["rules"][0]["translation"]
+    assert nodes["701.38"].translations["es"].title == shown["title"]
+    assert "es" not in nodes["701.32"].translations
+
+
 def test_which_translation_is_shown():
     import datetime as dt
 

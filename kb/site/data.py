@@ -30,6 +30,7 @@ from kb.models import (
     RuleText,
     RulingsPage,
 )
+from kb.site import stages
 
 
 @dataclass
@@ -150,12 +151,32 @@ def _english_nodes(session: Session, edition: Edition) -> dict[str, Node]:
     return nodes
 
 
-def _add_translations(session: Session, nodes: dict[str, Node]) -> dict[str, set[str]]:
-    """Attach each language's preferred translation (human before machine) to its node."""
+def _add_translations(
+    session: Session, nodes: dict[str, Node], edition: Edition | None
+) -> dict[str, set[str]]:
+    """Attach each language's translation to its node, as every consumer shows it.
+
+    Rules and subrules of the edition get the version stage's choice (human before machine,
+    current before stale, followed across renumbering: a text made for 701.32 of 2021 shows under
+    701.38); parts, chapters and numbers the edition lacks (or every number, when no English
+    edition is loaded) get the best text of that number.
+    """
     translated: dict[str, set[str]] = {}
     for lang in LANGS:
         if lang == "en":
             continue
+        judged = stages.preferred_translations(session, lang, edition.id) if edition else {}
+        for number, item in judged.items():
+            if item["status"] != "missing" and number in nodes:
+                nodes[number].translations[lang] = Text(
+                    lang,
+                    item["title"] or "",
+                    item["body"] or "",
+                    list(item["examples"]),
+                    item["provenance"],
+                    item["follows"],
+                    item["assumed"],
+                )
         numbers = sorted(
             set(
                 session.scalars(
@@ -165,9 +186,9 @@ def _add_translations(session: Session, nodes: dict[str, Node]) -> dict[str, set
                     .where(Edition.kind == "translations", RuleText.language == lang)
                 ).all()
             )
+            - set(judged)
         )
         chosen = translations_for(session, numbers, lang) if numbers else {}
-        translated[lang] = set(chosen)
         for number, text in sorted(chosen.items()):
             node = nodes.get(number)
             if node is None:  # a translated rule no loaded English edition has
@@ -183,6 +204,7 @@ def _add_translations(session: Session, nodes: dict[str, Node]) -> dict[str, set
                 _date(follows.effective_date) if follows else None,
                 text.follows_assumed,
             )
+        translated[lang] = {n for n, node in nodes.items() if lang in node.translations}
     return translated
 
 
@@ -299,7 +321,7 @@ def load(session: Session) -> SiteData:
     """Read everything the site shows from the newest English edition, translations and cards."""
     edition = _edition(session)
     nodes = _english_nodes(session, edition) if edition is not None else {}
-    translated = _add_translations(session, nodes)
+    translated = _add_translations(session, nodes, edition)
     parts = _tree(nodes)
     return SiteData(
         edition=_date(edition.effective_date) if edition else None,

@@ -41,6 +41,11 @@ def translation_status(session: Session, lang: str, edition: str | None) -> dict
     return dict(versions().translation_status(session, lang, edition))
 
 
+def preferred_translations(session: Session, lang: str, edition: int | str | None) -> dict:
+    """Per rule number: the translation the version stage chose to show, its state and text."""
+    return dict(versions().preferred_translations(session, lang, edition))
+
+
 def stale_translations(session: Session, lang: str, edition: str | None) -> list[dict[str, Any]]:
     """The stale translations with the English then and now."""
     return list(versions().stale_translations(session, lang, edition))
