@@ -7,7 +7,7 @@ results and the API link into them, so the shapes below are a contract between t
 - rule:          ``/{lang}/rules/{rule}.html``           (``/en/rules/701.54.html``, ``100.1.html``)
 - subrule:       ``/{lang}/rules/{rule}.html#{number}``  (``/en/rules/701.54.html#701.54a``)
 - chapter, part: ``/{lang}/rules/{number}.html``         (``/en/rules/701.html``, ``7.html``)
-- card:          ``/{lang}/cards/{card_key}.html``       (card_key = ``Card.key``)
+- card:          ``/{lang}/cards/{card_file}.html``      (:func:`card_file` of ``Card.key``)
 - glossary term: ``/{lang}/glossary.html#{slug}``        (slug = :func:`glossary_slug`)
 
 A rule page holds ``id="{rule}"`` on its heading and ``id="{subrule}"`` on each subrule; a
@@ -17,9 +17,9 @@ earlier shape (``701.html#701.54``) still lead to the rule.
 
 from __future__ import annotations
 
+import hashlib
 import re
 import unicodedata
-from urllib.parse import quote
 
 from kb.langs import check_lang
 
@@ -36,6 +36,23 @@ def glossary_slug(term: str) -> str:
     decomposed = unicodedata.normalize("NFKD", term.casefold())
     ascii_only = "".join(c for c in decomposed if not unicodedata.combining(c))
     return _NOT_ALNUM.sub("-", ascii_only).strip("-")
+
+
+_PLAIN_KEY = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$")
+
+
+def card_file(key: str) -> str:
+    """The file name (without ``.html``) of a card's page: its key when that is plain.
+
+    Oracle ids and rulings-page ids are plain (``003_c5873bb13b9e08b7``); any other key (a card
+    with no oracle id is keyed by name) becomes an ASCII slug plus a short hash of the key, so the
+    name on disk and the link to it are the same string, with nothing to percent-encode.
+    """
+    if _PLAIN_KEY.match(key) and not key.startswith("."):
+        return key
+    digest = hashlib.sha256(key.encode("utf-8")).hexdigest()[:10]
+    slug = glossary_slug(key)[:60].strip("-")
+    return f"{slug}-{digest}" if slug else digest
 
 
 def rule_page(number: str) -> str:
@@ -59,7 +76,7 @@ def site_url(kind: str, lang: str, **keys: str) -> str:
         url = f"/{code}/rules/{page}.html"
         return url if page == number else f"{url}#{number}"
     if kind == "card":
-        return f"/{code}/cards/{quote(keys['key'], safe='')}.html"
+        return f"/{code}/cards/{card_file(keys['key'])}.html"
     if kind == "glossary":
         return f"/{code}/glossary.html#{glossary_slug(keys['term'])}"
     raise ValueError(f"unknown kind of page: {kind!r} (expected rule, card or glossary)")

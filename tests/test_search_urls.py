@@ -38,6 +38,19 @@ def test_card_and_glossary_urls() -> None:
     )
 
 
+def test_card_keys_that_are_not_plain_get_a_safe_file_name() -> None:
+    from kb.urls import card_file
+
+    named = card_file("name:Lim-Dûl's Vault // Other")
+    assert named.startswith("name-lim-dul-s-vault-other-") and len(named.rsplit("-", 1)[1]) == 10
+    assert card_file("name:Lim-Dûl's Vault // Other") == named  # stable
+    assert card_file("name:Lim-Dul's Vault // Other") != named  # distinct keys stay distinct
+    for key in ("../../etc/passwd", ".hidden", "a/b", "x" * 200, "名前"):
+        name = card_file(key)
+        assert "/" not in name and not name.startswith(".") and len(name) <= 71
+        assert site_url("card", "en", key=key) == f"/en/cards/{name}.html"
+
+
 def test_slug_folds_accents_and_punctuation() -> None:
     assert glossary_slug("Lim-Dûl’s Vault") == "lim-dul-s-vault"
     assert glossary_slug("  Blight ") == "blight"

@@ -9,13 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from typing import Any
-from urllib.parse import quote
 
 from kb.langs import fold
 from kb.site.data import SiteData, Text
 from kb.site.env import page_root
 from kb.site.rules import NUMBERED, Page, RulePages
-from kb.urls import glossary_slug, site_url
+from kb.urls import card_file, glossary_slug, site_url
 
 __all__ = ["LanguageSite", "Page", "english_texts"]
 
@@ -144,7 +143,7 @@ class LanguageSite(RulePages):
                 shared[ruling["id"]] = shared.get(ruling["id"], 0) + 1
         listing = []
         for card in self.data.cards:
-            path = f"{self.lang}/cards/{quote(card['key'], safe='')}.html"
+            path = f"{self.lang}/cards/{card_file(card['key'])}.html"
             root = page_root(path)
             title = self._card_title(card)
             text_lang = self.lang if card["texts"].get(self.lang) else "en"
