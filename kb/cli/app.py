@@ -1,0 +1,130 @@
+"""The ``kb`` click group, its global options and the helpers every command module shares."""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+from collections.abc import Callable
+from functools import wraps
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from kb.config import Settings, load_settings
+from kb.errors import KbError
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def handle_errors(func: F) -> F:
+    @wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except KbError as exc:
+            click.echo(f"kb: error: {exc}", err=True)
+            sys.exit(2)
+
+    return wrapper  # type: ignore[return-value]
+
+
+def settings_of(ctx: click.Context) -> Settings:
+    settings = ctx.obj
+    assert isinstance(settings, Settings)
+    return settings
+
+
+def print_json(data: Any) -> None:
+    click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+
+
+def console() -> Any:
+    from rich.console import Console
+
+    return Console(highlight=False, soft_wrap=False)
+
+
+def lang_option(default: str | None = None) -> Callable[[F], F]:
+    def callback(_ctx: click.Context, _param: click.Parameter, value: str | None) -> str | None:
+        if value is None:
+            return None
+        from kb.langs import check_lang
+
+        try:
+            return check_lang(value)
+        except ValueError as exc:
+            raise click.BadParameter(str(exc)) from None
+
+    return click.option(
+        "--lang",
+        default=default,
+        callback=callback,
+        help="Language: en, fr or es.",
+    )
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option(
+    "--home",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Data folder (database, index, site). Default: $KB_HOME or ./_kb.",
+)
+@click.option(
+    "--database",
+    "database_url",
+    help="SQLAlchemy URL. Default: $KB_DATABASE_URL or SQLite in the data folder.",
+)
+@click.option("-v", "--verbose", count=True, help="Say more (repeat for debug output).")
+@click.version_option(package_name="kb")
+@click.pass_context
+@handle_errors
+def main(ctx: click.Context, home: Path | None, database_url: str | None, verbose: int) -> None:
+    """A multilingual knowledge base of the Magic: The Gathering rules and rulings.
+
+    \b
+    Example:
+        kb ingest corpus/ ../shared/corpus
+        kb rule 701.54 --lang es
+    """
+    logging.basicConfig(
+        level=logging.WARNING - 10 * min(verbose, 2),
+        format="kb: %(levelname)s: %(message)s",
+    )
+    ctx.obj = load_settings().with_options(home=home, database_url=database_url)
+
+
+def open_existing(settings: Settings) -> Any:
+    from kb.pipeline import open_db
+
+    db = open_db(settings, create=False)
+    click.get_current_context().call_on_close(db.dispose)
+    return db
+
+
+def shorten(path: str) -> str:
+    try:
+        return str(Path(path).relative_to(Path.cwd()))
+    except ValueError:
+        return path
+
+
+EDITION_HELP = "Effective date of the edition (YYYY-MM-DD). Default: the newest."
+
+
+def show(
+    ctx: click.Context,
+    query: Callable[[Any], Any],
+    printer: Callable[[Any, Any], None],
+    as_json: bool,
+) -> Any:
+    """Run a read-only view on the knowledge base and print it as JSON or for a terminal."""
+    db = open_existing(settings_of(ctx))
+    with db.session() as session:
+        view = query(session)
+    if as_json:
+        print_json(view)
+    else:
+        printer(console(), view)
+    return view

@@ -1,0 +1,195 @@
+"""Commands over the corpus and the database: ingest, rule, card, stats, db."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from kb.cli.app import (
+    EDITION_HELP,
+    console,
+    handle_errors,
+    lang_option,
+    main,
+    print_json,
+    settings_of,
+    shorten,
+    show,
+)
+
+
+@main.command()
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.option("--strict", is_flag=True, help="Exit non-zero if any document fails to load.")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.option(
+    "--no-wait", is_flag=True, help="Refuse, instead of waiting, if another ingest is running."
+)
+@click.pass_context
+@handle_errors
+def ingest(
+    ctx: click.Context, paths: tuple[Path, ...], strict: bool, as_json: bool, no_wait: bool
+) -> None:
+    """Load corpus files or folders into the knowledge base (default: the bundled corpus/).
+
+    Unchanged files are skipped (by sha256); each document loads in its own transaction, and
+    one that fails is reported as path:line: reason while the others still load.
+
+    \b
+    Example:
+        kb ingest corpus/ ../shared/corpus
+        kb ingest --strict ../shared/corpus/cr/en/MagicCompRules_20260116.txt
+    """
+    from kb import pipeline
+    from kb.reports import ingest_summary, progress_bar
+
+    settings = settings_of(ctx)
+    with progress_bar(enabled=not as_json) as progress:
+        report = pipeline.ingest(settings, list(paths) or None, progress=progress, wait=not no_wait)
+    summary = ingest_summary(settings, report)
+    for failure in report.failed:
+        click.echo(f"{shorten(failure.path)}:{failure.line}: {failure.reason}", err=True)
+    if as_json:
+        print_json(summary)
+    else:
+        from kb.reports import print_ingest_summary
+
+        print_ingest_summary(console(), summary)
+    if strict and report.failed:
+        sys.exit(1)
+
+
+@main.command()
+@click.argument("number")
+@lang_option()
+@click.option("--edition", help=EDITION_HELP)
+@click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
+@click.pass_context
+@handle_errors
+def rule(
+    ctx: click.Context, number: str, lang: str | None, edition: str | None, as_json: bool
+) -> None:
+    """Print a rule with its subrules and examples, its translation beside the English.
+
+    \b
+    Example:
+        kb rule 701.54 --lang es
+        kb rule 704.5k --edition 2025-11-14 --json
+    """
+    from kb.lookup import rule_view
+    from kb.reports import print_rule
+
+    language = lang or settings_of(ctx).lang
+    show(ctx, lambda session: rule_view(session, number, language, edition), print_rule, as_json)
+
+
+@main.command()
+@click.argument("query")
+@click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
+@click.pass_context
+@handle_errors
+def card(ctx: click.Context, query: str, as_json: bool) -> None:
+    """Print a card's names, attributes and rulings (by name in any language, oracle id or page id).
+
+    \b
+    Example:
+        kb card "The Trickster-God's Heist"
+        kb card "Le vol du dieu-décepteur" --json
+        kb card 003_c5873bb13b9e08b7
+    """
+    from kb.lookup import card_view
+    from kb.reports import print_card
+
+    show(ctx, lambda session: card_view(session, query), print_card, as_json)
+
+
+@main.command()
+@click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
+@click.pass_context
+@handle_errors
+def stats(ctx: click.Context, as_json: bool) -> None:
+    """Print counts per edition and language, and translation coverage.
+
+    \b
+    Example:
+        kb stats
+        kb stats --json
+    """
+    from kb.lookup import stats_view
+    from kb.reports import print_stats
+
+    show(ctx, stats_view, print_stats, as_json)
+
+
+@main.group()
+def db() -> None:
+    """Create, upgrade and inspect the database schema (Alembic migrations shipped with kb).
+
+    \b
+    Example:
+        kb db upgrade
+        kb --database postgresql+psycopg://kb@localhost/kb db current
+    """
+
+
+@db.command("upgrade")
+@click.option("--sql", is_flag=True, help="Print the SQL instead of running it (for a DBA).")
+@click.pass_context
+@handle_errors
+def db_upgrade(ctx: click.Context, sql: bool) -> None:
+    """Create the schema, or upgrade an existing database in place; nothing is ever dropped.
+
+    Writing commands (kb ingest, kb build) upgrade on their own; run this to upgrade ahead of
+    time, or with --sql to review the statements first.
+
+    \b
+    Example:
+        kb db upgrade
+        kb db upgrade --sql > upgrade.sql
+    """
+    from kb import pipeline
+
+    settings = settings_of(ctx)
+    if sql:
+        from kb.db import upgrade_sql
+
+        state = pipeline.database_state(settings)
+        since = None if state.status in ("empty", "legacy") else state.current
+        click.echo(upgrade_sql(settings.database, since), nl=False)
+        return
+    before, after = pipeline.upgrade_database(settings)
+    if before == after:
+        click.echo(f"the database is up to date (schema revision {after})")
+    else:
+        click.echo(f"upgraded the database schema from {before or 'nothing'} to {after}")
+
+
+@db.command("current")
+@click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
+@click.pass_context
+@handle_errors
+def db_current(ctx: click.Context, as_json: bool) -> None:
+    """Print the database's schema revision and whether it needs `kb db upgrade`.
+
+    \b
+    Example:
+        kb db current
+        kb db current --json
+    """
+    from kb import pipeline
+
+    state = pipeline.database_state(settings_of(ctx))
+    view = {"current": state.current, "head": state.head, "status": state.status}
+    if as_json:
+        print_json(view)
+        return
+    advice = {
+        "empty": "no schema yet: `kb db upgrade` or `kb ingest` creates it",
+        "legacy": "made before kb had migrations: `kb db upgrade` adopts it",
+        "behind": "`kb db upgrade` brings it forward",
+        "current": "up to date",
+        "ahead": "made by a newer kb: upgrade kb",
+    }[state.status]
+    click.echo(f"schema revision {state.current or 'none'} (newest {state.head}): {advice}")

@@ -1,0 +1,163 @@
+"""Commands of the search stage: index, search, serve."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from kb.cli.app import (
+    console,
+    handle_errors,
+    lang_option,
+    main,
+    print_json,
+    settings_of,
+    shorten,
+)
+
+
+@main.command("index")
+@click.option("--rebuild", is_flag=True, help="Build the whole index afresh.")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.option(
+    "--no-wait", is_flag=True, help="Refuse, instead of waiting, if another kb process writes."
+)
+@click.pass_context
+@handle_errors
+def index_command(ctx: click.Context, rebuild: bool, as_json: bool, no_wait: bool) -> None:
+    """Build the full-text search index, or rewrite only what changed in the database.
+
+    `kb ingest` and `kb import po` keep an existing index in step by themselves: run this once
+    to create it (an index made by another version of kb is rebuilt); --rebuild starts afresh.
+
+    \b
+    Example:
+        kb index
+        kb index --rebuild --json
+    """
+    from kb import pipeline
+
+    settings = settings_of(ctx)
+    report = pipeline.index(settings, rebuild=rebuild, wait=not no_wait)
+    if as_json:
+        print_json(report.as_dict())
+    elif report.full:
+        click.echo(
+            f"indexed {report.items} items in {report.seconds:.1f} s "
+            f"({shorten(str(settings.index_dir))})"
+        )
+    elif report.written or report.removed:
+        click.echo(
+            f"index updated: {report.written} items rewritten, {report.removed} removed "
+            f"({report.items} items, {report.seconds:.1f} s)"
+        )
+    else:
+        click.echo(f"index up to date ({report.items} items)")
+
+
+@main.command()
+@click.argument("query", nargs=-1, required=True)
+@lang_option()
+@click.option(
+    "--type",
+    "types",
+    help="Only these kinds of results, comma-separated: rule, example, glossary, ruling, card.",
+)
+@click.option(
+    "--limit", default=10, show_default=True, type=click.IntRange(1, 100), help="Results shown."
+)
+@click.option("--fuzzy", is_flag=True, help="Also match words one typo away.")
+@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
+@click.pass_context
+@handle_errors
+def search(
+    ctx: click.Context,
+    query: tuple[str, ...],
+    lang: str | None,
+    types: str | None,
+    limit: int,
+    fuzzy: bool,
+    as_json: bool,
+) -> None:
+    """Search rules, examples, glossary, rulings and cards; exit 1 when nothing is found.
+
+    Words are searched in --lang (default: the configured language) and, for French and
+    Spanish, in the English originals too. A rule number (701.54, 701.54a-c) jumps to the rule.
+    Syntax: "exact phrase", AND, OR, NOT, -word, and filters type:ruling lang:fr set:KHM
+    card:"Name" date:2023 source:wotc edition:2025-11-14 (edition:all for every edition).
+
+    \b
+    Example:
+        kb search ring tempts you
+        kb search "voto empate" --lang es
+        kb search type:ruling set:KHM date:2021 saga --json
+        kb search 701.54a-c
+    """
+    from kb.search import search as run_search
+
+    settings = settings_of(ctx)
+    response = run_search(
+        settings.index_dir,
+        " ".join(query),
+        lang=lang,
+        types=types,
+        limit=limit,
+        fuzzy=fuzzy,
+        default_lang=settings.lang,
+    )
+    if as_json:
+        print_json(response)
+    else:
+        from kb.search.terminal import renderables
+
+        out = console()
+        for renderable in renderables(response):
+            out.print(renderable)
+    if not response["results"]:
+        sys.exit(1)
+
+
+@main.command()
+@click.option(
+    "--port",
+    default=8000,
+    show_default=True,
+    type=click.IntRange(0, 65535),
+    help="Port to listen on (0: any free port).",
+)
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option(
+    "--site",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Folder of the built site. Default: the data folder's site/ (what `kb build` writes).",
+)
+@click.pass_context
+@handle_errors
+def serve(ctx: click.Context, port: int, host: str, site: Path | None) -> None:
+    """Serve the built site and the search API (GET /api/search?q=&lang=&type=&limit=).
+
+    The API answers JSON from the Whoosh index; a bad parameter gets a 400 with a message.
+    Until `kb build` has written the site, / says so and the API still answers.
+
+    \b
+    Example:
+        kb serve
+        kb serve --port 8080 --host 0.0.0.0
+        curl 'http://127.0.0.1:8000/api/search?q=voto+empate&lang=es'
+    """
+    from kb.serve import serve as run_server
+
+    settings = settings_of(ctx)
+
+    def ready(url: str) -> None:
+        click.echo(
+            f"serving {url} (site: {shorten(str(site or settings.site_dir))}, "
+            f"API: {url}api/search?q=…) — Ctrl-C to stop"
+        )
+
+    run_server(settings, host=host, port=port, site_dir=site, on_ready=ready)
+
+
+# --- links, editions, history, translation drift ---------------------------------------------
