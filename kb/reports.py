@@ -1,6 +1,6 @@
 """Terminal output of the inspect commands and the ingest summary (rich tables and panels).
 
-Kept apart from ``cli.py`` so the command module stays a thin layer of options, and from the
+Kept apart from ``kb.cli`` so the command modules stay a thin layer of options, and from the
 views in ``lookup.py`` so those stay plain data for ``--json``, the site and the exports.
 """
 
