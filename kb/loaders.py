@@ -174,9 +174,15 @@ def load_comprules(session: Session, doc: Document, parsed: CompRulesDocument) -
     )
 
 
-def translations_edition(session: Session, language: str) -> Edition:
-    """The edition that gathers a language's translated rule texts (created on first use)."""
-    key = f"{language}:translations"
+def translations_edition(
+    session: Session, language: str, collection: str = "translations"
+) -> Edition:
+    """The edition gathering a language's translated rule texts of one origin (made on first use).
+
+    Rule pages land in ``{lang}:translations``; translators' catalogs (``kb import po``) in
+    ``{lang}:community``, so re-ingesting a rule page never touches a translator's work.
+    """
+    key = f"{language}:{collection}"
     edition = session.scalar(select(Edition).where(Edition.key == key))
     if edition is None:
         edition = Edition(key=key, kind="translations", language=language)

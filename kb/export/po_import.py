@@ -26,6 +26,7 @@ from kb.errors import KbError
 from kb.export.po import PROJECT, parse_context
 from kb.export.po_syntax import check_syntax
 from kb.langs import check_lang
+from kb.loaders import translations_edition
 from kb.models import Edition, Example, Rule, RuleText
 
 
@@ -88,17 +89,6 @@ class _Group:
     line: int = 0
     main: tuple[str, str] | None = None  # (msgid, msgstr)
     examples: dict[int, tuple[str, str, int]] = field(default_factory=dict)
-
-
-def community_edition(session: Session, language: str) -> Edition:
-    """The edition that holds a language's community translations (created on first use)."""
-    key = f"{language}:community"
-    edition = session.scalar(select(Edition).where(Edition.key == key))
-    if edition is None:
-        edition = Edition(key=key, kind="translations", language=language)
-        session.add(edition)
-        session.flush()
-    return edition
 
 
 def _read(path: Path, language: str | None) -> tuple[list, str, str | None]:
@@ -268,7 +258,7 @@ def import_po(
         raise ImportProblems(problems)
     if not plans:
         raise KbError(f"{path}: no translated entry to import")
-    target = community_edition(session, lang)
+    target = translations_edition(session, lang, "community")
     for group, edition, text in plans:
         _store(session, target, lang, group, edition, text, report)
         date = edition.effective_date.isoformat() if edition.effective_date else edition.key
