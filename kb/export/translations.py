@@ -12,12 +12,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from sqlalchemy import select
-from sqlalchemy.orm import Session, selectinload
+from sqlalchemy.orm import Session
 
 from kb.export import stages
+from kb.lookup import translations_for
 from kb.models import Edition, Rule, RuleText
-
-PROVENANCE_ORDER = {"official": 0, "community": 1, "machine": 2}
 
 
 @dataclass(frozen=True)
@@ -33,39 +32,6 @@ class Translation:
     examples: tuple[str, ...] = ()
     follows: str | None = None  # ISO date of the English edition it was made from
     assumed: bool = False
-
-
-def _candidates(
-    session: Session, language: str, numbers: Iterable[str]
-) -> dict[str, list[RuleText]]:
-    wanted = sorted(set(numbers))
-    found: dict[str, list[RuleText]] = {}
-    for start in range(0, len(wanted), 500):
-        rows = session.scalars(
-            select(RuleText)
-            .join(Rule, Rule.id == RuleText.rule_id)
-            .join(Edition, Edition.id == Rule.edition_id)
-            .where(
-                Edition.kind == "translations",
-                RuleText.language == language,
-                Rule.number.in_(wanted[start : start + 500]),
-            )
-            .options(
-                selectinload(RuleText.examples),
-                selectinload(RuleText.rule),
-                selectinload(RuleText.follows_edition),
-            )
-        ).all()
-        for text in rows:
-            found.setdefault(text.rule.number, []).append(text)
-    for texts in found.values():
-        texts.sort(key=lambda t: (PROVENANCE_ORDER.get(t.provenance, 9), -_follows_ord(t), t.id))
-    return found
-
-
-def _follows_ord(text: RuleText) -> int:
-    edition = text.follows_edition
-    return edition.effective_date.toordinal() if edition and edition.effective_date else 0
 
 
 def _follows_iso(text: RuleText) -> str | None:
@@ -88,12 +54,11 @@ def _make(number: str, language: str, status: str, text: RuleText) -> Translatio
 
 
 def _judge_heading(
-    session: Session, edition: Edition, number: str, candidates: list[RuleText]
+    session: Session, edition: Edition, number: str, best: RuleText | None
 ) -> dict | None:
     """Parts and chapters, which the version stage does not judge: compare their English title."""
-    if not candidates:
+    if best is None:
         return None
-    best = candidates[0]
     state = "current"
     if best.follows_edition_id not in (None, edition.id):
         titles = dict(
@@ -120,15 +85,15 @@ def translations(
     if language == "en":
         raise ValueError("English is the source: read the edition's own texts")
     chosen = stages.preferred_translations(session, language, edition)
-    headings = _candidates(session, language, [n for n in wanted if n not in chosen])
+    headings = translations_for(session, [n for n in wanted if n not in chosen], language)
     out: dict[str, Translation] = {}
     for number in wanted:
         item = chosen.get(number)
         if item is None:  # a part or chapter
-            found = headings.get(number, [])
+            found = headings.get(number)
             judged = _judge_heading(session, edition, number, found)
             out[number] = (
-                _make(number, language, judged["status"], found[0])
+                _make(number, language, judged["status"], found)
                 if judged
                 else Translation(number=number, language=language, status="missing")
             )
