@@ -162,13 +162,34 @@ def test_markdown_has_one_section_per_language(ring_sheet):
     sheet, expected, _ = ring_sheet
     md = render_markdown(sheet)
     sections = re.findall(r"^## (.+)$", md, re.MULTILINE)
-    assert sections == ["Français", "Anglais", "Espagnol"]
+    # no French text is loaded at all: said once at the top, no section repeating the English
+    assert sheet.untranslated == ["fr"]
+    assert sections == ["Anglais", "Espagnol"]
+    assert md.count("Français : aucune traduction de ces textes") == 1
     english = md.split("## Anglais", 1)[1].split("## Espagnol", 1)[0]
     for number, (title, body, _examples) in expected.items():
         assert number in english
         assert escape(body) in english or escape(title) in english
     spanish = md.split("## Espagnol", 1)[1]
     assert "El Anillo te tienta" in spanish and "*[officielle" in spanish
+
+
+def test_sheet_is_titled_by_its_rules_names_and_spends_no_column_on_a_missing_language(
+    ring_sheet,
+):
+    sheet, _, _ = ring_sheet
+    # the label language (French) has no title of its own: the English names are used
+    assert sheet.names == {"701.54": "The Ring Tempts You", "702.2": "Deathtouch", "714": "Saga Cards"}
+    html = render_html(sheet)
+    assert "<title>Fiche de règles · 701.54 The Ring Tempts You · 702.2 Deathtouch · 714 Saga Cards" in html
+    head = html.split("<thead>", 1)[1].split("</thead>", 1)[0]
+    assert re.findall(r'<th scope="col"[^>]*>([^<]+)</th>', head) == ["Règle", "Anglais", "Espagnol"]
+    assert 'class="screen cols-2"' in html
+    # the per-row "missing" badge of French is gone; Spanish keeps its own where it lacks a text
+    assert html.count("Français : aucune traduction") == 1
+    md = render_markdown(sheet)
+    levels = [len(m) for m in re.findall(r"^(#+) ", md, re.MULTILINE)]
+    assert all(b - a <= 1 for a, b in zip(levels, levels[1:], strict=False)), levels
 
 
 def test_corpus_text_is_escaped_in_html_and_markdown():

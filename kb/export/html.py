@@ -136,9 +136,12 @@ def linker(known: set[str]) -> Any:
 
 
 def coverage_lines(sheet: Sheet, words: Labels) -> list[str]:
-    """One line per translated language: how many of the sheet's rules are current/stale/missing."""
+    """One line per translated language: how many of the sheet's rules are current/stale/missing
+    (or, for a language with no text at all, that the English is shown: said once, not per row)."""
     return [
-        words(
+        words("untranslated", language=language_name(lang, sheet.label_language))
+        if lang in sheet.untranslated
+        else words(
             "coverage",
             language=language_name(lang, sheet.label_language),
             current=tally["current"],
@@ -149,6 +152,20 @@ def coverage_lines(sheet: Sheet, words: Labels) -> list[str]:
     ]
 
 
+def heading(sheet: Sheet) -> str:
+    """The items of the sheet with their names: ``701.54 The Ring Tempts You · 702.2 Deathtouch``."""
+    return " · ".join(
+        f"{item} {sheet.names[item]}" if item in sheet.names else item for item in sheet.items
+    )
+
+
+def shown_badges(sheet: Sheet, cell: Cell) -> list[str]:
+    """A cell's badges, less ``missing`` where the sheet says once that the language has none."""
+    if cell.language in sheet.untranslated:
+        return [b for b in cell.badges if b != "missing"]
+    return cell.badges
+
+
 def render_html(
     sheet: Sheet, *, paper: str = "a4", landscape: bool = False, print_: bool = False
 ) -> str:
@@ -157,6 +174,7 @@ def render_html(
         raise ValueError(f"paper must be one of {', '.join(PAPERS)}")
     words = labels(sheet.label_language)
     template = environment(sheet.label_language).get_template("sheet.html")
+    columns = sheet.columns
     return template.render(
         sheet=sheet,
         L=words,
@@ -169,9 +187,14 @@ def render_html(
         language_names={
             lang: language_name(lang, sheet.label_language) for lang in sheet.languages
         },
+        heading=heading(sheet),
+        columns=[sheet.languages[i] for i in columns],
+        pick=lambda cells: [cells[i] for i in columns],
+        shown_badges=lambda cell: shown_badges(sheet, cell),
         coverage=coverage_lines(sheet, words),
         spans=spans,
         link=linker({row.number for row in sheet.rows}),
         card_names=lambda card, group: list(dict.fromkeys(card.names[c.language] for c in group)),
-        is_fallback=lambda group: not any(c.shown_language == c.language for c in group),
+        is_fallback=lambda group: not any(c.shown_language == c.language for c in group)
+        and not all(c.language in sheet.untranslated for c in group),
     )

@@ -87,11 +87,23 @@ class Sheet:
     clarifications: list[ClarificationRow]
     cards: list[CardSection]
     counts: dict[str, dict[str, int]]
+    # the title of each item that names one rule, chapter or part, in the label language when
+    # it has one (English otherwise): a sheet is called by its rules' names, not just numbers
+    names: dict[str, str] = field(default_factory=dict)
+    # languages asked for that have no text of their own anywhere on the sheet: said once for
+    # the sheet, and no column is spent on what would be a copy of the English
+    untranslated: list[str] = field(default_factory=list)
 
     @property
     def label_language(self) -> str:
         """The language of the sheet's own labels: the first one asked for."""
         return self.languages[0]
+
+    @property
+    def columns(self) -> list[int]:
+        """The positions in ``languages`` that get a column (at least one: the English text)."""
+        shown = [i for i, lang in enumerate(self.languages) if lang not in self.untranslated]
+        return shown or [0]
 
     def as_dict(self) -> dict[str, Any]:
         """The sheet as plain data (for tests and for tools)."""
@@ -288,6 +300,34 @@ def _card_sections(
     return sections
 
 
+def _item_names(rows: list[Row], items: Sequence[str]) -> dict[str, str]:
+    by_number = {row.number: row for row in rows}
+    names: dict[str, str] = {}
+    for item in items:
+        row = by_number.get(item.strip().rstrip("."))
+        if row is None:
+            continue
+        own = row.cells[0]
+        title = own.title if own.shown_language == own.language else ""
+        english = next((c.title for c in row.cells if c.shown_language == "en" and c.title), "")
+        if title or english:
+            names[item.strip()] = title or english
+    return names
+
+
+def _untranslated(
+    languages: list[str], rows: list[Row], rulings: list[ClarificationRow]
+) -> list[str]:
+    out = []
+    for index, lang in enumerate(languages):
+        if lang == "en":
+            continue
+        cells = [r.cells[index] for r in rows] + [r.cells[index] for r in rulings]
+        if cells and not any(c.shown_language == lang for c in cells):
+            out.append(lang)
+    return out
+
+
 def split_cards(values: Sequence[str]) -> list[str]:
     """Card names from repeated ``--cards`` options, each of which may hold several split by ``;``.
 
@@ -310,6 +350,9 @@ def build_sheet(
     selected = select_rules(session, ed, items)
     rows, counts = _rows(session, ed, selected, langs)
     doc = session.get(Document, ed.document_id) if ed.document_id else None
+    clarifications = _linked_clarifications(session, ed, selected, langs)
+    card_sections = _card_sections(session, split_cards(cards), langs)
+    rulings = clarifications + [r for section in card_sections for r in section.rulings]
     return Sheet(
         items=[s for s in items if s.strip()],
         languages=langs,
@@ -317,7 +360,9 @@ def build_sheet(
         edition_key=ed.key,
         source=PurePath(doc.path).name if doc else "",
         rows=rows,
-        clarifications=_linked_clarifications(session, ed, selected, langs),
-        cards=_card_sections(session, split_cards(cards), langs),
+        clarifications=clarifications,
+        cards=card_sections,
         counts=counts,
+        names=_item_names(rows, items),
+        untranslated=_untranslated(langs, rows, rulings),
     )
