@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 from html.parser import HTMLParser
 
@@ -179,17 +180,20 @@ def test_sheet_is_titled_by_its_rules_names_and_spends_no_column_on_a_missing_la
 ):
     sheet, _, _ = ring_sheet
     # the label language (French) has no title of its own: the English names are used
-    assert sheet.names == {"701.54": "The Ring Tempts You", "702.2": "Deathtouch", "714": "Saga Cards"}
+    names = {"701.54": "The Ring Tempts You", "702.2": "Deathtouch", "714": "Saga Cards"}
+    assert sheet.names == names
     html = render_html(sheet)
-    assert "<title>Fiche de règles · 701.54 The Ring Tempts You · 702.2 Deathtouch · 714 Saga Cards" in html
+    title = "Fiche de règles · 701.54 The Ring Tempts You · 702.2 Deathtouch · 714 Saga Cards"
+    assert f"<title>{title}</title>" in html
     head = html.split("<thead>", 1)[1].split("</thead>", 1)[0]
-    assert re.findall(r'<th scope="col"[^>]*>([^<]+)</th>', head) == ["Règle", "Anglais", "Espagnol"]
+    columns = re.findall(r'<th scope="col"[^>]*>([^<]+)</th>', head)
+    assert columns == ["Règle", "Anglais", "Espagnol"]
     assert 'class="screen cols-2"' in html
     # the per-row "missing" badge of French is gone; Spanish keeps its own where it lacks a text
     assert html.count("Français : aucune traduction") == 1
     md = render_markdown(sheet)
     levels = [len(m) for m in re.findall(r"^(#+) ", md, re.MULTILINE)]
-    assert all(b - a <= 1 for a, b in zip(levels, levels[1:], strict=False)), levels
+    assert all(b - a <= 1 for a, b in itertools.pairwise(levels)), levels
 
 
 def test_corpus_text_is_escaped_in_html_and_markdown():

@@ -153,7 +153,7 @@ def coverage_lines(sheet: Sheet, words: Labels) -> list[str]:
 
 
 def heading(sheet: Sheet) -> str:
-    """The items of the sheet with their names: ``701.54 The Ring Tempts You · 702.2 Deathtouch``."""
+    """The sheet's items with their names (``701.54 The Ring Tempts You · 702.2 Deathtouch``)."""
     return " · ".join(
         f"{item} {sheet.names[item]}" if item in sheet.names else item for item in sheet.items
     )
@@ -195,6 +195,8 @@ def render_html(
         spans=spans,
         link=linker({row.number for row in sheet.rows}),
         card_names=lambda card, group: list(dict.fromkeys(card.names[c.language] for c in group)),
-        is_fallback=lambda group: not any(c.shown_language == c.language for c in group)
-        and not all(c.language in sheet.untranslated for c in group),
+        is_fallback=lambda group: (
+            not any(c.shown_language == c.language for c in group)
+            and not all(c.language in sheet.untranslated for c in group)
+        ),
     )
