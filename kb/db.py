@@ -104,12 +104,13 @@ class SchemaState:
 
 
 def _state(conn: Connection) -> SchemaState:
-    from alembic.runtime.migration import MigrationContext
-
     from kb.migrations import head_revision
 
-    current = MigrationContext.configure(conn).get_current_revision()
-    tables = set(inspect(conn).get_table_names()) & set(Base.metadata.tables)
+    tables = set(inspect(conn).get_table_names())
+    current = None
+    if "alembic_version" in tables:  # what Alembic's MigrationContext reads, without Alembic
+        current = conn.execute(text("SELECT version_num FROM alembic_version")).scalar()
+    tables &= set(Base.metadata.tables)
     return SchemaState(
         current=current,
         head=head_revision(),
