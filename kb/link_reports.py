@@ -10,9 +10,9 @@ from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
-from rich.table import Table
 
 from kb.langs import language_name
+from kb.reports import counts_table, indented, labelled
 from kb.versions.diff import word_ops
 
 SOURCE_LABELS = {
@@ -34,8 +34,8 @@ def ops_markup(ops: list[list[str]], context: int | None = 80, *, plain: bool = 
     for index, (op, text) in enumerate(ops):
         if op == "equal":
             if context is not None and len(text) > 2 * context + 10:
-                head = text[:context] if index > 0 else ""
-                tail = text[-context:] if index < len(ops) - 1 else ""
+                head = _head(text, context) if index > 0 else ""
+                tail = _tail(text, context) if index < len(ops) - 1 else ""
                 text = f"{head}…{tail}" if head or tail else text
             parts.append(escape(text))
         elif plain:
@@ -46,6 +46,21 @@ def ops_markup(ops: list[list[str]], context: int | None = 80, *, plain: bool = 
         else:
             parts.append(f"[green]{escape(text)}[/green]")
     return "".join(parts)
+
+
+def _head(text: str, width: int) -> str:
+    """The first ``width`` characters of an unchanged stretch, ending at a word boundary."""
+    cut = text[:width]
+    return cut if text[width : width + 1].isspace() else cut[: cut.rfind(" ") + 1] or cut
+
+
+def _tail(text: str, width: int) -> str:
+    """The last ``width`` characters of an unchanged stretch, starting at a word boundary."""
+    cut = text[-width:]
+    if text[-width - 1 : -width].isspace():
+        return cut
+    space = cut.find(" ")
+    return cut[space:] if space >= 0 else cut
 
 
 def _plain(console: Console) -> bool:
@@ -72,7 +87,7 @@ def print_check(console: Console, report: dict[str, Any]) -> None:
     """Print unresolved references and translation misfits, or that all is well."""
     missing = report["unresolved"]
     if missing:
-        table = Table(title=f"{len(missing)} unresolved references", title_justify="left")
+        table = counts_table(f"{len(missing)} unresolved references")
         for column in ("edition", "reference", "kind", "in", "language", "as written"):
             table.add_column(column)
         for item in missing:
@@ -140,15 +155,17 @@ def print_diff(console: Console, diff: dict[str, Any], *, limit: int | None = No
         console.print("[bold]Renumbered[/bold]")
         for r in shown(diff["renumbered"]):
             edited = " [dim](text changed too)[/dim]" if r["changed"] else ""
-            console.print(
-                f"  {r['old_number']} → {r['new_number']}  {escape(_short(r['title'], 80))}{edited}"
+            labelled(
+                console,
+                f"{r['old_number']} → {r['new_number']}",
+                f"{escape(_short(r['title'], 80))}{edited}",
             )
         more(diff["renumbered"])
     for key, title in (("added", "Added"), ("removed", "Removed")):
         if diff[key]:
             console.print(f"[bold]{title}[/bold]")
             for r in shown(diff[key]):
-                console.print(f"  {r['number']}  {escape(_short(r['text']))}")
+                labelled(console, r["number"], escape(_short(r["text"])))
             more(diff[key])
     if diff["changed"]:
         console.print("[bold]Changed[/bold]")
@@ -162,7 +179,7 @@ def print_diff(console: Console, diff: dict[str, Any], *, limit: int | None = No
                 " [dim](only a reference to a renumbered rule)[/dim]" if c["reference_only"] else ""
             )
             console.print(f"  [bold]{number}[/bold]{note}")
-            console.print(f"    {ops_markup(c['ops'], plain=_plain(console))}", soft_wrap=True)
+            indented(console, ops_markup(c["ops"], plain=_plain(console)), 4)
         more(diff["changed"])
     glossary = diff["glossary"]
     if glossary["added"] or glossary["removed"] or glossary["changed"]:
@@ -172,9 +189,8 @@ def print_diff(console: Console, diff: dict[str, Any], *, limit: int | None = No
         for term in glossary["removed"]:
             console.print(f"  [red]- {escape(term)}[/red]")
         for g in shown(glossary["changed"]):
-            console.print(
-                f"  ~ {escape(g['term'])}: {ops_markup(g['ops'], plain=_plain(console))}",
-                soft_wrap=True,
+            indented(
+                console, f"~ {escape(g['term'])}: {ops_markup(g['ops'], plain=_plain(console))}"
             )
         more(glossary["changed"])
 
@@ -210,16 +226,12 @@ def print_trace(console: Console, view: dict[str, Any]) -> None:
             continue
         if previous is not None and entry["changed"]:
             ops = word_ops(previous["text"], entry["text"])
-            console.print(
-                f"  {ops_markup(ops, context=None, plain=_plain(console))}", soft_wrap=True
-            )
+            indented(console, ops_markup(ops, context=None, plain=_plain(console)))
         else:
-            console.print(f"  {escape(entry['text'])}", soft_wrap=True)
+            indented(console, escape(entry["text"]))
         previous = entry
         for sub in entry["subrules"]:
-            console.print(
-                f"    [dim]{escape(sub['number'])}[/dim] {escape(sub['text'])}", soft_wrap=True
-            )
+            labelled(console, f"[dim]{escape(sub['number'])}[/dim]", escape(sub["text"]), 4)
 
 
 def print_stale(console: Console, language: str, items: list[dict[str, Any]]) -> None:
@@ -240,12 +252,12 @@ def print_stale(console: Console, language: str, items: list[dict[str, Any]]) ->
             f"[bold]{escape(numbered)}[/bold] [dim]{item['provenance']}; follows "
             f"{item['follows']}{assumed}; English changed by {item['edition']}:[/dim]"
         )
-        console.print(f"  {ops_markup(item['ops'], plain=_plain(console))}", soft_wrap=True)
+        indented(console, ops_markup(item["ops"], plain=_plain(console)))
 
 
 def print_drift(console: Console, summary: dict[str, dict[str, int]]) -> None:
     """Print the per-language translation drift table."""
-    table = Table(title="Translations", title_justify="left")
+    table = counts_table("Translations")
     for column in (
         "language",
         "translated",

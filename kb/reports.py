@@ -11,15 +11,31 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from rich import box
 from rich.console import Console
 from rich.markup import escape
+from rich.padding import Padding
 from rich.table import Table
+from rich.text import Text
 
 from kb.config import Settings
 from kb.ingest import IngestReport, ProgressHook
 from kb.langs import LANGS, language_name
 
 BADGES = {"official": "official", "machine": "machine translation", "community": "community"}
+
+
+def counts_table(title: str) -> Table:
+    """A table of counts that fits 80 columns: a rule under the header, no vertical borders
+    (eight columns of boxed cells cut their headers to ``chapte…`` at that width)."""
+    return Table(
+        title=title,
+        title_justify="left",
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
+        show_edge=False,
+        collapse_padding=True,
+    )
 
 
 @contextmanager
@@ -75,7 +91,7 @@ def print_ingest_summary(console: Console, summary: dict[str, Any]) -> None:
     """Print the run line and the counts table."""
     run = summary["run"]
     console.print(
-        f"{run['files']} documents: {run['loaded']} loaded, {run['unchanged']} unchanged, "
+        f"{run['files']} documents read: {run['loaded']} loaded, {run['unchanged']} unchanged, "
         f"{run['failed']} failed"
     )
     print_stats(console, summary["knowledge_base"])
@@ -83,14 +99,14 @@ def print_ingest_summary(console: Console, summary: dict[str, Any]) -> None:
 
 def print_stats(console: Console, stats: dict[str, Any]) -> None:
     """Print documents, editions and per-language coverage as tables."""
-    docs = Table(title="Documents", title_justify="left")
+    docs = counts_table("Documents")
     docs.add_column("format")
-    docs.add_column("loaded", justify="right")
+    docs.add_column("stored", justify="right")
     docs.add_column("failed", justify="right")
     for fmt, counts in sorted(stats["documents"].items()):
         docs.add_row(fmt, str(counts.get("loaded", 0)), str(counts.get("failed", 0)))
     console.print(docs)
-    eds = Table(title="Editions", title_justify="left")
+    eds = counts_table("Editions")
     eds.add_column("edition", no_wrap=True, min_width=12)
     eds.add_column("lang", no_wrap=True)
     for column in ("parts", "chapters", "rules", "subrules", "examples", "glossary"):
@@ -118,7 +134,7 @@ def print_stats(console: Console, stats: dict[str, Any]) -> None:
         f"clarifications: {stats['clarifications']}  "
         f"rulings pages recognised: {stats['cards_recognised_pages']}"
     )
-    langs = Table(title="Per language", title_justify="left")
+    langs = counts_table("Per language")
     for column in ("language", "rule texts", "coverage", "clarification texts", "card names"):
         langs.add_column(column, justify="left" if column == "language" else "right")
     for lang, data in stats["languages"].items():
@@ -203,12 +219,28 @@ def print_rule(console: Console, view: dict[str, Any]) -> None:
     console.print(table)
 
 
+def indented(console: Console, markup: str, indent: int = 2) -> None:
+    """Print a paragraph whose wrapped lines keep the indent (a hanging indent, not column 0)."""
+    console.print(Padding(markup, (0, 0, 0, indent), expand=False))
+
+
+def labelled(console: Console, label: str, markup: str, indent: int = 2) -> None:
+    """Print ``label  text`` with the text's wrapped lines aligned under its first word."""
+    head = Text.from_markup(" " * indent + label + "  ")
+    width = max(console.width - head.cell_len, 20)
+    for index, line in enumerate(Text.from_markup(markup).wrap(console, width)):
+        line.rstrip()
+        prefix = head if index == 0 else Text(" " * head.cell_len)
+        console.print(Text.assemble(prefix, line), soft_wrap=True)
+
+
 def print_card(console: Console, view: dict[str, Any]) -> None:
-    """Print a card's names, attributes, printings and rulings."""
+    """Print a card's names, type lines and texts (Oracle first), attributes, printings and
+    rulings, each ruling text with its language and provenance."""
     console.print(f"[bold]{escape(view['name'])}[/bold]")
     for lang in LANGS:
         if lang in view["names"]:
-            console.print(f"  {language_name(lang, 'en')}: {escape(view['names'][lang])}")
+            indented(console, f"{language_name(lang, 'en')}: {escape(view['names'][lang])}")
     facts = []
     if view["mana_value"] is not None:
         facts.append(f"mana value {view['mana_value']:g}")
@@ -222,14 +254,20 @@ def print_card(console: Console, view: dict[str, Any]) -> None:
     for page in view["rulings_pages"]:
         facts.append(f"rulings page {page['page_id']}")
     for fact in facts:
-        console.print(f"  {escape(fact)}")
+        indented(console, escape(fact))
+    texts = view.get("texts") or {}
+    type_lines = view.get("type_lines") or {}
+    for lang in [code for code in LANGS if code in texts or code in type_lines]:
+        label = "Oracle text" if lang == "en" else f"{language_name(lang, 'en')} printed text"
+        console.print(f"[bold]{label}[/bold]")
+        if type_lines.get(lang):
+            indented(console, f"[italic]{escape(type_lines[lang])}[/italic]")
+        for line in (texts.get(lang) or "").splitlines():
+            if line.strip():
+                indented(console, escape(line))
     console.print(f"[bold]{len(view['rulings'])} rulings[/bold]")
     for ruling in view["rulings"]:
         console.print(f"[cyan]{ruling['date']}[/cyan] · {escape(ruling['source'])}")
         for lang, text in sorted(ruling["texts"].items(), key=lambda kv: kv[0] != "en"):
-            prefix = (
-                ""
-                if lang == "en"
-                else f"[dim]{lang} ({BADGES.get(text['provenance'], text['provenance'])}):[/dim] "
-            )
-            console.print(f"  {prefix}{escape(text['text'])}")
+            badge = BADGES.get(text["provenance"], text["provenance"])
+            indented(console, f"[dim]{lang} ({escape(badge)}):[/dim] {escape(text['text'])}")

@@ -29,9 +29,7 @@ def _commands(group: click.Group, prefix: str = ""):
 
 
 def test_every_command_has_help_with_an_example():
-    missing = [
-        name for name, command in _commands(main) if "Example:" not in (command.help or "")
-    ]
+    missing = [name for name, command in _commands(main) if "Example:" not in (command.help or "")]
     assert missing == []
 
 
@@ -45,7 +43,9 @@ def test_python_dash_m_kb_runs():
 def test_ingest_seeds_prints_a_summary(tmp_path, seeds):
     result = run("ingest", str(seeds), home=tmp_path)
     assert result.exit_code == 0, result.output
-    assert "3 documents: 3 loaded, 0 unchanged, 0 failed" in result.output
+    assert "3 documents read: 3 loaded, 0 unchanged, 0 failed" in result.output
+    # the documents table counts what the knowledge base stores, not what this run loaded
+    assert "stored" in result.output
     again = run("ingest", str(seeds), "--json", home=tmp_path)
     summary = json.loads(again.stdout)
     assert summary["run"] == {
@@ -167,3 +167,26 @@ def test_stats_json_and_text(full_settings):
     }
     text = run("stats", home=full_settings.home).stdout
     assert "2026-01-16" in text and "Spanish" in text
+
+
+def test_card_shows_its_texts_and_each_ruling_language_and_provenance(full_settings):
+    out = run("card", "The Trickster-God's Heist", home=full_settings.home).stdout
+    assert "Oracle text" in out and "Enchantment — Saga" in out
+    assert "III — Target player loses 3 life and you gain 3 life." in out
+    assert "French printed text" in out and "Enchantement : saga" in out
+    rulings = [line for line in out.splitlines() if line.startswith("  en (official): ")]
+    assert len(rulings) >= 12
+    # wrapped lines keep their indent (a hanging indent), never back to column 0
+    body = out.split("rulings\n", 1)[1].splitlines()
+    assert all(line.startswith("  ") or line[:4].isdigit() for line in body), body
+
+
+@pytest.mark.parametrize("command", [("stats",), ("diff", "2025-11-14", "2026-01-16")])
+def test_terminal_output_fits_80_columns_without_cut_headers(full_settings, command):
+    result = CliRunner().invoke(
+        main, ["--home", str(full_settings.home), *command], env={"COLUMNS": "80"}
+    )
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert max(len(line) for line in lines) <= 80
+    assert "…" not in "".join(line for line in lines if not line.startswith(" "))
