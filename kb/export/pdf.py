@@ -22,8 +22,11 @@ def render_pdf(sheet: Sheet, *, paper: str = "a4", landscape: bool = False) -> b
         from weasyprint import HTML
     except (ImportError, OSError) as exc:  # OSError: Pango/HarfBuzz libraries missing
         raise KbError(
-            f"PDF needs WeasyPrint and its system libraries (Pango, HarfBuzz): {exc}; "
-            "install them (see .ci/run) or use --format html"
+            f"PDF needs WeasyPrint and its system libraries (Pango, HarfBuzz): {exc}; install "
+            "them with `pip install 'kb[pdf]'` and, on Debian or Ubuntu, `apt-get install "
+            "libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz0b libharfbuzz-subset0 "
+            "fonts-dejavu-core` (other systems: WeasyPrint's installation guide), or use "
+            "--format html"
         ) from None
     html = render_html(sheet, paper=paper, landscape=landscape, print_=True)
     # WeasyPrint logs every unsupported CSS property at WARNING; the sheet's CSS uses none, so
