@@ -42,12 +42,37 @@ def _sqlite_pragmas(dbapi_connection, _record) -> None:  # type: ignore[no-untyp
     cursor.close()
 
 
-def make_engine(url: str) -> Engine:
-    """Create an engine for a URL, creating the SQLite file's folder if needed."""
+def missing_sqlite_file(url: str) -> bool:
+    """Whether the URL names a SQLite file that does not exist (yet)."""
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        return False
+    database = parsed.database
+    return (
+        parsed.get_backend_name() == "sqlite"
+        and bool(database)
+        and database != ":memory:"
+        and not str(database).startswith("file:")
+        and not Path(str(database)).is_file()
+    )
+
+
+def make_engine(url: str, *, create: bool = True) -> Engine:
+    """Create an engine for a URL, creating the SQLite file's folder if needed.
+
+    With ``create=False`` (readers) a SQLite file that does not exist is refused instead: a
+    command that only reads must never leave an empty database behind.
+    """
     try:
         parsed = make_url(url)
     except ArgumentError as exc:
         raise DatabaseError(f"not a database URL: {url!r} ({exc})") from None
+    if not create and missing_sqlite_file(url):
+        raise DatabaseError(
+            "the knowledge base is empty: run `kb ingest corpus/` (or `kb build`) first "
+            f"(there is no database at {parsed.database})"
+        )
     if parsed.get_backend_name() == "sqlite":
         if parsed.database and parsed.database != ":memory:":
             try:
@@ -246,7 +271,7 @@ class Database:
 
     def __init__(self, url: str, *, create: bool = True) -> None:
         self.url = url
-        self.engine = make_engine(url)
+        self.engine = make_engine(url, create=create)
         try:
             if create:
                 upgrade_schema(self.engine)

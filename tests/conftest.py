@@ -118,8 +118,8 @@ def _dispose_engines_afterwards(
     engines: list[Any] = []
     real = kb.db.make_engine
 
-    def recording(url: str) -> Any:
-        engine = real(url)
+    def recording(url: str, **options: Any) -> Any:
+        engine = real(url, **options)
         engines.append(engine)
         return engine
 
