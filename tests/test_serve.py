@@ -5,6 +5,7 @@ from __future__ import annotations
 import http.client
 import json
 import os
+import re
 import threading
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -56,10 +57,10 @@ def server(kb_settings: Any) -> Iterator[Any]:
     yield from _running(kb_settings, kb_settings.site_dir)
 
 
-def _running(settings: Any, site_dir: Path) -> Iterator[Any]:
-    from kb.serve import make_server
+def _running(settings: Any, site_dir: Path, **options: Any) -> Iterator[Any]:
+    from kb.server import make_server
 
-    srv = make_server(settings, host="127.0.0.1", port=0, site_dir=site_dir)
+    srv = make_server(settings, host="127.0.0.1", port=0, site_dir=site_dir, **options)
     thread = threading.Thread(target=srv.serve_forever, args=(0.05,), daemon=True)
     thread.start()
     try:
@@ -253,8 +254,114 @@ def test_unbuilt_site_is_explained_and_the_api_still_works(
 
 def test_port_in_use_is_a_clear_error(server: Any, kb_settings: Any) -> None:
     from kb.errors import KbError
-    from kb.serve import make_server
+    from kb.server import make_server
 
     port = server.server_address[1]
     with pytest.raises(KbError, match=f"cannot listen on 127.0.0.1:{port}"):
         make_server(kb_settings, host="127.0.0.1", port=port)
+
+
+# --- the production server: long paths, bodies, idle and slow clients ----------------------------
+
+
+def test_a_huge_path_is_404_or_414_never_500(server: Any) -> None:
+    status, _, body = request(server, "/" + "a" * 65_000)
+    assert status == 414 and b"too long" in body
+    status, _, _ = request(server, "/" + "a" * 300 + ".html")  # one name past NAME_MAX
+    assert status == 404
+    status, _, _ = request(server, "/" + "/".join(["abcdefgh"] * 450))  # a path past PATH_MAX
+    assert status == 404
+
+
+def _raw(server: Any, data: bytes, wait: float = 1.5) -> bytes:
+    """Send bytes on one connection; return everything answered within ``wait`` seconds."""
+    import socket
+    import time
+
+    host, port = server.server_address[:2]
+    received = b""
+    with socket.create_connection((host, port), timeout=wait) as sock:
+        sock.sendall(data)
+        deadline = time.monotonic() + wait
+        while time.monotonic() < deadline:
+            try:
+                chunk = sock.recv(65536)
+            except TimeoutError:
+                break
+            if not chunk:
+                break
+            received += chunk
+    return received
+
+
+def test_a_request_body_is_never_taken_for_a_second_request(server: Any) -> None:
+    smuggled = b"GET /api/search?q=vote HTTP/1.1\r\nHost: x\r\n\r\n"
+    post = (
+        b"POST /api/search HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n"
+        b"Content-Length: " + str(len(smuggled)).encode() + b"\r\n\r\n" + smuggled
+    )
+    answered = _raw(
+        server, post + b"GET /style.css HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+    )
+    statuses = re.findall(rb"HTTP/1\.1 (\d{3}) ", answered)
+    assert statuses == [b"405", b"200"], answered[:500]  # the body was read, not answered
+    assert b'"results"' not in answered and b"body{}" in answered
+
+
+def test_an_idle_connection_is_closed(kb_settings: Any) -> None:
+    import socket
+    import time
+
+    for srv in _running(kb_settings, kb_settings.site_dir, idle_timeout=1):
+        host, port = srv.server_address
+        with socket.create_connection((host, port), timeout=10) as sock:
+            started = time.monotonic()
+            sock.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")  # headers never finished
+            assert sock.recv(100) == b""  # closed by the server, not by the 10 s timeout
+            assert time.monotonic() - started < 8
+
+
+def test_slow_clients_cost_no_thread_and_the_limit_holds(kb_settings: Any) -> None:
+    import socket
+
+    for srv in _running(kb_settings, kb_settings.site_dir, connection_limit=20, threads=4):
+        assert request(srv, "/")[0] == 200
+        threads = threading.active_count()
+        host, port = srv.server_address
+        slow = [socket.create_connection((host, port), timeout=5) for _ in range(19)]
+        try:
+            for sock in slow:
+                sock.sendall(b"GET /api/search?q=vote HTTP/1.1\r\nHost: x\r\n")  # never ends
+            assert threading.active_count() <= threads  # http.server had made one thread each
+            # at the limit a new connection waits in the backlog: no answer while they stay
+            late = socket.create_connection((host, port), timeout=1.0)
+            late.sendall(b"GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            with pytest.raises(TimeoutError):
+                late.recv(100)
+        finally:
+            for sock in slow:
+                sock.close()
+        late.settimeout(10)
+        assert late.recv(100).startswith(b"HTTP/1.1 200")  # answered once they went away
+        late.close()
+
+
+def test_the_wsgi_application_runs_without_kb_serve(kb_settings: Any) -> None:
+    """What gunicorn runs: ``kb.serve:create_app()``, a plain WSGI callable."""
+    from wsgiref.util import setup_testing_defaults
+
+    from kb.serve import create_app
+
+    app = create_app(kb_settings)
+    try:
+        answers: list[str] = []
+        environ: dict[str, Any] = {"PATH_INFO": "/api/search", "QUERY_STRING": "q=vote"}
+        setup_testing_defaults(environ)
+        body = b"".join(app(environ, lambda status, headers: answers.append(status)))
+        assert answers == ["200 OK"] and json.loads(body)["results"]
+        environ = {"PATH_INFO": "/../secret.txt", "REQUEST_METHOD": "GET"}
+        setup_testing_defaults(environ)
+        body = b"".join(app(environ, lambda status, headers: answers.append(status)))
+        assert answers[-1] == "404 Not Found" and SECRET.encode() not in body
+    finally:
+        app.close()
