@@ -10,25 +10,25 @@ from click.testing import CliRunner
 from kb.config import load_settings
 from kb.errors import ConfigError
 
+# (a line of kb.toml, words of the error): badly typed or nonsense settings
+BAD_VALUES = [
+    ("home = 123", "home must be a string, not a number (123)"),
+    ("home = {a=1}", "home must be a string, not a table"),
+    ('home = ""', "home is empty"),
+    ("corpus = 5", "corpus must be a path or a non-empty list of paths, not a number"),
+    ("corpus = [1, 2]", "corpus[0] must be a string, not a number (1)"),
+    ("corpus = []", "corpus must be a path or a non-empty list of paths"),
+    ('database_url = "nonsense://"', "database_url names an unknown database 'nonsense'"),
+    ('database_url = "::"', "database_url is not a database URL: '::'"),
+    ('database_url = "nonsense://x/y"', "database_url names an unknown database 'nonsense'"),
+    ("database_url = 5", "database_url must be a string, not a number"),
+    ('lang = "de"', "lang: unsupported language 'de'"),
+    ("lang = [1]", "lang must be a string, not a list"),
+    ('colour = "red"', "unknown setting(s) colour"),
+]
 
-@pytest.mark.parametrize(
-    ("line", "words"),
-    [
-        ("home = 123", "home must be a string, not a number (123)"),
-        ("home = {a=1}", "home must be a string, not a table"),
-        ('home = ""', "home is empty"),
-        ("corpus = 5", "corpus must be a path or a non-empty list of paths, not a number"),
-        ("corpus = [1, 2]", "corpus[0] must be a string, not a number (1)"),
-        ("corpus = []", "corpus must be a path or a non-empty list of paths"),
-        ('database_url = "nonsense://"', "database_url names an unknown database 'nonsense'"),
-        ('database_url = "::"', "database_url is not a database URL: '::'"),
-        ('database_url = "nonsense://x/y"', "database_url names an unknown database 'nonsense'"),
-        ("database_url = 5", "database_url must be a string, not a number"),
-        ('lang = "de"', "lang: unsupported language 'de'"),
-        ("lang = [1]", "lang must be a string, not a list"),
-        ('colour = "red"', "unknown setting(s) colour"),
-    ],
-)
+
+@pytest.mark.parametrize(("line", "words"), BAD_VALUES)
 def test_a_bad_value_names_the_file_and_the_key(tmp_path: Path, line: str, words: str) -> None:
     (tmp_path / "kb.toml").write_text(line + "\n", encoding="utf-8")
     with pytest.raises(ConfigError) as caught:

@@ -321,31 +321,32 @@ HEADER = 'msgid ""\nmsgstr ""\n"Project-Id-Version: kb 2026-01-16\\n"\n"{0}\\n"\
 ENTRY = 'msgctxt "100.1"\nmsgid "These Magic rules apply"\nmsgstr "Ces règles"\n'
 
 
-@pytest.mark.parametrize(
-    ("language", "content_type", "problem"),
-    [
-        (
-            "Language: fr",
-            "Content-Type: text/plain; charset=../../../etc/passwd",
-            ":5: Content-Type: unknown charset '../../../etc/passwd' (use UTF-8)",
-        ),
-        (
-            "Language: fr",
-            "Content-Type: text/plain; charset=ISO-8859-1",
-            ":5: Content-Type: charset 'ISO-8859-1': kb reads catalogs as UTF-8",
-        ),
-        (
-            "Language: ../../x",
-            "Content-Type: text/plain; charset=UTF-8",
-            ":4: Language: '../../x' is not a language code",
-        ),
-        (
-            "Language: de",
-            "Content-Type: text/plain; charset=utf8",
-            ":4: Language: unsupported language 'de'",
-        ),
-    ],
-)
+# (Language line, Content-Type line, the problem reported): headers made to break the reader
+HOSTILE_HEADERS = [
+    (
+        "Language: fr",
+        "Content-Type: text/plain; charset=../../../etc/passwd",
+        ":5: Content-Type: unknown charset '../../../etc/passwd' (use UTF-8)",
+    ),
+    (
+        "Language: fr",
+        "Content-Type: text/plain; charset=ISO-8859-1",
+        ":5: Content-Type: charset 'ISO-8859-1': kb reads catalogs as UTF-8",
+    ),
+    (
+        "Language: ../../x",
+        "Content-Type: text/plain; charset=UTF-8",
+        ":4: Language: '../../x' is not a language code",
+    ),
+    (
+        "Language: de",
+        "Content-Type: text/plain; charset=utf8",
+        ":4: Language: unsupported language 'de'",
+    ),
+]
+
+
+@pytest.mark.parametrize(("language", "content_type", "problem"), HOSTILE_HEADERS)
 def test_a_hostile_header_is_one_line_with_file_line_and_value(
     tmp_path, language, content_type, problem
 ):

@@ -24,15 +24,52 @@ CORPUS = [
     DATA / "rulings" / "es_page.txt",
 ]
 SECRET = "top secret, outside the site"
+# (query string, words of the 400's message): every one a client may send by mistake or on purpose
+BAD_PARAMETERS = [
+    ("", "parameter q is required"),
+    ("q=", "parameter q is required"),
+    ("q=+++", "parameter q is required"),
+    ("q=vote&lang=de", "unsupported language 'de'"),
+    ("q=vote&type=spell", "unknown type 'spell'"),
+    ("q=vote&limit=abc", "limit must be a whole number"),
+    ("q=vote&limit=0", "limit must be between 1 and 100"),
+    ("q=vote&limit=1000", "limit must be between 1 and 100"),
+    ("q=vote&fuzzy=maybe", "fuzzy must be 0 or 1"),
+    ("q=vote&page=2", "unknown parameter 'page'"),
+    ("q=vote&q=tie", "parameter q is given more than once"),
+    ("q=%ff%fe", "not valid UTF-8"),
+    ("q=vote%00", "NUL character"),
+    ("q=type:spell", "unknown type"),
+    ("q=edition:1999-01-01+vote", "no such edition"),
+    ("q=the+of", "only common words"),
+    ("q=" + "x" * 600, "too long"),
+]
+# Paths that try to leave the site folder (all 404, the secret never in the answer).
+TRAVERSALS = [
+    "/../secret.txt",
+    "/en/../../secret.txt",
+    "/../_kb/secret.txt",
+    "/..%2fsecret.txt",
+    "/..%2Fsecret.txt",
+    "/en/..%2f..%2fsecret.txt",
+    "/%2e%2e/secret.txt",
+    "/%2e%2e%2fsecret.txt",
+    "/.%2e/secret.txt",
+    "/..\\secret.txt",
+    "/%5c..%5csecret.txt",
+    "/secret.txt%00.html",
+    "/leak.txt",
+    "/up/secret.txt",
+    "//secret.txt",
+    "/missing.html",
+]
 
 
-@pytest.fixture(scope="module")
-def kb_settings(tmp_path_factory: pytest.TempPathFactory) -> Any:
+def make_kb_settings(base: Path) -> Any:
     """A data folder with the small corpus indexed, a built-looking site, and a secret beside it."""
     from kb import pipeline
     from kb.config import Settings
 
-    base = tmp_path_factory.mktemp("serve")
     settings = Settings(home=base / "_kb", corpus=tuple(CORPUS))
     report = pipeline.ingest(settings, CORPUS)
     assert not report.failed
@@ -50,6 +87,11 @@ def kb_settings(tmp_path_factory: pytest.TempPathFactory) -> Any:
     os.symlink(base, site / "up")
     os.symlink(site / "style.css", site / "alias.css")
     return settings
+
+
+@pytest.fixture(scope="module")
+def kb_settings(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    return make_kb_settings(tmp_path_factory.mktemp("serve"))
 
 
 @pytest.fixture(scope="module")
@@ -120,28 +162,7 @@ def test_api_nothing_found_is_not_an_error(server: Any) -> None:
     assert status == 200 and data["results"] == []
 
 
-@pytest.mark.parametrize(
-    ("query", "message"),
-    [
-        ("", "parameter q is required"),
-        ("q=", "parameter q is required"),
-        ("q=+++", "parameter q is required"),
-        ("q=vote&lang=de", "unsupported language 'de'"),
-        ("q=vote&type=spell", "unknown type 'spell'"),
-        ("q=vote&limit=abc", "limit must be a whole number"),
-        ("q=vote&limit=0", "limit must be between 1 and 100"),
-        ("q=vote&limit=1000", "limit must be between 1 and 100"),
-        ("q=vote&fuzzy=maybe", "fuzzy must be 0 or 1"),
-        ("q=vote&page=2", "unknown parameter 'page'"),
-        ("q=vote&q=tie", "parameter q is given more than once"),
-        ("q=%ff%fe", "not valid UTF-8"),
-        ("q=vote%00", "NUL character"),
-        ("q=type:spell", "unknown type"),
-        ("q=edition:1999-01-01+vote", "no such edition"),
-        ("q=the+of", "only common words"),
-        ("q=" + "x" * 600, "too long"),
-    ],
-)
+@pytest.mark.parametrize(("query", "message"), BAD_PARAMETERS)
 def test_api_bad_parameters_get_400_with_a_message(server: Any, query: str, message: str) -> None:
     status, data = api(server, query)
     assert status == 400
@@ -213,27 +234,7 @@ def test_head_sends_no_body(server: Any) -> None:
     assert status == 200 and body == b"" and int(headers["content-length"]) > 0
 
 
-@pytest.mark.parametrize(
-    "path",
-    [
-        "/../secret.txt",
-        "/en/../../secret.txt",
-        "/../_kb/secret.txt",
-        "/..%2fsecret.txt",
-        "/..%2Fsecret.txt",
-        "/en/..%2f..%2fsecret.txt",
-        "/%2e%2e/secret.txt",
-        "/%2e%2e%2fsecret.txt",
-        "/.%2e/secret.txt",
-        "/..\\secret.txt",
-        "/%5c..%5csecret.txt",
-        "/secret.txt%00.html",
-        "/leak.txt",
-        "/up/secret.txt",
-        "//secret.txt",
-        "/missing.html",
-    ],
-)
+@pytest.mark.parametrize("path", TRAVERSALS)
 def test_nothing_outside_the_site_is_served(server: Any, path: str) -> None:
     status, _, body = request(server, path)
     assert status == 404, path
