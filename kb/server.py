@@ -9,7 +9,9 @@ application in gunicorn (README, "Deploying").
 
 from __future__ import annotations
 
+import ipaddress
 import logging
+import socket
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -75,6 +77,20 @@ class KbServer:
         self.app.close()
 
 
+def _one_address(host: str, port: int) -> str:
+    """The first address a host name resolves to (waitress would listen on each of them)."""
+    try:
+        ipaddress.ip_address(host)
+        return host
+    except ValueError:
+        pass
+    try:
+        found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (OSError, UnicodeError) as exc:
+        raise KbError(f"cannot listen on {host}:{port}: {exc}") from None
+    return str(found[0][4][0])
+
+
 def make_server(
     settings: Settings,
     *,
@@ -89,6 +105,7 @@ def make_server(
     from waitress import wasyncore
     from waitress.server import create_server
 
+    host = _one_address(host, port)
     app = KbApp(settings, site_dir)
     sockets: dict[int, Any] = {}
     try:
@@ -110,10 +127,6 @@ def make_server(
         wasyncore.close_all(sockets, ignore_all=True)  # the wake-up pipe made before the bind
         app.close()
         raise KbError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
-    if not hasattr(server, "effective_port"):  # several addresses (a host name): not supported
-        wasyncore.close_all(sockets, ignore_all=True)
-        app.close()
-        raise KbError(f"--host {host}: names several addresses; give one address")
     return KbServer(app, server)
 
 
