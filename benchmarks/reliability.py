@@ -1,7 +1,7 @@
-"""Reliability figures: inputs fuzzed, faults injected, requests served, errors, rows lost.
+"""Reliability figures: inputs fuzzed, faults injected, attacks tried, requests served, errors.
 
 Usage: python benchmarks/reliability.py [--corpus ../shared/corpus] [--kills 8] [--examples 300]
-                                       [--skip-load]
+                                       [--seed N] [--skip-load] [--only fuzz,faults,attacks,load]
 
 Runs outside pytest with the test suite's own machinery (tests/test_fuzz.py, test_faults.py,
 test_faults_load.py): every parser on Hypothesis-generated and huge hostile inputs; ``kb ingest``
@@ -27,11 +27,14 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+P99_TARGET_MS = 200.0
 # Hypothesis examples per property, read when tests/test_fuzz.py is imported just below.
 if "--examples" in sys.argv[:-1]:
     os.environ["KB_FUZZ_EXAMPLES"] = sys.argv[sys.argv.index("--examples") + 1]
 os.environ.setdefault("KB_FUZZ_EXAMPLES", "300")
 
+import attacks as hostile  # noqa: E402  (benchmarks/attacks.py)
 import test_faults as faults  # noqa: E402
 import test_faults_load as load  # noqa: E402
 import test_fuzz as fuzz  # noqa: E402
@@ -202,7 +205,7 @@ def run_faults(tally: Tally, work: Path, corpus: Path, kills: int, seed: int) ->
 # --- load ------------------------------------------------------------------------------------
 
 
-def run_load(tally: Tally, work: Path, corpus: Path, seed: int) -> dict[str, Any]:
+def run_load(tally: Tally, work: Path, corpus: Path, seed: int, heavy: int) -> dict[str, Any]:
     """kb serve under load while two ingests run, on a database of its own."""
     saved = os.environ.get("KB_DATABASE_URL")
     with databases() as fresh:
@@ -210,7 +213,12 @@ def run_load(tally: Tally, work: Path, corpus: Path, seed: int) -> dict[str, Any
         if url.startswith("postgresql"):  # the ingests' child processes read it
             os.environ["KB_DATABASE_URL"] = url
         try:
-            outcome = load.serve_under_load(work, corpus, seed)
+            outcome = load.serve_under_load(
+                work, corpus, seed, clients=load.CLIENTS, seconds=load.SECONDS, heavy=heavy
+            )
+        except (Exception, AssertionError) as exc:  # e.g. an at-rest answer that timed out
+            tally.errors.append(f"load: {exc!r}"[:500])
+            return {}
         finally:
             if saved is not None:
                 os.environ["KB_DATABASE_URL"] = saved
@@ -231,22 +239,43 @@ def main() -> int:
     )
     parser.add_argument("--seed", type=int, default=None)
     parser.add_argument("--skip-load", action="store_true", help="skip the 30 s serve load test")
+    parser.add_argument(
+        "--only", default="fuzz,faults,attacks,load", help="stages to run (comma-separated)"
+    )
+    parser.add_argument(
+        "--heavy",
+        type=int,
+        default=load.HEAVY_CLIENTS,
+        help=f"load clients sending the heaviest queries (default {load.HEAVY_CLIENTS})",
+    )
     args = parser.parse_args()
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
+    stages = set(args.only.split(",")) - ({"load"} if args.skip_load else set())
     tally = Tally()
     timings: dict[str, float] = {}
     served_detail: dict[str, Any] = {}
+    figures: dict[str, float] = {}
+    attacks: hostile.Attacks | None = None
+
+    def run_attacks() -> None:
+        nonlocal attacks
+        attacks = hostile.run_attacks(work / "attacks", figures)
+        tally.errors += [f"attack {failure}" for failure in attacks.failures]
+
     with tempfile.TemporaryDirectory(prefix="kb-reliability-") as tmp:
         work = Path(tmp)
         for stage, run in (
             ("fuzz", lambda: run_fuzz(tally, work / "fuzz")),
             ("faults", lambda: run_faults(tally, work / "faults", args.corpus, args.kills, seed)),
+            ("attacks", run_attacks),
             (
                 "load",
-                lambda: served_detail.update(run_load(tally, work / "load", args.corpus, seed)),
+                lambda: served_detail.update(
+                    run_load(tally, work / "load", args.corpus, seed, args.heavy)
+                ),
             ),
         ):
-            if stage == "load" and args.skip_load:
+            if stage not in stages:
                 continue
             (work / stage).mkdir()
             started = time.perf_counter()
@@ -262,10 +291,42 @@ def main() -> int:
     injected = sum(tally.faults.values())
     detail = ", ".join(f"{n} {what}" for what, n in sorted(tally.faults.items()))
     print(f"  faults injected   {injected:>8,}   ({detail}; {timings.get('faults', 0):.0f} s)")
-    if served_detail:
+    if attacks is not None:
+        per_area = ", ".join(f"{area} {n}" for area, n in sorted(attacks.tried.items()))
         print(
-            f"  requests served   {tally.served:>8,}   ({load.CLIENTS} clients, "
-            f"{served_detail['seconds']:.0f} s, two ingests underneath)"
+            f"  attacks tried     {sum(attacks.tried.values()):>8,}   ({per_area}; "
+            f"{timings.get('attacks', 0):.0f} s), failures {len(attacks.failures)}"
+        )
+        if "po_memory_mb" in figures:
+            print(
+                f"                               a {figures['po_file_mb']:.0f} MB msgid line read "
+                f"in {figures['po_memory_mb']:.0f} MB more memory"
+            )
+    else:
+        print("  attacks tried          -   (skipped)")
+    p99_missed = False
+    if served_detail:
+        latency = served_detail["latency"]
+        simple = [1000 * t for t in latency["simple"]]
+        heavy = [1000 * t for t in latency["heavy"]]
+        p99 = load.percentile(simple, 0.99)
+        p99_missed = p99 >= P99_TARGET_MS
+        answers = ", ".join(
+            f"{status} ×{n}" for status, n in sorted(served_detail["heavy_statuses"].items())
+        )
+        print(
+            f"  requests served   {tally.served:>8,}   ({served_detail['clients']} clients, "
+            f"{served_detail['heavy']} of them heavy, {served_detail['seconds']:.0f} s, "
+            "two ingests underneath)"
+        )
+        print(
+            f"  simple queries    p50 {load.percentile(simple, 0.5):.0f} ms, p99 {p99:.0f} ms "
+            f"({len(simple):,} answers; target p99 < {P99_TARGET_MS:.0f} ms: "
+            f"{'MISSED' if p99_missed else 'met'})"
+        )
+        print(
+            f"  heavy queries     p50 {load.percentile(heavy, 0.5):.0f} ms, "
+            f"p99 {load.percentile(heavy, 0.99):.0f} ms ({len(heavy):,} answers: {answers or '-'})"
         )
     else:
         print("  requests served        -   (load test skipped)")
@@ -276,7 +337,7 @@ def main() -> int:
     )
     for error in tally.errors[:20]:
         print(f"    {error}")
-    return 0 if not tally.errors and not tally.rows_lost else 1
+    return 0 if not tally.errors and not tally.rows_lost and not p99_missed else 1
 
 
 if __name__ == "__main__":

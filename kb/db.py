@@ -12,14 +12,16 @@ from __future__ import annotations
 import hashlib
 import io
 import logging
+import os
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import quote
 
 from sqlalchemy import Connection, Engine, create_engine, event, inspect, select, text
-from sqlalchemy.engine import make_url
+from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError, OperationalError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -42,13 +44,40 @@ def _sqlite_pragmas(dbapi_connection, _record) -> None:  # type: ignore[no-untyp
     cursor.close()
 
 
-def make_engine(url: str) -> Engine:
-    """Create an engine for a URL, creating the SQLite file's folder if needed."""
+def missing_sqlite_file(url: str) -> bool:
+    """Whether the URL names a SQLite file that does not exist (yet)."""
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        return False
+    database = parsed.database
+    return (
+        parsed.get_backend_name() == "sqlite"
+        and bool(database)
+        and database != ":memory:"
+        and not str(database).startswith("file:")
+        and not Path(str(database)).is_file()
+    )
+
+
+def make_engine(url: str, *, create: bool = True) -> Engine:
+    """Create an engine for a URL, creating the SQLite file's folder if needed.
+
+    With ``create=False`` (readers) a SQLite file that does not exist is refused instead: a
+    command that only reads must never leave an empty database behind.
+    """
     try:
         parsed = make_url(url)
     except ArgumentError as exc:
         raise DatabaseError(f"not a database URL: {url!r} ({exc})") from None
+    if not create and missing_sqlite_file(url):
+        raise DatabaseError(
+            "the knowledge base is empty: run `kb ingest corpus/` (or `kb build`) first "
+            f"(there is no database at {parsed.database})"
+        )
     if parsed.get_backend_name() == "sqlite":
+        if not create and parsed.database and parsed.database != ":memory:":
+            return _sqlite_reader(parsed)
         if parsed.database and parsed.database != ":memory:":
             try:
                 Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
@@ -75,6 +104,27 @@ def make_engine(url: str) -> Engine:
             f"no driver for {parsed.get_backend_name()}: {exc} "
             "(for PostgreSQL: pip install 'kb[postgres]')"
         ) from None
+
+
+def _sqlite_reader(parsed: URL) -> Engine:
+    """A reader's engine on an existing SQLite file: it changes nothing, not even the journal.
+
+    In a folder it may not write (a read-only replica, a mounted snapshot) SQLite cannot make
+    the WAL index beside the file, so the file is opened read-only and immutable: nobody can
+    write it there either.
+    """
+    database = str(parsed.database)
+    path = Path(database)
+    if database.startswith("file:") or (
+        os.access(path.parent, os.W_OK) and os.access(path, os.W_OK)
+    ):
+        url = parsed
+    else:
+        uri = f"file:{quote(str(path.resolve()))}"
+        url = parsed.set(database=uri, query={"mode": "ro", "immutable": "1", "uri": "true"})
+    engine = create_engine(url, connect_args={"timeout": SQLITE_BUSY_TIMEOUT_MS / 1000})
+    event.listen(engine, "connect", _sqlite_pragmas)
+    return engine
 
 
 # --- schema ---------------------------------------------------------------------------------
@@ -247,7 +297,7 @@ class Database:
 
     def __init__(self, url: str, *, create: bool = True) -> None:
         self.url = url
-        self.engine = make_engine(url)
+        self.engine = make_engine(url, create=create)
         try:
             if create:
                 upgrade_schema(self.engine)

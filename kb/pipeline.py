@@ -26,6 +26,7 @@ from kb.db import (
     derived_current,
     make_engine,
     mark_derived,
+    missing_sqlite_file,
     open_database,
     schema_state,
     upgrade_schema,
@@ -218,7 +219,11 @@ def upgrade_database(settings: Settings) -> tuple[str | None, str]:
 
 def database_state(settings: Settings) -> SchemaState:
     """Where the configured database stands against this kb's migrations (``kb db current``)."""
-    engine = make_engine(settings.database)
+    if missing_sqlite_file(settings.database):  # a reader never creates the file
+        from kb.migrations import head_revision
+
+        return SchemaState(current=None, head=head_revision(), legacy=False, empty=True)
+    engine = make_engine(settings.database, create=False)
     try:
         return schema_state(engine)
     finally:

@@ -1,10 +1,14 @@
-"""A local HTTP server: the built static site, and ``GET /api/search`` from the Whoosh index.
+"""The site and ``GET /api/search`` as a WSGI application, served by waitress behind ``kb serve``.
 
-Files are served only from inside the site folder: the request path is percent-decoded, any
-``..`` segment (``/../``, ``/..%2f``, ``%2e%2e``) is refused, and the resolved file must still lie
-inside the folder, so a symlink pointing out of it is refused too. The API validates every
-parameter and answers a bad one with a 400 and a JSON message; an unexpected failure is logged
-and answered with a 500 that carries no traceback.
+:func:`create_app` is the application any WSGI server can run (``gunicorn 'kb.serve:create_app()'``
+with several workers, each opening the read-only index on its own); ``kb serve`` runs it in
+waitress, which reads request bodies, closes idle connections and bounds their number, so kb keeps
+only its routes. Files are served only from inside the site folder: the request path is
+percent-decoded, any ``..`` segment (``/../``, ``/..%2f``, ``%2e%2e``) is refused, and the resolved
+file must still lie inside the folder, so a symlink pointing out of it is refused too; a path too
+long for the file system is a 404, one over :data:`MAX_PATH` a 414. The API validates every
+parameter and answers a bad one with a 400 and a JSON message; an unexpected failure is logged and
+answered with a 500 that carries no traceback.
 """
 
 from __future__ import annotations
@@ -15,12 +19,12 @@ import logging
 import mimetypes
 import posixpath
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from http import HTTPStatus
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qs, unquote, urlsplit
+from urllib.parse import parse_qs, quote, unquote, urlsplit
 
 from kb.config import Settings
 from kb.errors import KbError
@@ -28,6 +32,8 @@ from kb.errors import KbError
 log = logging.getLogger(__name__)
 
 API_PARAMETERS = ("q", "lang", "type", "limit", "fuzzy")
+MAX_PATH = 4096  # characters of the URL path: beyond, 414 (no site page comes near)
+MAX_QUERY = 8192  # characters of the query string: beyond, 414
 _TYPES = {
     ".html": "text/html; charset=utf-8",
     ".css": "text/css; charset=utf-8",
@@ -120,121 +126,131 @@ class SearchService:
                 self._index = None
 
 
-class Handler(BaseHTTPRequestHandler):
-    """Serves the site folder and the search API."""
+@dataclass
+class Response:
+    """What a route answers: status, body and headers (the app adds the common ones)."""
 
-    server: KbServer
-    server_version = "kb"
-    protocol_version = "HTTP/1.1"
+    status: HTTPStatus
+    body: bytes
+    content_type: str
+    headers: dict[str, str] = field(default_factory=dict)
 
-    def log_message(self, format: str, *args: Any) -> None:
-        log.info("%s %s", self.address_string(), format % args)
+
+def _json(
+    status: HTTPStatus, data: dict[str, Any], extra: dict[str, str] | None = None
+) -> Response:
+    body = json.dumps(data, ensure_ascii=False).encode("utf-8")
+    return Response(status, body, "application/json; charset=utf-8", extra or {})
+
+
+class KbApp:
+    """The WSGI application: the site folder and the search API, nothing else."""
+
+    def __init__(self, settings: Settings, site_dir: Path | None = None) -> None:
+        self.settings = settings
+        self.site_dir = Path(site_dir or settings.site_dir)
+        self.search = SearchService(settings)
+
+    def __call__(
+        self, environ: dict[str, Any], start_response: Callable[..., Any]
+    ) -> Iterable[bytes]:
+        method = environ.get("REQUEST_METHOD", "GET")
+        target = request_target(environ)
+        try:
+            response = self._dispatch(method, target)
+        except Exception:
+            log.exception("error while answering %s", target[:200])
+            response = _json(HTTPStatus.INTERNAL_SERVER_ERROR, {"error": "internal error (logged)"})
+        headers = [
+            ("Content-Type", response.content_type),
+            ("Content-Length", str(len(response.body))),
+            ("X-Content-Type-Options", "nosniff"),
+            *response.headers.items(),
+        ]
+        start_response(f"{response.status.value} {response.status.phrase}", headers)
+        return [b""] if method == "HEAD" else [response.body]
+
+    def close(self) -> None:
+        """Release the search index."""
+        self.search.close()
 
     # --- dispatch ----------------------------------------------------------------------------
 
-    def do_GET(self) -> None:
-        self._dispatch(head=False)
-
-    def do_HEAD(self) -> None:
-        self._dispatch(head=True)
-
-    def _refuse_method(self) -> None:
-        self._json(
-            HTTPStatus.METHOD_NOT_ALLOWED,
-            {"error": "only GET and HEAD are served"},
-            extra={"Allow": "GET, HEAD"},
-        )
-
-    do_POST = do_PUT = do_DELETE = do_PATCH = do_OPTIONS = _refuse_method
-
-    def _dispatch(self, head: bool) -> None:
-        self._head = head
+    def _dispatch(self, method: str, target: str) -> Response:
+        if method not in ("GET", "HEAD"):
+            return _json(
+                HTTPStatus.METHOD_NOT_ALLOWED,
+                {"error": "only GET and HEAD are served"},
+                extra={"Allow": "GET, HEAD"},
+            )
+        parts = urlsplit(target)
+        if len(parts.path) > MAX_PATH or len(parts.query) > MAX_QUERY:
+            return _json(HTTPStatus.REQUEST_URI_TOO_LONG, {"error": "the URL is too long"})
+        if parts.path == "/api/search":
+            return self._api_search(parts.query)
+        if parts.path.startswith("/api/"):
+            return _json(HTTPStatus.NOT_FOUND, {"error": f"no API at {parts.path}"})
         try:
-            parts = urlsplit(self.path)
-            if parts.path == "/api/search":
-                self._api_search(parts.query)
-            elif parts.path.startswith("/api/"):
-                self._json(HTTPStatus.NOT_FOUND, {"error": f"no API at {parts.path}"})
-            else:
-                self._file(parts.path)
-        except (BrokenPipeError, ConnectionResetError):
-            log.info("the client of %s went away", self.path)
-        except Exception:
-            log.exception("error while answering %s", self.path)
-            self._json(HTTPStatus.INTERNAL_SERVER_ERROR, {"error": "internal error (logged)"})
+            return self._file(parts.path)
+        except OSError:  # a name too long for the file system, a folder that cannot be read
+            return self._not_found()
 
     # --- API -----------------------------------------------------------------------------------
 
-    def _api_search(self, query_string: str) -> None:
+    def _api_search(self, query_string: str) -> Response:
         try:
             params = _api_params(query_string)
-            response = self.server.search.search(params)
+            response = self.search.search(params)
         except ApiError as exc:
-            self._json(exc.status, {"error": exc.message})
-            return
-        self._json(HTTPStatus.OK, response)
-
-    def _json(
-        self, status: HTTPStatus, data: dict[str, Any], extra: dict[str, str] | None = None
-    ) -> None:
-        body = json.dumps(data, ensure_ascii=False).encode("utf-8")
-        self._send(status, body, "application/json; charset=utf-8", extra)
+            return _json(exc.status, {"error": exc.message})
+        return _json(HTTPStatus.OK, response)
 
     # --- files ---------------------------------------------------------------------------------
 
-    def _file(self, raw_path: str) -> None:
-        root = self.server.site_dir
+    def _file(self, raw_path: str) -> Response:
+        root = self.site_dir
         if not root.is_dir():
             page = NOT_BUILT.format(folder=html.escape(str(root)))
-            self._send(HTTPStatus.SERVICE_UNAVAILABLE, page.encode(), _TYPES[".html"])
-            return
+            return Response(HTTPStatus.SERVICE_UNAVAILABLE, page.encode(), _TYPES[".html"])
         target = resolve_inside(root, raw_path)
         if target is None:
-            self._not_found()
-            return
+            return self._not_found()
         if target.is_dir():
             if not raw_path.endswith("/"):
-                self._send(
+                return Response(
                     HTTPStatus.MOVED_PERMANENTLY, b"", "text/plain", {"Location": raw_path + "/"}
                 )
-                return
             target = target / "index.html"
-            if not target.is_file():
-                self._not_found()
-                return
         if not target.is_file():
-            self._not_found()
-            return
+            return self._not_found()
+        return Response(HTTPStatus.OK, target.read_bytes(), content_type(target))
+
+    def _not_found(self) -> Response:
+        page = self.site_dir / "404.html"
         try:
-            body = target.read_bytes()
+            return Response(HTTPStatus.NOT_FOUND, page.read_bytes(), _TYPES[".html"])
         except OSError:
-            self._not_found()
-            return
-        self._send(HTTPStatus.OK, body, content_type(target))
+            return Response(HTTPStatus.NOT_FOUND, b"not found\n", "text/plain; charset=utf-8")
 
-    def _not_found(self) -> None:
-        page = self.server.site_dir / "404.html"
-        if page.is_file():
-            self._send(HTTPStatus.NOT_FOUND, page.read_bytes(), _TYPES[".html"])
-        else:
-            self._send(HTTPStatus.NOT_FOUND, b"not found\n", "text/plain; charset=utf-8")
 
-    def _send(
-        self,
-        status: HTTPStatus,
-        body: bytes,
-        content: str,
-        extra: dict[str, str] | None = None,
-    ) -> None:
-        self.send_response(status)
-        self.send_header("Content-Type", content)
-        self.send_header("Content-Length", str(len(body)))
-        self.send_header("X-Content-Type-Options", "nosniff")
-        for name, value in (extra or {}).items():
-            self.send_header(name, value)
-        self.end_headers()
-        if not getattr(self, "_head", False):
-            self.wfile.write(body)
+def request_target(environ: dict[str, Any]) -> str:
+    """The request's path and query as the client sent them (still percent-encoded).
+
+    Servers pass the raw target as REQUEST_URI (waitress) or RAW_URI (gunicorn); otherwise it is
+    rebuilt from the decoded PATH_INFO. A leading ``//`` is one slash, as in http.server.
+    """
+    raw = environ.get("REQUEST_URI") or environ.get("RAW_URI")
+    if not raw:
+        path = environ.get("SCRIPT_NAME", "") + environ.get("PATH_INFO", "")
+        raw = quote(path.encode("latin-1", "replace"), safe="/%")
+        if environ.get("QUERY_STRING"):
+            raw += "?" + environ["QUERY_STRING"]
+    if not raw.startswith("/"):  # absolute form: http://host/path
+        parts = urlsplit(raw)
+        raw = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+    if raw.startswith("//"):
+        raw = "/" + raw.lstrip("/")
+    return str(raw)
 
 
 def _api_params(query_string: str) -> dict[str, str]:
@@ -292,54 +308,10 @@ def content_type(path: Path) -> str:
     return guessed or "application/octet-stream"
 
 
-class KbServer(ThreadingHTTPServer):
-    """The threaded server, holding the site folder and the search service."""
+def create_app(settings: Settings | None = None, site_dir: Path | str | None = None) -> KbApp:
+    """The WSGI application; without settings, read from kb.toml and KB_* like the CLI does."""
+    if settings is None:
+        from kb.config import load_settings
 
-    daemon_threads = True
-    allow_reuse_address = True
-
-    def __init__(self, address: tuple[str, int], settings: Settings, site_dir: Path) -> None:
-        self.site_dir = Path(site_dir)
-        self.search = SearchService(settings)
-        super().__init__(address, Handler)  # binds; on failure it calls server_close()
-
-    def server_close(self) -> None:
-        super().server_close()
-        self.search.close()
-
-    @property
-    def url(self) -> str:
-        """The base URL the server answers on."""
-        host, port = self.server_address[:2]
-        shown = f"[{host}]" if ":" in str(host) else host
-        return f"http://{shown}:{port}/"
-
-
-def make_server(
-    settings: Settings, *, host: str = "127.0.0.1", port: int = 8000, site_dir: Path | None = None
-) -> KbServer:
-    """Create (bind) the server without running it; port 0 picks a free port."""
-    try:
-        return KbServer((host, port), settings, site_dir or settings.site_dir)
-    except OSError as exc:
-        raise KbError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
-
-
-def serve(
-    settings: Settings,
-    *,
-    host: str = "127.0.0.1",
-    port: int = 8000,
-    site_dir: Path | None = None,
-    on_ready: Callable[[str], None] | None = None,
-) -> None:
-    """Serve until interrupted (Ctrl-C)."""
-    server = make_server(settings, host=host, port=port, site_dir=site_dir)
-    if on_ready:
-        on_ready(server.url)
-    try:
-        server.serve_forever()
-    except KeyboardInterrupt:
-        log.info("stopped")
-    finally:
-        server.server_close()
+        settings = load_settings()
+    return KbApp(settings, Path(site_dir) if site_dir else None)

@@ -586,3 +586,61 @@ def test_two_data_folders_on_one_postgres_database_take_turns(
     assert waiting.returncode == 0, err
     assert problems(url) == []
     assert compare(reference, fingerprint(url)) == {"lost": 0, "extra": 0, "duplicated": 0}
+
+
+# --- leftovers of a killed kb build --------------------------------------------------------
+
+
+def _dead_pid() -> int:
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child.wait()
+    return child.pid
+
+
+def test_a_killed_builds_temporary_folders_are_removed_by_the_next_build(tmp_path: Path) -> None:
+    from kb.site.writer import MARKER, SiteWriter
+
+    out = tmp_path / "site"
+    dead, alive = _dead_pid(), os.getppid()  # our parent (pytest's launcher) outlives the test
+    for name in (f".site.tmp-{dead}", f".site.old-{dead}", f".site.tmp-{alive}"):
+        (tmp_path / name / "en").mkdir(parents=True)
+        (tmp_path / name / "en" / "page.html").write_bytes(b"x" * 1000)
+    elsewhere = tmp_path / "keep"
+    elsewhere.mkdir()
+    (elsewhere / "data").write_text("mine")
+    (tmp_path / f".site.tmp-{dead + 1}").symlink_to(elsewhere)  # a link is never followed
+    (tmp_path / f".other.tmp-{dead}").mkdir()  # another output's: not ours to judge
+    writer = SiteWriter(out)
+    writer.add("index.html", b"home")
+    assert writer.commit({"build": 1}).swapped
+    left = sorted(p.name for p in tmp_path.iterdir())
+    assert left == sorted(
+        ["keep", "site", f".site.tmp-{alive}", f".site.tmp-{dead + 1}", f".other.tmp-{dead}"]
+    )
+    assert (elsewhere / "data").read_text() == "mine"
+    # a build with nothing to write still cleans up
+    (tmp_path / f".site.tmp-{dead}").mkdir()
+    writer = SiteWriter(out)
+    writer.add("index.html", b"home")
+    assert not writer.commit({"build": 1}).swapped
+    assert not (tmp_path / f".site.tmp-{dead}").exists()
+    assert (out / MARKER).is_file()
+
+
+def test_a_site_moved_aside_by_a_killed_build_is_put_back(tmp_path: Path) -> None:
+    """Killed between its two renames: the output is gone, the previous site is .site.old-PID."""
+    from kb.site.writer import MARKER, SiteWriter
+
+    out = tmp_path / "site"
+    writer = SiteWriter(out)
+    writer.add("index.html", b"home")
+    writer.add("old.html", b"kept")
+    writer.commit({"build": 1})
+    aside = tmp_path / f".site.old-{_dead_pid()}"
+    os.rename(out, aside)
+    writer = SiteWriter(out)
+    writer.add("index.html", b"home")
+    writer.add("old.html", b"kept")
+    report = writer.commit({"build": 1})
+    assert not report.swapped and report.unchanged == ["index.html", "old.html"]
+    assert (out / MARKER).is_file() and not aside.exists()

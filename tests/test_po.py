@@ -315,3 +315,94 @@ def test_contexts_and_word_diff():
     assert parse_context("701.54a") == ("701.54a", None)
     assert parse_context("701.54a example 2") == ("701.54a", 2)
     assert word_diff("a b c", "a x c") == "a [-b-] {+x+} c"
+
+
+HEADER = 'msgid ""\nmsgstr ""\n"Project-Id-Version: kb 2026-01-16\\n"\n"{0}\\n"\n"{1}\\n"\n\n'
+ENTRY = 'msgctxt "100.1"\nmsgid "These Magic rules apply"\nmsgstr "Ces règles"\n'
+
+
+# (Language line, Content-Type line, the problem reported): headers made to break the reader
+HOSTILE_HEADERS = [
+    (
+        "Language: fr",
+        "Content-Type: text/plain; charset=../../../etc/passwd",
+        ":5: Content-Type: unknown charset '../../../etc/passwd' (use UTF-8)",
+    ),
+    (
+        "Language: fr",
+        "Content-Type: text/plain; charset=ISO-8859-1",
+        ":5: Content-Type: charset 'ISO-8859-1': kb reads catalogs as UTF-8",
+    ),
+    (
+        "Language: ../../x",
+        "Content-Type: text/plain; charset=UTF-8",
+        ":4: Language: '../../x' is not a language code",
+    ),
+    (
+        "Language: de",
+        "Content-Type: text/plain; charset=utf8",
+        ":4: Language: unsupported language 'de'",
+    ),
+]
+
+
+@pytest.mark.parametrize(("language", "content_type", "problem"), HOSTILE_HEADERS)
+def test_a_hostile_header_is_one_line_with_file_line_and_value(
+    tmp_path, language, content_type, problem
+):
+    """Refused before any database is opened: the header is read with the syntax."""
+    from kb.errors import KbError
+    from kb.export.po_import import _read
+
+    path = tmp_path / "hostile.po"
+    path.write_text(HEADER.format(language, content_type) + ENTRY, encoding="utf-8")
+    with pytest.raises(KbError) as caught:
+        _read(path, None)
+    lines = str(caught.value).splitlines()
+    assert len(lines) == 2 and lines[1].startswith(f"{path}{problem}"), lines
+
+
+def test_header_fields_name_their_lines():
+    from kb.export.po_syntax import header_fields
+
+    text = HEADER.format("Language: fr", "Content-Type: text/plain; charset=UTF-8") + ENTRY
+    assert header_fields(text) == {
+        "project-id-version": (3, "kb 2026-01-16"),
+        "language": (4, "fr"),
+        "content-type": (5, "text/plain; charset=UTF-8"),
+    }
+    assert header_fields(ENTRY) == {}
+
+
+MEMORY_CHILD = r"""
+import resource, sys
+from pathlib import Path
+from kb.errors import KbError
+from kb.export.po_import import _read
+
+path = Path(sys.argv[1])
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+messages, lang, _ = _read(path, None)
+assert lang == "fr" and len(messages[0].id) > 4_000_000, (lang, len(messages))
+print((resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) * 1024)
+"""
+
+
+def test_a_huge_msgid_line_costs_memory_proportional_to_the_file(tmp_path):
+    """One 5 MB msgid line: Babel needs about 4x the file; the syntax check once cost 150x."""
+    import sys
+
+    path = tmp_path / "huge.po"
+    body = "These rules apply " * 280_000  # about 5 MB on one line
+    path.write_text(
+        HEADER.format("Language: fr", "Content-Type: text/plain; charset=UTF-8")
+        + f'msgctxt "100.1"\nmsgid "{body}"\nmsgstr "Ces règles"\n',
+        encoding="utf-8",
+    )
+    size = path.stat().st_size
+    done = subprocess.run(
+        [sys.executable, "-c", MEMORY_CHILD, str(path)], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    grown = int(done.stdout.strip())
+    assert grown < 30 * size, f"reading a {size:,}-byte catalog took {grown:,} more bytes"

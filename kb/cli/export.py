@@ -42,20 +42,21 @@ def _langs_option(default: str | None = None) -> Callable[[F], F]:
 
 
 def _write_stdout(data: bytes) -> None:
-    sys.stdout.flush()
-    sys.stdout.buffer.write(data)
-    sys.stdout.buffer.flush()
+    from kb.export.output import write_stdout
+
+    write_stdout(data)
 
 
 def _emit(data: bytes, out: Path | None, what: str) -> None:
     """Write an export to --out (atomically) or to standard output."""
-    from kb.export.commands import write_file
+    from kb.export.output import write_file
 
     if out is None:
         _write_stdout(data)
         return
-    write_file(out, data)
-    click.echo(f"wrote {what} to {shorten(str(out))}", err=True)
+    written = write_file(out, data)
+    shown = shorten(str(out)) + (f" (→ {written})" if out.is_symlink() else "")
+    click.echo(f"wrote {what} to {shown}", err=True)
 
 
 @export_group.command("sheet")

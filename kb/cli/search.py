@@ -129,17 +129,26 @@ def search(
 )
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option(
+    "--threads",
+    default=8,
+    show_default=True,
+    type=click.IntRange(1, 256),
+    help="Requests answered at once (more clients wait their turn, idle ones cost no thread).",
+)
+@click.option(
     "--site",
     type=click.Path(file_okay=False, path_type=Path),
     help="Folder of the built site. Default: the data folder's site/ (what `kb build` writes).",
 )
 @click.pass_context
 @handle_errors
-def serve(ctx: click.Context, port: int, host: str, site: Path | None) -> None:
+def serve(ctx: click.Context, port: int, host: str, threads: int, site: Path | None) -> None:
     """Serve the built site and the search API (GET /api/search?q=&lang=&type=&limit=).
 
     The API answers JSON from the Whoosh index; a bad parameter gets a 400 with a message.
-    Until `kb build` has written the site, / says so and the API still answers.
+    Until `kb build` has written the site, / says so and the API still answers. The server is
+    waitress (idle connections closed after 30 s, at most 200 open); for several workers or
+    machines run the WSGI app kb.serve:create_app() in gunicorn (see the README).
 
     \b
     Example:
@@ -147,7 +156,7 @@ def serve(ctx: click.Context, port: int, host: str, site: Path | None) -> None:
         kb serve --port 8080 --host 0.0.0.0
         curl 'http://127.0.0.1:8000/api/search?q=voto+empate&lang=es'
     """
-    from kb.serve import serve as run_server
+    from kb.server import serve as run_server
 
     settings = settings_of(ctx)
 
@@ -157,7 +166,7 @@ def serve(ctx: click.Context, port: int, host: str, site: Path | None) -> None:
             f"API: {url}api/search?q=…) — Ctrl-C to stop"
         )
 
-    run_server(settings, host=host, port=port, site_dir=site, on_ready=ready)
+    run_server(settings, host=host, port=port, site_dir=site, threads=threads, on_ready=ready)
 
 
 # --- links, editions, history, translation drift ---------------------------------------------

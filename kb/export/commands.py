@@ -1,15 +1,13 @@
 """The export jobs the CLI calls: open the knowledge base read-only, build, write the output.
 
-An output file is written whole or not at all (a temporary file beside it, then a rename), so
-an interrupted export never leaves half a PDF where the last good one was.
+An output file is written whole or not at all (kb.export.output: a temporary file beside it,
+then a rename), so an interrupted export never leaves half a PDF where the last good one was.
 """
 
 from __future__ import annotations
 
 import io
 import logging
-import os
-import tempfile
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -37,20 +35,6 @@ def reading(settings: Settings) -> Iterator[Session]:
             yield session
     finally:
         db.dispose()
-
-
-def write_file(path: Path, data: bytes) -> None:
-    """Write bytes to a file atomically, creating its folder."""
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        handle, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-        with os.fdopen(handle, "wb") as out:
-            out.write(data)
-        os.replace(tmp, path)
-    except IsADirectoryError:
-        raise KbError(f"--out: {path} is a folder; give a file name") from None
-    except OSError as exc:
-        raise KbError(f"--out: cannot write {path}: {exc.strerror or exc}") from None
 
 
 def sheet_format(fmt: str | None, out: Path | None) -> str:

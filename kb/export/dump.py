@@ -18,6 +18,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from kb.errors import KbError
+from kb.export.output import write_file
 from kb.export.tables import FORMAT_VERSION, TABLES, Dump, collect, iter_table, table_names
 
 SCHEMA_NAME = "export.schema.json"
@@ -199,9 +200,9 @@ def write_csv(
         raise KbError(f"--out: cannot create {out_dir}: {exc.strerror or exc}") from None
     counts = {}
     for name in names:
-        path = out_dir / f"{name}.csv"
-        with path.open("w", encoding="utf-8", newline="") as handle:
-            counts[name] = write_table(dump, name, handle)
+        buffer = io.StringIO(newline="")
+        counts[name] = write_table(dump, name, buffer)
+        write_file(out_dir / f"{name}.csv", buffer.getvalue().encode("utf-8"))
     return counts
 
 

@@ -24,7 +24,7 @@ from sqlalchemy.orm import Session, selectinload
 from kb.corpus.numbers import is_rule_number, kind_of, parent_of, sort_key
 from kb.errors import KbError
 from kb.export.po import PROJECT, parse_context
-from kb.export.po_syntax import check_syntax
+from kb.export.po_syntax import check_header, check_syntax, header_fields
 from kb.langs import check_lang
 from kb.loaders import translations_edition
 from kb.models import Edition, Example, Rule, RuleText
@@ -102,26 +102,37 @@ def _read(path: Path, language: str | None) -> tuple[list, str, str | None]:
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
         raise ImportProblems([Problem(str(path), line, "not UTF-8 text")]) from None
-    syntax = check_syntax(text)
+    fields = header_fields(text)
+    syntax = check_syntax(text) or check_header(fields)
     if syntax:
         raise ImportProblems([Problem(str(path), p.line, p.reason) for p in syntax])
+    del text
     try:
         catalog = read_po(io.BytesIO(data), abort_invalid=True, charset="utf-8")
     except PoFileError as exc:
         raise ImportProblems([Problem(str(path), exc.lineno + 1, str(exc))]) from None
+    except (LookupError, ValueError) as exc:  # a header Babel refuses that check_header let by
+        raise ImportProblems([Problem(str(path), 1, f"header: {exc}")]) from None
+    del data
     header_lang = str(catalog.locale) if catalog.locale else None
+    lang_line = fields.get("language", (1, ""))[0]
     lang = language or header_lang
     if not lang:
         raise ImportProblems([Problem(str(path), 1, "no Language header: give --lang")])
     try:
         lang = check_lang(lang)
     except ValueError as exc:
-        raise ImportProblems([Problem(str(path), 1, f"Language: {exc}")]) from None
+        line = 1 if language else lang_line
+        raise ImportProblems([Problem(str(path), line, f"Language: {exc}")]) from None
     if lang == "en":
         raise ImportProblems([Problem(str(path), 1, "a catalog of English: nothing to import")])
     if language and header_lang and check_lang(header_lang) != lang:
         raise ImportProblems(
-            [Problem(str(path), 1, f"the header says Language: {header_lang}, not {language}")]
+            [
+                Problem(
+                    str(path), lang_line, f"the header says Language: {header_lang}, not {language}"
+                )
+            ]
         )
     version = catalog.version if catalog.project == PROJECT else None
     return [m for m in catalog if m.id], lang, version

@@ -5,6 +5,9 @@ replaces the output only once everything (Pagefind, the link check) succeeded: a
 leaves the previous site as it was. Pages whose bytes did not change are hard-linked from the
 previous site instead of rewritten, and a build that changes nothing touches nothing. Paths are
 checked: nothing is ever written outside the output folder, and no path is written twice.
+A build that was killed leaves its temporary folder (``.site.tmp-<pid>``) beside the output; the
+next build removes those whose process is gone, and puts back a previous site a build killed
+between its two renames had moved aside (``.site.old-<pid>``).
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
 import shutil
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -69,6 +73,55 @@ def safe_path(path: str) -> PurePosixPath:
     return pure
 
 
+_LEFTOVER = re.compile(r"^\.(?P<name>.+)\.(?P<kind>tmp|old)-(?P<pid>\d{1,10})$")
+
+
+def _alive(pid: int) -> bool:
+    """Whether a process with this id runs (one we may not signal runs too: keep its folder)."""
+    if pid == os.getpid():
+        return False  # this build's own name: a leftover of an earlier process with our pid
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError):
+        return True
+    return pid > 0
+
+
+def clean_leftovers(out: Path) -> list[Path]:
+    """Remove the temporary folders of killed builds of ``out``; return what was removed.
+
+    Only real folders (not symlinks) named ``.<out>.tmp-<pid>`` or ``.<out>.old-<pid>`` beside
+    the output, whose process no longer runs, are touched. When the output itself is missing,
+    a killed build had moved the previous site aside: that folder is renamed back instead.
+    """
+    try:
+        entries = sorted(out.parent.iterdir())
+    except OSError:
+        return []
+    stale = []
+    for entry in entries:
+        match = _LEFTOVER.match(entry.name)
+        if not match or match["name"] != out.name or entry.is_symlink() or not entry.is_dir():
+            continue
+        if not _alive(int(match["pid"])):
+            stale.append((match["kind"], entry))
+    if not out.exists():
+        for kind, entry in stale:
+            if kind == "old" and (entry / MARKER).is_file():
+                os.rename(entry, out)
+                log.warning("put back the site a killed build had moved to %s", entry)
+                stale.remove((kind, entry))
+                break
+    removed = []
+    for _, entry in stale:
+        shutil.rmtree(entry, ignore_errors=True)
+        log.info("removed %s, left by a killed build", entry)
+        removed.append(entry)
+    return removed
+
+
 def read_marker(out: Path) -> dict[str, object]:
     """The build record kept in the output folder (empty when there is none)."""
     try:
@@ -121,6 +174,7 @@ class SiteWriter:
         post: Callable[[Path], None] | None = None,
     ) -> WriteReport:
         """Write the changed files beside the output, run ``post`` on the result, then swap."""
+        clean_leftovers(self.out)
         report = self.plan()
         marker_bytes = json.dumps(marker, sort_keys=True, indent=1).encode() + b"\n"
         generated_ok = all((self.out / g).is_dir() for g in GENERATED) or post is None
