@@ -15,6 +15,8 @@ from typing import Any
 from kb.errors import ConfigError
 
 ENV_PREFIX = "KB_"
+RULES_PAGE_URL = "https://magic.wizards.com/en/rules"
+MTGJSON_URL = "https://mtgjson.com/api/v5/AllPrintings.json.xz"
 
 
 @dataclass(frozen=True)
@@ -26,6 +28,8 @@ class Settings:
     corpus: tuple[Path, ...] = (Path("corpus"),)
     lang: str = "en"
     base_dir: Path = field(default_factory=Path.cwd)
+    rules_page_url: str = RULES_PAGE_URL
+    mtgjson_url: str = MTGJSON_URL
 
     @property
     def database(self) -> str:
@@ -75,10 +79,17 @@ def load_settings(base_dir: Path | None = None, environ: dict[str, str] | None =
     base = (base_dir or Path.cwd()).resolve()
     env = os.environ if environ is None else environ
     values: dict[str, Any] = _file_settings(base)
-    unknown = set(values) - {"home", "database_url", "corpus", "lang"}
+    unknown = set(values) - {
+        "home",
+        "database_url",
+        "corpus",
+        "lang",
+        "rules_page_url",
+        "mtgjson_url",
+    }
     if unknown:
         raise ConfigError(f"unknown setting(s) in kb configuration: {', '.join(sorted(unknown))}")
-    for key in ("home", "database_url", "lang"):
+    for key in ("home", "database_url", "lang", "rules_page_url", "mtgjson_url"):
         env_value = env.get(ENV_PREFIX + key.upper())
         if env_value:
             values[key] = env_value
@@ -101,4 +112,6 @@ def load_settings(base_dir: Path | None = None, environ: dict[str, str] | None =
         corpus=tuple(Path(c) if Path(c).is_absolute() else base / c for c in corpus),
         lang=lang,
         base_dir=base,
+        rules_page_url=str(values.get("rules_page_url") or RULES_PAGE_URL),
+        mtgjson_url=str(values.get("mtgjson_url") or MTGJSON_URL),
     )
