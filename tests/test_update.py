@@ -207,12 +207,6 @@ def _reads_all_printings(tmp_path: Path) -> bool:
     return True
 
 
-@pytest.fixture
-def needs_all_printings(tmp_path: Path) -> None:
-    if not _reads_all_printings(tmp_path):
-        pytest.xfail("kb.corpus does not read AllPrintings.json.xz yet (issue 10)")
-
-
 def test_settings_default_to_the_official_sources(tmp_path: Path) -> None:
     from kb.config import load_settings
 
@@ -297,14 +291,30 @@ def test_dry_run_says_what_it_would_fetch_and_fetches_nothing(
     assert not server.requests("/api/v5/AllPrintings.json.xz")
 
 
+@pytest.mark.parametrize("published", ["AllPrintings.json.xz", "CN2.json"])
 def test_card_data_comes_in_once_with_its_new_sets_and_rulings(
-    project: Path, server: Server, cr_path, shared_corpus: Path, needs_all_printings: None
+    published: str,
+    project: Path,
+    server: Server,
+    cr_path,
+    shared_corpus: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
 ) -> None:
+    """MTGJSON's AllPrintings (needs issue 10's reader), or one of its set files, as mtgjson_url."""
     set_file = shared_corpus / "mtgjson" / "CN2.json"
-    xz = all_printings(set_file)
+    if published.endswith(".xz"):
+        if not _reads_all_printings(tmp_path):
+            pytest.xfail("kb.corpus does not read AllPrintings.json.xz yet (issue 10)")
+        body = all_printings(set_file)
+    else:
+        body = set_file.read_bytes()
+    path = f"/api/v5/{published}"
+    server.routes[path] = Resource(body, "application/octet-stream")
+    server.routes[path + ".sha256"] = Resource(hashlib.sha256(body).hexdigest().encode())
+    monkeypatch.setenv("KB_MTGJSON_URL", server.url(path))  # the environment beats kb.toml
     server.routes["/en/rules"] = rules_page(OLD_NAME)
     server.routes[f"/downloads/{OLD_NAME}"] = Resource(cr_path(OLD).read_bytes())
-    serve_cards(server, xz)
     # Independently of kb: the distinct (card, date, text) rulings of the set.
     cards = json.loads(set_file.read_text(encoding="utf-8"))["data"]["cards"]
     rulings = {
@@ -318,20 +328,56 @@ def test_card_data_comes_in_once_with_its_new_sets_and_rulings(
     assert first.exit_code == 0, first.output
     report = json.loads(first.output)
     assert report["cards"]["new_sets"] == ["CN2"]
-    assert report["cards"]["summary"]["new_rulings"] == len(rulings)
+    assert report["cards"]["summary"]["new_rulings"] == len(rulings) > 0
     assert report["cards"]["summary"]["changed_rulings"] == 0
-    assert corpus_files(project)["AllPrintings.json.xz"] == xz
-    assert ("AllPrintings.json.xz", "loaded") in documents(project)
+    assert report["rules"]["edition"] == OLD and report["rules"]["diff"] is None
+    assert corpus_files(project) == {published: body, OLD_NAME: cr_path(OLD).read_bytes()}
+    assert documents(project) == sorted([(OLD_NAME, "loaded"), (published, "loaded")])
     named = next(c["name"] for c in cards if c.get("rulings"))
     shown = kb("card", named, "--json")
     assert shown.exit_code == 0 and json.loads(shown.output)["name"] == named
 
     again = kb("update")
     assert again.exit_code == 0, again.output
-    assert "cards: AllPrintings.json.xz is up to date" in again.output
-    second = server.requests("/api/v5/AllPrintings.json.xz.sha256")[1]
+    assert f"cards: {published} is up to date" in again.output
+    assert f"rules: {OLD_NAME} is up to date" in again.output
+    second = server.requests(path + ".sha256")[1]
     assert second["headers"]["if-none-match"] and (second["status"], second["sent"]) == (304, 0)
-    assert len(server.requests("/api/v5/AllPrintings.json.xz")) == 1
+    assert len(server.requests(path)) == 1
+    assert len(server.requests(f"/downloads/{OLD_NAME}")) == 1
+
+    # MTGJSON republishes: one ruling reworded, one added; the summary names exactly those.
+    data = json.loads(body if published.endswith(".json") else lzma.decompress(body))
+    set_data = data["data"] if "cards" in data["data"] else data["data"]["CN2"]
+    card = next(c for c in set_data["cards"] if len(c.get("rulings", [])) >= 1)
+    for printing in set_data["cards"]:
+        if printing["name"] == card["name"]:
+            printing["rulings"][0] = {**printing["rulings"][0], "text": "Reworded ruling."}
+            printing["rulings"].append({"date": "2026-01-20", "text": "A new ruling."})
+    body = json.dumps(data).encode()
+    if published.endswith(".xz"):
+        body = lzma.compress(body, preset=1)
+    server.routes[path] = Resource(body, "application/octet-stream")
+    server.routes[path + ".sha256"] = Resource(hashlib.sha256(body).hexdigest().encode())
+    third = json.loads(kb("update", "--only", "cards", "--json").output)
+    assert third["cards"]["summary"] == {"new_sets": 0, "new_rulings": 1, "changed_rulings": 1}
+    assert third["cards"]["new_rulings"][0]["text"] == "A new ruling."
+    assert third["cards"]["changed_rulings"][0]["text"] == "Reworded ruling."
+    assert corpus_files(project)[published] == body
+
+    # A republished file kb cannot load: the copy it replaced comes back, loaded as before.
+    files, docs = corpus_files(project), documents(project)
+    broken = b'{"meta": {}, "data": {"code": "CN2", "cards": ['
+    if published.endswith(".xz"):
+        broken = lzma.compress(broken, preset=1)
+    server.routes[path] = Resource(broken, "application/octet-stream")
+    server.routes[path + ".sha256"] = Resource(hashlib.sha256(broken).hexdigest().encode())
+    failed = CliRunner().invoke(main, ["update", "--only", "cards"])
+    assert failed.exit_code != 0
+    assert "kb could not load the downloaded file" in failed.stderr
+    assert corpus_files(project) == files
+    assert documents(project) == docs
+    assert kb("card", named, "--json").exit_code == 0
 
 
 FAILURES = {
@@ -425,9 +471,7 @@ def test_a_failing_newer_edition_leaves_the_loaded_one_alone(
     assert documents(project) == before_docs
 
 
-def test_card_data_kb_cannot_load_is_taken_out_again(
-    project: Path, server: Server
-) -> None:
+def test_card_data_kb_cannot_load_is_taken_out_again(project: Path, server: Server) -> None:
     broken = lzma.compress(b'{"meta": {}, "data": {"TST": {"code": "TST", "cards": [')
     serve_cards(server, broken)  # what MTGJSON published, checksum and all, but not loadable
     result = CliRunner().invoke(main, ["update", "--only", "cards"])
