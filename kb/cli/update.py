@@ -196,7 +196,9 @@ def _print_rules(out: Any, rules: dict[str, Any], limit: int | None) -> None:
         ]
         line = f"{name}: {len(fresh)} translations made stale by {rules['edition']}"
         line += f" ({stale['stale']} stale in all; `kb stale --lang {lang}` shows the diffs)"
-        out.print(line + (f": {escape(_listed(numbers, limit))}" if numbers else ""))
+        out.print(
+            line + (f": {escape(_listed(numbers, limit))}" if numbers else ""), soft_wrap=True
+        )
 
 
 def _print_cards(out: Any, cards: dict[str, Any], limit: int | None) -> None:
