@@ -233,6 +233,15 @@ def test_a_new_edition_comes_in_once_with_its_diff(project: Path, server: Server
     assert documents(project) == [(OLD_NAME, "loaded")]
     assert f"edition {OLD} loaded: no earlier edition" in first.output
 
+    # A Spanish translation of 601.2 made from this edition (601.2a changes in the next one).
+    spanish = project / "es_601.txt"
+    spanish.write_text(
+        "601.2. Lanzar un hechizo\nSubreglas\nPara proponer el lanzamiento de un hechizo, "
+        "el jugador primero lo mueve a la pila.\n",
+        encoding="utf-8",
+    )
+    assert kb("ingest", "--strict", str(spanish)).exit_code == 0
+
     again = kb("update", "--only", "rules")
     assert again.exit_code == 0, again.output
     assert f"rules: {OLD_NAME} is up to date" in again.output
@@ -245,7 +254,11 @@ def test_a_new_edition_comes_in_once_with_its_diff(project: Path, server: Server
     newer = kb("update", "--only", "rules")
     assert newer.exit_code == 0, newer.output
     assert corpus_files(project) == {NEW_NAME: new_bytes, OLD_NAME: old_bytes}
-    assert documents(project) == [(OLD_NAME, "loaded"), (NEW_NAME, "loaded")]
+    assert documents(project) == [
+        (OLD_NAME, "loaded"),
+        (NEW_NAME, "loaded"),
+        (spanish.name, "loaded"),
+    ]
     diff = json.loads(kb("diff", OLD, NEW, "--json").output)
     s = diff["summary"]
     assert (
@@ -253,6 +266,8 @@ def test_a_new_edition_comes_in_once_with_its_diff(project: Path, server: Server
         in newer.output
     )
     assert "French: 0 translations made stale by 2026-01-16" in newer.output
+    assert "Spanish: 1 translation made stale by 2026-01-16 (1 stale in all;" in newer.output
+    assert "`kb stale --lang es` shows the diffs): 601.2a\n" in newer.output
     assert len(server.requests(f"/downloads/{OLD_NAME}")) == 1
 
     season = json.loads(kb("changes", "--since", "2025-12-01", "--json").output)

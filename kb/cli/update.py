@@ -194,7 +194,8 @@ def _print_rules(out: Any, rules: dict[str, Any], limit: int | None) -> None:
             else f"{item['translated_number']} (now {item['number']})"
             for item in fresh
         ]
-        line = f"{name}: {len(fresh)} translations made stale by {rules['edition']}"
+        noun = "translation" if len(fresh) == 1 else "translations"
+        line = f"{name}: {len(fresh)} {noun} made stale by {rules['edition']}"
         line += f" ({stale['stale']} stale in all; `kb stale --lang {lang}` shows the diffs)"
         out.print(
             line + (f": {escape(_listed(numbers, limit))}" if numbers else ""), soft_wrap=True
