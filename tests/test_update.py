@@ -278,6 +278,11 @@ def test_a_new_edition_comes_in_once_with_its_diff(project: Path, server: Server
         [r["old_number"], r["new_number"]] for r in diff["renumbered"]
     ]
     assert season[0]["changed"] == [c["new_number"] for c in diff["changed"]]
+    seasonal = kb("update", "--only", "rules", "--since", "2025-12-01")
+    assert seasonal.exit_code == 0, seasonal.output
+    assert f"rules: {NEW_NAME} is up to date" in seasonal.output
+    assert f"{NEW} (against {OLD}): {s['added']} added, {s['removed']} removed" in seasonal.output
+    assert f"{OLD}: the first edition loaded" not in seasonal.output
     text = kb("changes", "--since", "2025-01-01").output
     assert f"{OLD}: the first edition loaded" in text
     assert f"{NEW} (against {OLD}): {s['added']} added" in text

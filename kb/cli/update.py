@@ -26,10 +26,10 @@ def _date(_ctx: click.Context, _param: click.Parameter, value: str | None) -> dt
 
 
 @contextmanager
-def _download_bar(enabled: bool) -> Iterator[Any]:
-    """A rich progress bar for downloads on a terminal (stderr); nothing when piped."""
+def _progress_bars(enabled: bool) -> Iterator[tuple[Any, Any]]:
+    """Rich progress bars on a terminal (stderr) for the downloads and the ingest; none if piped."""
     if not enabled or not sys.stderr.isatty():
-        yield None
+        yield None, None
         return
     from rich.console import Console
     from rich.progress import (
@@ -50,12 +50,26 @@ def _download_bar(enabled: bool) -> Iterator[Any]:
     ) as progress:
         tasks: dict[str, Any] = {}
 
-        def hook(name: str, done: int, total: int | None) -> None:
+        def download(name: str, done: int, total: int | None) -> None:
             if name not in tasks:
                 tasks[name] = progress.add_task(name, total=total)
             progress.update(tasks[name], completed=done, total=total)
 
-        yield hook
+        def ingest(path: str, done: int, total: int) -> None:
+            if "ingest" not in tasks:
+                for task in tasks.values():
+                    progress.remove_task(task)
+                tasks["ingest"] = progress.add_task("ingest", total=total)
+                progress.columns = (
+                    TextColumn("[bold]ingest"),
+                    BarColumn(),
+                    TextColumn("{task.description}"),
+                )
+            progress.update(
+                tasks["ingest"], completed=done, total=total, description=path.rsplit("/", 1)[-1]
+            )
+
+        yield download, ingest
 
 
 @main.command()
@@ -98,13 +112,14 @@ def update(
     from kb.update import update as run_update
 
     settings = settings_of(ctx)
-    with _download_bar(enabled=not as_json) as progress:
+    with _progress_bars(enabled=not as_json) as (download_progress, ingest_progress):
         report = run_update(
             settings,
             only=(only,) if only else SOURCES,
             dry_run=dry_run,
             since=since,
-            progress=progress,
+            progress=download_progress,
+            ingest_progress=ingest_progress,
         )
     if as_json:
         print_json(report.as_dict())

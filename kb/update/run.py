@@ -23,6 +23,7 @@ from typing import Any
 
 from kb.config import Settings
 from kb.errors import DatabaseError, KbError
+from kb.ingest import ProgressHook
 
 from . import changes, sources
 from .fetch import DownloadProgress, Fetcher, SourceError, Validators, discard_part
@@ -78,6 +79,7 @@ def update(
     dry_run: bool = False,
     since: dt.date | None = None,
     progress: DownloadProgress | None = None,
+    ingest_progress: ProgressHook | None = None,
     fetcher: Fetcher | None = None,
 ) -> UpdateReport:
     """Bring the corpus and the knowledge base up to date with Wizards' and MTGJSON's files."""
@@ -96,7 +98,7 @@ def update(
         for item in pending:
             _download(settings, http, item, progress)
         if pending:
-            _install_and_ingest(settings, pending, report)
+            _install_and_ingest(settings, pending, report, ingest_progress)
         for item in pending:
             if item.source == "cards":
                 state[item.url] = _file_state(item.target, item.checksum)
@@ -191,7 +193,12 @@ def _download(
         raise
 
 
-def _install_and_ingest(settings: Settings, pending: list[Pending], report: UpdateReport) -> None:
+def _install_and_ingest(
+    settings: Settings,
+    pending: list[Pending],
+    report: UpdateReport,
+    ingest_progress: ProgressHook | None,
+) -> None:
     """Move the verified files into the corpus, ingest them, and summarise what changed."""
     from kb import pipeline
     from kb.ingest import document_key
@@ -201,9 +208,14 @@ def _install_and_ingest(settings: Settings, pending: list[Pending], report: Upda
         _install(item)
         report.installed.append({"source": item.source, "url": item.url, "path": str(item.target)})
     try:
-        result = pipeline.ingest(settings, [item.target for item in pending])
+        result = pipeline.ingest(
+            settings, [item.target for item in pending], progress=ingest_progress
+        )
     except BaseException:
-        _roll_back(settings, pending)
+        try:
+            _roll_back(settings, pending)
+        except Exception as exc:  # the original failure is the one to report
+            log.warning("could not take the new files out again: %s", exc)
         raise
     failed = {failure.path: failure for failure in result.failed}
     broken = [item for item in pending if document_key(item.target) in failed]
