@@ -401,7 +401,7 @@ FAILURES = {
     "404": ("HTTP 404 Not Found (the file moved or was removed", f"/downloads/{OLD_NAME}"),
     "truncated": ("the download was cut short after", None),
     "html instead of text": ("answered an HTML page (text/html), not the rules text", None),
-    "no effective date": ("no 'These rules are effective as of <date>.' line", None),
+    "no effective date": ("not a Comprehensive Rules text", None),
     "bad checksum": ("bad checksum: sha256", "/api/v5/AllPrintings.json.xz"),
     "checksum file is html": ("not a sha256 checksum file", None),
 }
@@ -458,6 +458,8 @@ def test_a_failing_source_is_one_line_and_changes_nothing(
     assert message in lines[0]
     if case == "truncated":
         assert f"after {len(old) // 2} of {len(old)} bytes" in lines[0]
+    if case == "no effective date":  # the reason is the CR reader's own
+        assert "effective" in lines[0] and "date" in lines[0]
     assert corpus_files(project) == {}
     assert documents(project) == []
     if case == "truncated":  # the next run resumes where the cut left off
@@ -497,3 +499,40 @@ def test_card_data_kb_cannot_load_is_taken_out_again(project: Path, server: Serv
     assert "taken out of the corpus again" in line
     assert corpus_files(project) == {}
     assert documents(project) == []
+
+
+def test_a_partial_download_of_a_file_that_changed_starts_over(
+    server: Server, tmp_path: Path
+) -> None:
+    from kb.update import Fetcher, SourceError
+
+    part = tmp_path / "data.bin.part"
+    server.routes["/data.bin"] = Resource(b"a" * 1000, fail="truncate")
+    with Fetcher() as http:
+        with pytest.raises(SourceError, match="cut short after 500 of 1000 bytes"):
+            http.download(server.url("/data.bin"), part)
+        assert part.read_bytes() == b"a" * 500
+        server.routes["/data.bin"] = Resource(b"b" * 800)  # republished meanwhile: a new ETag
+        http.download(server.url("/data.bin"), part)
+    assert part.read_bytes() == b"b" * 800
+    first, second = server.requests("/data.bin")
+    assert "range" not in first["headers"]
+    assert second["headers"]["range"] == "bytes=500-"
+    assert (second["status"], second["sent"]) == (200, 800)  # If-Range did not match
+
+
+def test_a_weak_etag_resumes_on_last_modified(server: Server, tmp_path: Path) -> None:
+    from kb.update import Fetcher, SourceError
+
+    part = tmp_path / "data.bin.part"
+    body = bytes(range(256)) * 4
+    server.routes["/data.bin"] = Resource(body, etag='W/"weak"', fail="truncate")
+    with Fetcher() as http:
+        with pytest.raises(SourceError):
+            http.download(server.url("/data.bin"), part)
+        server.routes["/data.bin"].fail = None
+        http.download(server.url("/data.bin"), part)
+    assert part.read_bytes() == body
+    resumed = server.requests("/data.bin")[-1]
+    assert resumed["headers"]["if-range"] == server.routes["/data.bin"].last_modified
+    assert (resumed["status"], resumed["sent"]) == (206, len(body) // 2)

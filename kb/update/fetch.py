@@ -173,9 +173,10 @@ class Fetcher:
         have = part.stat().st_size if part.is_file() else 0
         started = _read_meta(meta_path, url)
         headers = {"Accept-Encoding": "identity"}
-        if have and started:
+        if_range = _if_range(started) if have else None
+        if if_range:
             headers["Range"] = f"bytes={have}-"
-            headers["If-Range"] = started.etag or started.last_modified or ""
+            headers["If-Range"] = if_range
         else:
             have = 0
         name = part.name.removesuffix(".part")
@@ -215,6 +216,15 @@ class Fetcher:
                 return validators, response.headers.get("content-type", "")
         except httpx.HTTPError as exc:
             raise SourceError(url, _network_problem(exc)) from None
+
+
+def _if_range(started: Validators | None) -> str | None:
+    """The validator a resumed request names: a strong ETag, else Last-Modified."""
+    if started is None:
+        return None
+    if started.etag and not started.etag.startswith("W/"):
+        return started.etag
+    return started.last_modified
 
 
 def _truncated(done: int, total: int | None, exc: httpx.HTTPError | None) -> str:
