@@ -19,14 +19,16 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kb.config import Settings
 from kb.errors import DatabaseError, KbError
-from kb.ingest import ProgressHook
 
-from . import changes, sources
+from . import sources
 from .fetch import DownloadProgress, Fetcher, SourceError, Validators, discard_part
+
+if TYPE_CHECKING:  # the database side loads only when something is to be ingested
+    from kb.ingest import ProgressHook
 
 log = logging.getLogger(__name__)
 
@@ -111,6 +113,8 @@ def update(
 def changes_since(settings: Settings, since: dt.date) -> list[dict[str, Any]]:
     """Every loaded edition effective after ``since`` with its changes (``kb changes``)."""
     from kb.pipeline import open_db
+
+    from . import changes
 
     db = open_db(settings, create=False)
     try:
@@ -222,9 +226,11 @@ def _install_and_ingest(
     if broken:
         _roll_back(settings, broken)
         failure = failed[document_key(broken[0].target)]
+        kept = [item.target.name for item in pending if item not in broken]
+        also = f" ({', '.join(kept)} was installed and loaded)" if kept else ""
         raise KbError(
             f"{broken[0].url}: kb could not load the downloaded file (line {failure.line}: "
-            f"{failure.reason}); it was taken out of the corpus again"
+            f"{failure.reason}); it was taken out of the corpus again{also}"
         )
     for item in pending:
         if item.backup is not None:
@@ -236,6 +242,8 @@ def _before(settings: Settings, pending: list[Pending]) -> dict[str, Any]:
     """What the knowledge base holds before the ingest: the edition to diff, stale, cards."""
     from kb.pipeline import open_db
     from kb.versions import edition_label, english_editions
+
+    from . import changes
 
     before: dict[str, Any] = {"previous": None, "stale": {}, "cards": changes.CardSnapshot()}
     try:
@@ -265,6 +273,8 @@ def _summarise(
     settings: Settings, pending: list[Pending], before: dict[str, Any], report: UpdateReport
 ) -> None:
     from kb.pipeline import open_db
+
+    from . import changes
 
     db = open_db(settings, create=False)
     try:
