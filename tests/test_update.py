@@ -268,6 +268,8 @@ def test_a_new_edition_comes_in_once_with_its_diff(project: Path, server: Server
     assert "French: 0 translations made stale by 2026-01-16" in newer.output
     assert "Spanish: 1 translation made stale by 2026-01-16 (1 stale in all;" in newer.output
     assert "`kb stale --lang es` shows the diffs): 601.2a\n" in newer.output
+    stale = json.loads(kb("stale", "--lang", "es", "--json").output)
+    assert [(item["number"], item["follows"]) for item in stale] == [("601.2a", OLD)]
     assert len(server.requests(f"/downloads/{OLD_NAME}")) == 1
 
     season = json.loads(kb("changes", "--since", "2025-12-01", "--json").output)
