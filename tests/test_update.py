@@ -538,3 +538,41 @@ def test_a_weak_etag_resumes_on_last_modified(server: Server, tmp_path: Path) ->
     resumed = server.requests("/data.bin")[-1]
     assert resumed["headers"]["if-range"] == server.routes["/data.bin"].last_modified
     assert (resumed["status"], resumed["sent"]) == (206, len(body) // 2)
+
+
+def test_the_newest_rules_text_is_found_among_the_page_links() -> None:
+    from kb.update.sources import newest_rules_link
+
+    page = b"""<!DOCTYPE html><html><body>
+    <a href="https://media.wizards.com/2026/downloads/MagicCompRules%2020260116.pdf">PDF</a>
+    <a href="https://media.wizards.com/2026/downloads/MagicCompRules%2020260116.docx">DOCX</a>
+    <a class="cta" HREF="https://media.wizards.com/2026/downloads/MagicCompRules%2020260116.txt">
+      TXT</a>
+    <a href="../downloads/MagicCompRules%2020251114.txt">older</a>
+    <a href="mailto:MagicCompRules%2020270101.txt">not a download</a>
+    <a href="/downloads/MagicCompRules%2020269999.txt">no such date</a>
+    </body></html>"""
+    link = newest_rules_link(page, "https://magic.wizards.com/en/rules")
+    assert link.url == "https://media.wizards.com/2026/downloads/MagicCompRules%2020260116.txt"
+    assert (link.name, link.date.isoformat()) == ("MagicCompRules 20260116.txt", NEW)
+    older = newest_rules_link(page.replace(b"20260116.txt", b"x.txt"), "https://w.test/en/rules")
+    assert older.url == "https://w.test/downloads/MagicCompRules%2020251114.txt"
+
+
+def test_the_progress_display_follows_downloads_then_the_ingest(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import sys
+
+    from kb.cli.update import _progress_bars
+
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
+    with _progress_bars(enabled=True) as (download, ingest):
+        assert download is not None and ingest is not None
+        download("AllPrintings.json.xz", 10, 100)
+        download("AllPrintings.json.xz", 100, 100)
+        download("MagicCompRules 20260116.txt", 5, None)
+        ingest("/corpus/AllPrintings.json.xz", 1, 2)
+        ingest("/corpus/AllPrintings.json.xz", 2, 2)
+    with _progress_bars(enabled=False) as hooks:
+        assert hooks == (None, None)
