@@ -576,3 +576,20 @@ def test_the_progress_display_follows_downloads_then_the_ingest(
         ingest("/corpus/AllPrintings.json.xz", 2, 2)
     with _progress_bars(enabled=False) as hooks:
         assert hooks == (None, None)
+
+
+def test_a_corpus_folder_that_is_a_file_stops_before_fetching(
+    project: Path, server: Server, cr_path
+) -> None:
+    server.routes["/en/rules"] = rules_page(OLD_NAME)
+    server.routes[f"/downloads/{OLD_NAME}"] = Resource(cr_path(OLD).read_bytes())
+    (project / "corpus").rmdir()
+    (project / "corpus").write_text("a file where the corpus folder should be\n")
+    result = CliRunner().invoke(main, ["update", "--only", "rules"])
+    assert result.exit_code != 0
+    (line,) = result.stderr.strip().splitlines()
+    assert (
+        line == f"kb: error: {project / 'corpus'}: the corpus folder is a file; nothing was fetched"
+    )
+    assert documents(project) == []
+    assert not server.requests(f"/downloads/{OLD_NAME}")

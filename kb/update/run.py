@@ -16,7 +16,7 @@ import logging
 import os
 import shutil
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -49,6 +49,7 @@ class Pending:
     part: Path | None = None
     effective: dt.date | None = None
     backup: Path | None = None
+    installed: bool = False
 
 
 @dataclass
@@ -87,6 +88,8 @@ def update(
     """Bring the corpus and the knowledge base up to date with Wizards' and MTGJSON's files."""
     if not settings.corpus:
         raise KbError("no corpus folder is configured (set corpus in kb.toml)")
+    if settings.corpus[0].exists() and not settings.corpus[0].is_dir():
+        raise KbError(f"{settings.corpus[0]}: the corpus folder is a file; nothing was fetched")
     report = UpdateReport(dry_run=dry_run)
     state = _load_state(settings)
     with _update_lock(settings), fetcher or Fetcher() as http:
@@ -185,7 +188,13 @@ def _download(
 ) -> None:
     """Fetch one file into the data folder and verify it (a file that fails is dropped)."""
     item.part = settings.home / "downloads" / (item.target.name + ".part")
-    _validators, content_type = http.download(item.url, item.part, progress=progress)
+    try:
+        _validators, content_type = http.download(item.url, item.part, progress=progress)
+    except OSError as exc:
+        where = exc.filename or item.part
+        raise KbError(
+            f"cannot write {where}: {exc.strerror or exc}; nothing was installed"
+        ) from None
     try:
         if item.source == "rules":
             item.effective = sources.verify_rules(item.part, item.url, content_type)
@@ -209,7 +218,14 @@ def _install_and_ingest(
 
     before = _before(settings, pending)
     for item in pending:
-        _install(item)
+        try:
+            _install(item)
+        except OSError as exc:
+            _roll_back(settings, pending, database=False)
+            raise KbError(
+                f"cannot write {exc.filename or item.target}: {exc.strerror or exc}; "
+                "nothing was installed"
+            ) from None
         report.installed.append({"source": item.source, "url": item.url, "path": str(item.target)})
     try:
         result = pipeline.ingest(
@@ -308,16 +324,21 @@ def _install(item: Pending) -> None:
         item.backup = target.with_name(f".{target.name}.kb-previous")
         os.replace(target, item.backup)
     os.replace(staged, target)
+    item.installed = True
 
 
-def _roll_back(settings: Settings, items: list[Pending]) -> None:
-    """Take installed files out again and put the database back as it was."""
+def _roll_back(settings: Settings, items: list[Pending], *, database: bool = True) -> None:
+    """Take installed files out again and (``database``) put the database back as it was."""
     from kb import pipeline
     from kb.ingest import document_key, forget_documents
 
     restored, added = [], []
     for item in items:
-        if not item.target.exists() and item.backup is None:
+        if not item.installed:
+            with suppress(OSError):  # a staged copy left by a failed move
+                item.target.with_name(f".{item.target.name}.kb-new").unlink(missing_ok=True)
+            if item.backup is not None and not item.target.exists():
+                os.replace(item.backup, item.target)  # failed between the two moves
             continue
         item.target.unlink(missing_ok=True)
         if item.backup is not None:
@@ -325,6 +346,8 @@ def _roll_back(settings: Settings, items: list[Pending]) -> None:
             restored.append(item.target)
         else:
             added.append(document_key(item.target))
+    if not database:
+        return
     if added:
         with pipeline.writer_lock(settings), pipeline.storage_errors(settings):
             db = pipeline.open_db(settings, create=False)
