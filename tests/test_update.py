@@ -593,3 +593,15 @@ def test_a_corpus_folder_that_is_a_file_stops_before_fetching(
     )
     assert documents(project) == []
     assert not server.requests(f"/downloads/{OLD_NAME}")
+
+
+def test_a_second_update_on_the_same_data_folder_refuses(project: Path, server: Server) -> None:
+    from kb.config import load_settings
+    from kb.update.state import update_lock
+
+    server.routes["/en/rules"] = rules_page(OLD_NAME)
+    with update_lock(load_settings(project)):
+        result = CliRunner().invoke(main, ["update", "--only", "rules"])
+    assert result.exit_code != 0
+    assert result.stderr.strip() == f"kb: error: another kb update is running on {project / '_kb'}"
+    assert not server.requests("/en/rules")

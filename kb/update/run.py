@@ -10,13 +10,10 @@ from __future__ import annotations
 
 import datetime as dt
 import errno
-import fcntl
-import json
 import logging
 import os
 import shutil
-from collections.abc import Iterator
-from contextlib import contextmanager, suppress
+from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -26,13 +23,13 @@ from kb.errors import DatabaseError, KbError
 
 from . import sources
 from .fetch import DownloadProgress, Fetcher, SourceError, Validators, discard_part
+from .state import STATE_FILE, file_state, load_state, local_checksum, save_state, update_lock
 
 if TYPE_CHECKING:  # the database side loads only when something is to be ingested
     from kb.ingest import ProgressHook
 
 log = logging.getLogger(__name__)
 
-STATE_FILE = "update-state.json"
 SOURCES = ("rules", "cards")
 
 
@@ -91,8 +88,8 @@ def update(
     if settings.corpus[0].exists() and not settings.corpus[0].is_dir():
         raise KbError(f"{settings.corpus[0]}: the corpus folder is a file; nothing was fetched")
     report = UpdateReport(dry_run=dry_run)
-    state = _load_state(settings)
-    with _update_lock(settings), fetcher or Fetcher() as http:
+    state = load_state(settings)
+    with update_lock(settings), fetcher or Fetcher() as http:
         pending: list[Pending] = []
         if "rules" in only:
             pending += _check_rules(settings, http, state, report)
@@ -106,8 +103,8 @@ def update(
             _install_and_ingest(settings, pending, report, ingest_progress)
         for item in pending:
             if item.source == "cards":
-                state[item.url] = _file_state(item.target, item.checksum)
-        _save_state(settings, state)
+                state[item.url] = file_state(item.target, item.checksum)
+        save_state(settings, state)
     if since is not None:
         report.since = changes_since(settings, since)
     return report
@@ -173,7 +170,7 @@ def _check_cards(
         state[checksum_url] = {**fetched.validators.as_dict(), "sha256": published}
     name = sources.file_name(url)
     target = settings.corpus[0] / name
-    local = _local_checksum(target, state.get(url))
+    local = local_checksum(target, state.get(url))
     entry = {"source": "cards", "url": url, "name": name, "sha256": published}
     if local == published:
         report.checked.append({**entry, "status": "current", "path": str(target)})
@@ -357,59 +354,3 @@ def _roll_back(settings: Settings, items: list[Pending], *, database: bool = Tru
                 db.dispose()
     if restored:
         pipeline.ingest(settings, restored)
-
-
-def _local_checksum(target: Path, known: Any) -> str | None:
-    """Our copy's sha256: from the state file when size and mtime still match, else hashed."""
-    if not target.is_file():
-        return None
-    stat = target.stat()
-    if (
-        isinstance(known, dict)
-        and known.get("size") == stat.st_size
-        and known.get("mtime_ns") == stat.st_mtime_ns
-        and isinstance(known.get("sha256"), str)
-    ):
-        return str(known["sha256"])
-    return sources.sha256_file(target)
-
-
-def _file_state(path: Path, checksum: str | None) -> dict[str, Any]:
-    stat = path.stat()
-    return {"sha256": checksum, "size": stat.st_size, "mtime_ns": stat.st_mtime_ns}
-
-
-def _load_state(settings: Settings) -> dict[str, Any]:
-    """Validators and checksums of the last successful run (a damaged file means none)."""
-    path = settings.home / STATE_FILE
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return {}
-    except (OSError, ValueError) as exc:
-        log.warning("%s: unreadable (%s); checking every source from scratch", path, exc)
-        return {}
-    return data if isinstance(data, dict) else {}
-
-
-def _save_state(settings: Settings, state: dict[str, Any]) -> None:
-    path = settings.home / STATE_FILE
-    path.parent.mkdir(parents=True, exist_ok=True)
-    staged = path.with_name(path.name + ".tmp")
-    staged.write_text(json.dumps(state, indent=1, sort_keys=True) + "\n", encoding="utf-8")
-    os.replace(staged, path)
-
-
-@contextmanager
-def _update_lock(settings: Settings) -> Iterator[None]:
-    """Refuse a second ``kb update`` on the same data folder while one runs."""
-    settings.home.mkdir(parents=True, exist_ok=True)
-    with open(settings.home / "update.lock", "a") as handle:
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            raise KbError(f"another kb update is running on {settings.home}") from None
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
