@@ -19,6 +19,9 @@ from typing import Any
 from kb.errors import ConfigError
 
 ENV_PREFIX = "KB_"
+# Where `kb update` looks for a new Comprehensive Rules edition and for MTGJSON's card data.
+RULES_PAGE_URL = "https://magic.wizards.com/en/rules"
+MTGJSON_URL = "https://mtgjson.com/api/v5/AllPrintings.json.xz"
 
 
 @dataclass(frozen=True)
@@ -30,6 +33,8 @@ class Settings:
     corpus: tuple[Path, ...] = (Path("corpus"),)
     lang: str = "en"
     base_dir: Path = field(default_factory=Path.cwd)
+    rules_page_url: str = RULES_PAGE_URL
+    mtgjson_url: str = MTGJSON_URL
 
     @property
     def database(self) -> str:
@@ -128,17 +133,28 @@ def _lang(key: str, value: Any, where: str, _base: Path) -> str:
         raise ConfigError(f"{where}: {key}: {exc}") from None
 
 
+def _http_url(key: str, value: Any, where: str, _base: Path) -> str:
+    text = _text(key, value, where).strip()
+    if not text.lower().startswith(("http://", "https://")) or len(text) < 10:
+        raise ConfigError(f"{where}: {key} must be an http:// or https:// URL, not {text!r}")
+    return text
+
+
 CHECKS: dict[str, Callable[[str, Any, str, Path], Any]] = {
     "home": _path,
     "database_url": _database_url,
     "corpus": _paths,
     "lang": _lang,
+    "rules_page_url": _http_url,
+    "mtgjson_url": _http_url,
 }
 # Settings an environment variable can give (KB_<KEY>); KB_DATABASE is an older spelling.
 ENV_KEYS: dict[str, str] = {
     "home": "KB_HOME",
     "database_url": "KB_DATABASE_URL",
     "lang": "KB_LANG",
+    "rules_page_url": "KB_RULES_PAGE_URL",
+    "mtgjson_url": "KB_MTGJSON_URL",
 }
 assert set(CHECKS) == {f.name for f in fields(Settings)} - {"base_dir"}
 
