@@ -86,10 +86,44 @@ def draw(data: dict[str, Any], old_texts: set[str]) -> list[dict[str, Any]]:
     return items
 
 
+CARD_TEXTS_PER_LANGUAGE = 15
+FOREIGN = {"French": "fr", "Spanish": "es"}
+
+
+def draw_card_texts(data: dict[str, Any], codes: list[str]) -> list[dict[str, Any]]:
+    """French and Spanish card rules texts of the drawn sets, CARD_TEXTS_PER_LANGUAGE of each."""
+    rng = random.Random(SEED + 1)
+    items: list[dict[str, Any]] = []
+    for language, code in FOREIGN.items():
+        pool: dict[str, dict[str, Any]] = {}
+        for set_code in codes:
+            for card in data[set_code].get("cards") or ():
+                for entry in card.get("foreignData") or ():
+                    if entry.get("language") == language and entry.get("text"):
+                        pool.setdefault(entry["text"], {"card": card, "set": set_code})
+        for k, text in enumerate(rng.sample(sorted(pool), CARD_TEXTS_PER_LANGUAGE)):
+            card = pool[text]["card"]
+            items.append(
+                {
+                    "id": f"{code}-{k + 1}",
+                    "source": pool[text]["set"],
+                    "language": code,
+                    "cards": [card["name"]],
+                    "english": card.get("text", ""),
+                    "text": text,
+                    "rules": [],
+                    "related": [],
+                    "implied": [],
+                }
+            )
+    return items
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--allprintings", type=Path, default=DEFAULT_ALLPRINTINGS)
     parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--card-texts", type=Path, help="also draw French and Spanish card texts")
     args = parser.parse_args()
     if not args.allprintings.is_file():
         sys.exit(f"no AllPrintings at {args.allprintings}")
@@ -114,6 +148,23 @@ def main() -> None:
     }
     args.out.write_text(json.dumps(out, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     print(f"{len(items)} rulings from {out['sets']} -> {args.out}")
+    if args.card_texts:
+        texts = draw_card_texts(document["data"], out["sets"])
+        sample = {
+            "about": "French and Spanish card rules texts (MTGJSON foreignData) for term links.",
+            "edition": "2026-01-16",
+            "sample": (
+                f"benchmarks/draw_rulings.py --card-texts: random.Random({SEED + 1}) draws "
+                f"{CARD_TEXTS_PER_LANGUAGE} distinct texts per language among the cards of "
+                f"{out['sets']}"
+            ),
+            "policy": "labelling_policy.md",
+            "items": texts,
+        }
+        args.card_texts.write_text(
+            json.dumps(sample, indent=1, ensure_ascii=False) + "\n", encoding="utf-8"
+        )
+        print(f"{len(texts)} card texts -> {args.card_texts}")
 
 
 if __name__ == "__main__":
