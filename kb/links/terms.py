@@ -23,10 +23,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
+from .about import is_about, is_verb
 from .references import find_references
-from .thesaurus import ALIASES, BASIC_CONCEPTS
+from .thesaurus import ALIASES, GAME_NOUNS, GENERAL_CONCEPTS
 from .words import Token, phrase_gaps, phrase_words, tokenize
 
 _FOLLOWERS = frozenset({"counter", "token"})  # "plot counters" are not the plot keyword
@@ -48,7 +49,12 @@ class Term:
     ``bare``: a keyword ability's name, not its participle (``enchanted`` is not Enchant);
     ``gaps``: small words the phrase has before and between its words, which the text must
     have too (``end the turn`` is not ``end of turn``, ``Rings of Brighthearth`` not ``the Ring``);
-    other small words may come between (``the Ring can't tempt you`` is "the Ring tempts you").
+    other small words may come between (``the Ring can't tempt you`` is "the Ring tempts you");
+    ``general``: a general concept (cast, draw, target), matched only where the text is about it
+    (:func:`kb.links.about.is_about`); ``verb_targets``: the rules of the glossary's verb sense
+    when its noun sense has others (``counter`` a spell, 701.6; a ``counter``, 122); ``verbal``:
+    a general verb and a game noun (``Casting Spells``, ``Activated Ability``), general too where
+    the text makes it a verb and its object (``activating an ability``, ``cast a spell``).
     """
 
     words: tuple[str, ...]
@@ -60,6 +66,9 @@ class Term:
     participle: bool = False
     bare: bool = False
     gaps: tuple[tuple[str, ...], ...] = ()
+    general: bool = False
+    verb_targets: tuple[str, ...] = ()
+    verbal: bool = False
 
 
 @dataclass(frozen=True)
@@ -121,6 +130,14 @@ class Vocabulary:
                 i += 1
                 continue
             first, last = content[i][0], content[i + n - 1][0]
+            general = term.general or (term.verbal and bool(self._small[i + 1]))
+            if general and not is_about(text, first.start, last.end):
+                i += 1
+                continue
+            if term.verb_targets:
+                verb = is_verb(text, first.start, last.end)
+                nouns = tuple(t for t in term.targets if t not in term.verb_targets)
+                term = replace(term, targets=term.verb_targets if verb else nouns or term.targets)
             found.append(TermMatch(first.start, last.end, text[first.start : last.end], term))
             i += n
         return found
@@ -195,7 +212,8 @@ class _Builder:
         self.language = language
         self.exists = exists
         self.terms: dict[tuple[str, ...], Term] = {}
-        self.basic = {phrase_words(c, "en") for c in BASIC_CONCEPTS}
+        self.objects = {phrase_words(c, "en") for c in GAME_NOUNS}
+        self.general = {phrase_words(c, "en") for c in GENERAL_CONCEPTS}
 
     def add(
         self,
@@ -204,11 +222,19 @@ class _Builder:
         source: str,
         concept: str,
         capital: bool = False,
+        verb_targets: tuple[str, ...] = (),
     ) -> None:
         words = phrase_words(phrase, self.language)
         kept = tuple(dict.fromkeys(t for t in targets if t in self.exists))
-        if not words or not kept or (self.language == "en" and words in self.basic):
+        if not words or not kept or (self.language == "en" and words in self.objects):
             return
+        general = self.language == "en" and words in self.general
+        verbal = (
+            self.language == "en"
+            and len(words) > 1
+            and (words[0],) in self.general
+            and all((w,) in self.objects for w in words[1:])
+        )
         participle = source == "glossary" and len(words) == 1 and phrase.endswith("ed")
         bare = all(t.startswith("702.") for t in kept)
         old = self.terms.get(words)
@@ -220,7 +246,23 @@ class _Builder:
                 capital = capital and old.capital
                 participle = participle and old.participle
         gaps = phrase_gaps(phrase, self.language)
-        term = Term(words, phrase.strip(), kept, source, concept, capital, participle, bare, gaps)
+        verbs = tuple(t for t in verb_targets if t in kept)
+        if verbs == kept:
+            verbs = ()
+        term = Term(
+            words,
+            phrase.strip(),
+            kept,
+            source,
+            concept,
+            capital,
+            participle,
+            bare,
+            gaps,
+            general,
+            verbs,
+            verbal,
+        )
         self.terms[words] = term
 
 
@@ -244,6 +286,23 @@ def _glossary_targets(item: GlossaryItem) -> tuple[str, ...]:
         return cited[0][0]
     chosen = [nums for (nums, _), s in zip(cited, scores, strict=True) if s == best]
     return tuple(dict.fromkeys(n for nums in chosen for n in nums))
+
+
+_SENSE = re.compile(r"(?:^|\n)\s*\d\.\s+")
+
+
+def _verb_sense_targets(item: GlossaryItem) -> tuple[str, ...]:
+    """The rules cited by a definition's verb senses ("1. To cancel a spell…"), if it has others."""
+    senses = [part for part in _SENSE.split(item.definition) if part.strip()]
+    if len(senses) < 2:
+        return ()
+    verbs = [
+        ref.numbers
+        for part in senses
+        if part.lstrip().startswith("To ")
+        for ref in find_references(part, "en")
+    ]
+    return tuple(dict.fromkeys(n for numbers in verbs for n in numbers))
 
 
 def _term_names(term: str) -> list[str]:
@@ -275,8 +334,9 @@ def english_vocabulary(
         if not targets and borrowed and borrowed.casefold() in by_name:
             targets = own[borrowed.casefold()]
         concepts[item.term.casefold()] = targets
+        verbs = _verb_sense_targets(item)
         for name in _term_names(item.term):
-            builder.add(name, targets, "glossary", item.term)
+            builder.add(name, targets, "glossary", item.term, verb_targets=verbs)
         symbol = _SYMBOL.search(item.definition) if item.term.endswith("Symbol") else None
         if symbol:
             builder.add(symbol.group(), targets, "symbol", item.term)
@@ -299,6 +359,10 @@ def _add_title(builder: _Builder, rule: RuleEntry, concepts: dict[str, tuple[str
     if rule.number.startswith(("701.", "702.")) and " and " in title:
         for part in title.split(" and "):
             builder.add(part, (rule.number,), "title", rule.title)
+    for suffix in (" Variant", " Option"):  # "in a Two-Headed Giant game"
+        if title.endswith(suffix):
+            head = title.removesuffix(suffix)
+            builder.add(head, (rule.number,), "title", rule.title, capital=True)
     if title.endswith(" Cards"):
         head = title.removesuffix(" Cards")
         concepts.setdefault(head.casefold(), (rule.number,))

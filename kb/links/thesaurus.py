@@ -48,22 +48,19 @@ IRREGULAR: dict[str, dict[str, str]] = {
     "es": {},
 }
 
-# Basic game nouns, verbs and events: rulings mention them in passing all the time, so a term
-# link to their rule would say nothing about what a ruling is about. (Specific phrases built on
+# Game objects and places: every ruling names them, and a ruling about "the creature" is about
+# that card, not about rule 302, so their rules are never linked. (Specific phrases built on
 # them, like "illegal target", "mana ability" or "delayed triggered ability", are still linked.)
-BASIC_CONCEPTS: frozenset[str] = frozenset(
+GAME_NOUNS: frozenset[str] = frozenset(
     """
     ability card player creature permanent spell object turn game battlefield graveyard library
-    hand stack zone exile command mana color colorless land artifact enchantment instant sorcery
-    planeswalker battle kindred damage deal counter owner control controller opponent team
-    effect cost pay power toughness name type subtype supertype if unless instead during becomes
-    double triple move choose draw discard destroy tap untap tapped untapped create reveal search
-    shuffle play token target event option status step phase speed level map door lock locked
-    room visit day night case class match tournament plane legend world sacrifice resolve respond
-    restriction requirement
+    hand stack zone command mana color colorless land artifact enchantment instant sorcery
+    planeswalker battle kindred owner control controller opponent team effect power toughness
+    name type subtype supertype if unless instead during becomes option status step phase speed
+    level map door lock locked room visit case class match tournament plane legend world event
+    restriction requirement move choose create tapped untapped
     """.split()
 ) | {
-    "card type",
     "text box",
     "counts as",
     "face up",
@@ -75,8 +72,20 @@ BASIC_CONCEPTS: frozenset[str] = frozenset(
     "artifact creature",
     "creature type",
     "land type",
-    "draw a card",
 }
+
+# General actions and notions of the game: a ruling mentions them on the way all the time ("you
+# may cast it", "the spell resolves"), so they are linked only where the ruling is about them
+# (see kb.links.about: quoted, the subject of a clause, what a modal or passive verb says can or
+# can't happen, or "for more information about"). Procedure verbs (cast, activate, attack,
+# block, attach) are here for the same reason.
+GENERAL_CONCEPTS: frozenset[str] = frozenset(
+    """
+    exile damage deal counter cost pay double triple draw discard destroy tap untap reveal search
+    shuffle play token target day night sacrifice resolve respond
+    cast activate attack block attach
+    """.split()
+) | {"card type", "draw a card", "mana cost"}
 
 # Extra names of a concept, per language: phrase -> English glossary term or rule title.
 ALIASES: dict[str, dict[str, str]] = {
