@@ -30,6 +30,12 @@ from .references import find_references
 from .thesaurus import ALIASES, GAME_NOUNS, GENERAL_CONCEPTS
 from .words import Token, phrase_gaps, phrase_words, tokenize
 
+# Participles and gerunds: "enchanted", "enchantée", "encantada" are not the Enchant keyword.
+_DERIVED = {
+    "en": ("ed", "ing"),
+    "fr": ("é", "ée", "és", "ées", "ant"),
+    "es": ("ado", "ada", "ados", "adas", "ido", "ida", "idos", "idas", "ando", "iendo"),
+}
 _FOLLOWERS = frozenset({"counter", "token"})  # "plot counters" are not the plot keyword
 _SYMBOL = re.compile(r"\{[A-Z0-9/]{1,6}\}")
 _DEFINED = re.compile(
@@ -156,10 +162,20 @@ class Vocabulary:
             last = window[-1][0].raw.casefold()
             if term.participle and not last.endswith("ed"):
                 continue
-            if term.bare and last.endswith(("ed", "ing")) and last != term.phrase.casefold():
+            if (
+                term.bare
+                and last.endswith(_DERIVED.get(self.language, ()))
+                and last != term.phrase.casefold()
+            ):
                 continue
             if any(
                 gap and self._small[i + k][-len(gap) :] != gap for k, gap in enumerate(term.gaps)
+            ):
+                continue
+            if any(  # "beginning of that phase" is not the Beginning Phase
+                "of" in self._small[i + k] and "of" not in gap
+                for k, gap in enumerate(term.gaps)
+                if k > 0
             ):
                 continue
             return term
@@ -266,16 +282,24 @@ class _Builder:
         self.terms[words] = term
 
 
-def _glossary_targets(item: GlossaryItem) -> tuple[str, ...]:
+def _glossary_targets(
+    item: GlossaryItem, titles: Mapping[str, str] | None = None
+) -> tuple[str, ...]:
     """The rules a definition cites: those whose title shares a word with the term, else the first.
 
     ``Triggered Ability`` cites 113 "Abilities" and 603 "Handling Triggered Abilities": 603 wins.
     ``Aura`` cites 303 "Enchantments" and 702.5 "Enchant": the glossary names the main rule first.
+    A citation without its title in quotes is compared with the cited rule's own title
+    (``Shuffle`` cites "rule 103.3 and rule 701.24": 701.24 is "Shuffle").
     """
+    titles = titles or {}
     cited: list[tuple[tuple[str, ...], set[str]]] = []
     for ref in find_references(item.definition, "en"):
         after = _TITLE_AFTER.match(item.definition[ref.end :])
-        title_words = set(phrase_words(after["title"], "en")) if after else set()
+        if after:
+            title_words = set(phrase_words(after["title"], "en"))
+        else:
+            title_words = {w for n in ref.numbers for w in phrase_words(titles.get(n, ""), "en")}
         cited.append((ref.numbers, title_words))
     if not cited:
         return ()
@@ -322,7 +346,8 @@ def english_vocabulary(
     builder = _Builder(language, {r.number for r in rules})
     concepts: dict[str, tuple[str, ...]] = {}
     by_name = {g.term.casefold(): g for g in glossary}
-    own = {g.term.casefold(): _glossary_targets(g) for g in glossary}
+    titles = {r.number: r.title for r in rules if r.title}
+    own = {g.term.casefold(): _glossary_targets(g, titles) for g in glossary}
     for item in glossary:
         targets = own[item.term.casefold()]
         borrowed = item.redirect

@@ -82,7 +82,7 @@ GAME_NOUNS: frozenset[str] = frozenset(
 GENERAL_CONCEPTS: frozenset[str] = frozenset(
     """
     exile damage deal counter cost pay double triple draw discard destroy tap untap reveal search
-    shuffle play token target day night sacrifice resolve respond
+    shuffle play token target day night sacrifice resolve respond skip
     cast activate attack block attach
     """.split()
 ) | {"card type", "draw a card", "mana cost"}
@@ -133,6 +133,32 @@ ALIASES: dict[str, dict[str, str]] = {
         "contact mortel": "Deathtouch",
         "piétinement": "Trample",
         "célérité": "Haste",
+        # Keyword abilities and actions as French card texts print them (old printings too).
+        "vol": "Flying",
+        "initiative": "First Strike",
+        "double initiative": "Double Strike",
+        "défenseur": "Defender",
+        "enchanter": "Enchant",
+        "équipement": "Equip",
+        "équiper": "Equip",
+        "flash": "Flash",
+        "défense talismanique": "Hexproof",
+        "linceul": "Shroud",
+        "menace": "Menace",
+        "portée": "Reach",
+        "vigilance": "Vigilance",
+        "rempart": "Ward",
+        "protection": "Protection",
+        "recyclage": "Cycling",
+        "cascade": "Cascade",
+        "mutation": "Mutate",
+        "flashback": "Flashback",
+        "kicker": "Kicker",
+        "transformer": "Transform",
+        "regard": "Scry",
+        "proliférer": "Proliferate",
+        "prouesse": "Prowess",
+        "coût converti de mana": "Mana Value",
     },
     "es": {
         "votar": "Vote",
@@ -162,5 +188,32 @@ ALIASES: dict[str, dict[str, str]] = {
         "toque mortal": "Deathtouch",
         "arrollar": "Trample",
         "prisa": "Haste",
+        # Keyword abilities and actions as Spanish card texts print them (old printings too).
+        "vuela": "Flying",
+        "volar": "Flying",
+        "dañar primero": "First Strike",
+        "dañar dos veces": "Double Strike",
+        "defensor": "Defender",
+        "encantar": "Enchant",
+        "equipar": "Equip",
+        "destello": "Flash",
+        "antimaleficio": "Hexproof",
+        "velo": "Shroud",
+        "amenaza": "Menace",
+        "alcance": "Reach",
+        "vigilancia": "Vigilance",
+        "custodia": "Ward",
+        "protección": "Protection",
+        "ciclo": "Cycling",
+        "cascada": "Cascade",
+        "mutar": "Mutate",
+        "mutación": "Mutate",
+        "retrospectiva": "Flashback",
+        "estímulo": "Kicker",
+        "transformar": "Transform",
+        "adivinar": "Scry",
+        "proliferar": "Proliferate",
+        "destreza": "Prowess",
+        "coste de maná convertido": "Mana Value",
     },
 }
