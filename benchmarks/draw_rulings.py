@@ -90,9 +90,11 @@ CARD_TEXTS_PER_LANGUAGE = 15
 FOREIGN = {"French": "fr", "Spanish": "es"}
 
 
-def draw_card_texts(data: dict[str, Any], codes: list[str]) -> list[dict[str, Any]]:
-    """French and Spanish card rules texts of the drawn sets, CARD_TEXTS_PER_LANGUAGE of each."""
-    rng = random.Random(SEED + 1)
+def draw_card_texts(
+    data: dict[str, Any], codes: list[str], seed: int = SEED + 1
+) -> list[dict[str, Any]]:
+    """French and Spanish card rules texts of the given sets, CARD_TEXTS_PER_LANGUAGE of each."""
+    rng = random.Random(seed)
     items: list[dict[str, Any]] = []
     for language, code in FOREIGN.items():
         pool: dict[str, dict[str, Any]] = {}
@@ -124,6 +126,11 @@ def main() -> None:
     parser.add_argument("--allprintings", type=Path, default=DEFAULT_ALLPRINTINGS)
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--card-texts", type=Path, help="also draw French and Spanish card texts")
+    parser.add_argument(
+        "--held-out-card-texts",
+        type=Path,
+        help="also draw French and Spanish card texts of 4 other sets (drawn after the vocabulary)",
+    )
     args = parser.parse_args()
     if not args.allprintings.is_file():
         sys.exit(f"no AllPrintings at {args.allprintings}")
@@ -165,6 +172,44 @@ def main() -> None:
             json.dumps(sample, indent=1, ensure_ascii=False) + "\n", encoding="utf-8"
         )
         print(f"{len(texts)} card texts -> {args.card_texts}")
+    if args.held_out_card_texts:
+        rng = random.Random(SEED + 2)
+        others = [
+            code
+            for code in sorted(document["data"])
+            if code not in EXCLUDED
+            and code not in out["sets"]
+            and document["data"][code].get("type") in KINDS
+            and any(
+                entry.get("language") == "French" and entry.get("text")
+                for card in document["data"][code].get("cards") or ()
+                for entry in card.get("foreignData") or ()
+            )
+        ]
+        codes = sorted(rng.sample(others, 4))
+        texts = draw_card_texts(document["data"], codes, SEED + 3)
+        for item in texts:
+            item["id"] = "held-out-" + item["id"]
+        sample = {
+            "about": (
+                "French and Spanish card rules texts (MTGJSON foreignData) of sets not used "
+                "before, drawn and labelled after the French and Spanish keyword names were "
+                "added to the thesaurus: a held-out measure of them."
+            ),
+            "edition": "2026-01-16",
+            "sample": (
+                f"benchmarks/draw_rulings.py --held-out-card-texts: random.Random({SEED + 2}) "
+                f"draws 4 sets with French texts among the eligible ones not drawn for rulings, "
+                f"then random.Random({SEED + 3}) {CARD_TEXTS_PER_LANGUAGE} texts per language"
+            ),
+            "sets": codes,
+            "policy": "labelling_policy.md",
+            "items": texts,
+        }
+        args.held_out_card_texts.write_text(
+            json.dumps(sample, indent=1, ensure_ascii=False) + "\n", encoding="utf-8"
+        )
+        print(f"{len(texts)} held-out card texts from {codes} -> {args.held_out_card_texts}")
 
 
 if __name__ == "__main__":
