@@ -34,6 +34,7 @@ RULES = [
     RuleEntry("702.5", "rule", "Enchant", ""),
     RuleEntry("702.9", "rule", "Flying", ""),
     RuleEntry("702.61", "rule", "Split Second", ""),
+    RuleEntry("702.89", "rule", "Umbra Armor", ""),
     RuleEntry("810", "chapter", "Two-Headed Giant Variant", ""),
 ]
 GLOSSARY = [
@@ -47,6 +48,22 @@ GLOSSARY = [
     GlossaryItem("Enchant", "A keyword ability. See rule 702.5, “Enchant.”"),
     GlossaryItem("Exile", "A zone. See rule 406, “Exile.”"),
     GlossaryItem("Flying", "A keyword ability. See rule 702.9, “Flying.”"),
+    GlossaryItem(
+        "Set Aside",
+        "“Set [something] aside” is an obsolete term for “exile [something].” Cards with that "
+        "text have received errata in the Oracle card reference. See Exile.",
+        obsolete=True,
+    ),
+    GlossaryItem(
+        "Totem Armor",
+        "An obsolete keyword ability that has been renamed. See rule 702.89, “Umbra Armor.”",
+        obsolete=True,
+    ),
+    GlossaryItem(
+        "Placed",
+        "Some spells previously referred to a counter being “placed”. See rule 122, “Counters.”",
+        obsolete=True,
+    ),
     GlossaryItem("Shuffle", "To randomize the cards. See rule 103.3 and rule 701.24."),
     GlossaryItem("Split Second", "A keyword ability. See rule 702.61, “Split Second.”"),
     GlossaryItem("Target", "A preselected object. See rule 115, “Targets.”"),
@@ -109,6 +126,12 @@ def test_senses_titles_and_variant_names(vocab) -> None:
     assert targets(vocab, "In a Two-Headed Giant game, each team") == ["810"]
     # "of" breaks a phrase that has none
     assert targets(vocab, "after the beginning of that phase's first step") == []
+
+
+def test_renamed_obsolete_terms_keep_their_rules(vocab) -> None:
+    assert targets(vocab, "Totem Armor works as before.") == ["702.89"]
+    assert targets(vocab, "The cards set aside this way stay there.") == ["406"]
+    assert targets(vocab, "The card was placed there.") == []  # old wording, not a rename
 
 
 def test_french_and_spanish_keyword_names(vocab) -> None:

@@ -43,6 +43,8 @@ _DEFINED = re.compile(
     r"(?P<term>[a-z][a-z\- ]{2,40}?)”?\s*[.,;)]"
 )
 _OBSOLETE_FOR = re.compile(r"^An obsolete term for (?P<term>[\w\s-]+?)\.", re.IGNORECASE)
+_RENAMED = re.compile(r"older name for|been renamed", re.IGNORECASE)
+_SEE_TERM = re.compile(r"(?:^|[.”]\s)See (?P<term>(?!rules? )[A-Z][\w\s-]*?)\.\s*$")
 _TITLE_AFTER = re.compile(r"^,?\s*“(?P<title>[^”]+?)[.,]?”")
 
 
@@ -352,15 +354,24 @@ def english_vocabulary(
         targets = own[item.term.casefold()]
         borrowed = item.redirect
         obsolete_for = _OBSOLETE_FOR.match(item.definition)
+        see = _SEE_TERM.search(item.definition)
         if obsolete_for:
             borrowed = obsolete_for["term"]
         elif item.obsolete:
-            continue  # "At End of Turn": old wording, and "until end of turn" is everywhere
+            # A renamed term still names its rule in old rulings and printings ("removed from
+            # the game", "Totem Armor", "redirected"); other obsolete wordings ("At End of
+            # Turn": the end step now, and "until end of turn" is everywhere) are not linked.
+            if not see and not _RENAMED.search(item.definition):
+                continue
+            borrowed = see["term"] if see else None
         if not targets and borrowed and borrowed.casefold() in by_name:
             targets = own[borrowed.casefold()]
         concepts[item.term.casefold()] = targets
         verbs = _verb_sense_targets(item)
-        for name in _term_names(item.term):
+        names = _term_names(item.term)
+        if item.obsolete and len(names) > 1:  # "Removed" alone is also "removed from combat"
+            names = [n for n in names if len(n.split()) > 1]
+        for name in names:
             builder.add(name, targets, "glossary", item.term, verb_targets=verbs)
         symbol = _SYMBOL.search(item.definition) if item.term.endswith("Symbol") else None
         if symbol:
