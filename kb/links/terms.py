@@ -292,7 +292,8 @@ def _glossary_targets(
     ``Triggered Ability`` cites 113 "Abilities" and 603 "Handling Triggered Abilities": 603 wins.
     ``Aura`` cites 303 "Enchantments" and 702.5 "Enchant": the glossary names the main rule first.
     A citation without its title in quotes is compared with the cited rule's own title
-    (``Shuffle`` cites "rule 103.3 and rule 701.24": 701.24 is "Shuffle").
+    (``Shuffle`` cites "rule 103.3 and rule 701.24": 701.24 is "Shuffle"); a section is cited
+    only when no rule is (``Card Type``: rule 205, not section 3).
     """
     titles = titles or {}
     cited: list[tuple[tuple[str, ...], set[str]]] = []
@@ -305,6 +306,8 @@ def _glossary_targets(
         cited.append((ref.numbers, title_words))
     if not cited:
         return ()
+    if any(len(n) > 1 for nums, _ in cited for n in nums):  # a section is too broad a target
+        cited = [(nums, title) for nums, title in cited if all(len(n) > 1 for n in nums)]
     term_words = set(phrase_words(item.term, "en"))
     scores = [len(term_words & title) for _, title in cited]
     best = max(scores)
@@ -376,6 +379,8 @@ def english_vocabulary(
         symbol = _SYMBOL.search(item.definition) if item.term.endswith("Symbol") else None
         if symbol:
             builder.add(symbol.group(), targets, "symbol", item.term)
+        if len(item.term) == 1 and item.term.isupper():  # the variable X is also the symbol {X}
+            builder.add("{" + item.term + "}", targets, "symbol", item.term)
     for rule in rules:
         if rule.title and rule.kind in ("chapter", "rule") and rule.title != "General":
             _add_title(builder, rule, concepts)
