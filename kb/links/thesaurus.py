@@ -51,6 +51,9 @@ IRREGULAR: dict[str, dict[str, str]] = {
 # Game objects and places: every ruling names them, and a ruling about "the creature" is about
 # that card, not about rule 302, so their rules are never linked. (Specific phrases built on
 # them, like "illegal target", "mana ability" or "delayed triggered ability", are still linked.)
+# With them, verbs rulings use in their everyday sense (create, choose, move, pay, reveal,
+# respond, attach, and the tapped/untapped status): on the dev split and the tuned-on rulings,
+# none of them was ever what a ruling was about, and each was linked wrongly.
 GAME_NOUNS: frozenset[str] = frozenset(
     """
     ability card player creature permanent spell object turn game battlefield graveyard library
@@ -58,7 +61,7 @@ GAME_NOUNS: frozenset[str] = frozenset(
     planeswalker battle kindred owner control controller opponent team effect power toughness
     name type subtype supertype if unless instead during becomes option status step phase speed
     level map door lock locked room visit case class match tournament plane legend world event
-    restriction requirement move choose create tapped untapped
+    restriction requirement move choose create tapped untapped respond attach reveal pay
     """.split()
 ) | {
     "text box",
@@ -78,12 +81,12 @@ GAME_NOUNS: frozenset[str] = frozenset(
 # may cast it", "the spell resolves"), so they are linked only where the ruling is about them
 # (see kb.links.about: quoted, the subject of a clause, what a modal or passive verb says can or
 # can't happen, or "for more information about"). Procedure verbs (cast, activate, attack,
-# block, attach) are here for the same reason.
+# block) are here for the same reason.
 GENERAL_CONCEPTS: frozenset[str] = frozenset(
     """
-    exile damage deal counter cost pay double triple draw discard destroy tap untap reveal search
-    shuffle play token target day night sacrifice resolve respond skip
-    cast activate attack block attach
+    exile damage deal counter cost double triple draw discard destroy tap untap search
+    shuffle play token target day night sacrifice resolve skip
+    cast activate attack block
     """.split()
 ) | {"card type", "draw a card", "mana cost"}
 
