@@ -75,9 +75,7 @@ def main() -> None:
         cold = run(home, paths)
         noop = run(home, paths)
         stats = counts(home)
-    rules = sum(
-        e["rules"]["rule"] + e["rules"]["subrule"] for e in stats["editions"]
-    )
+    rules = sum(e["rules"]["rule"] + e["rules"]["subrule"] for e in stats["editions"])
     documents = cold["loaded"] + len(cold["failed"])
     failed = len(cold["failed"])
     print(f"documents            {documents} ({cold['loaded']} loaded, {failed} failed)")

@@ -23,12 +23,19 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
+from .about import is_about, is_verb
 from .references import find_references
-from .thesaurus import ALIASES, BASIC_CONCEPTS
+from .thesaurus import ALIASES, GAME_NOUNS, GENERAL_CONCEPTS
 from .words import Token, phrase_gaps, phrase_words, tokenize
 
+# Participles and gerunds: "enchanted", "enchantée", "encantada" are not the Enchant keyword.
+_DERIVED = {
+    "en": ("ed", "ing"),
+    "fr": ("é", "ée", "és", "ées", "ant"),
+    "es": ("ado", "ada", "ados", "adas", "ido", "ida", "idos", "idas", "ando", "iendo"),
+}
 _FOLLOWERS = frozenset({"counter", "token"})  # "plot counters" are not the plot keyword
 _SYMBOL = re.compile(r"\{[A-Z0-9/]{1,6}\}")
 _DEFINED = re.compile(
@@ -36,6 +43,8 @@ _DEFINED = re.compile(
     r"(?P<term>[a-z][a-z\- ]{2,40}?)”?\s*[.,;)]"
 )
 _OBSOLETE_FOR = re.compile(r"^An obsolete term for (?P<term>[\w\s-]+?)\.", re.IGNORECASE)
+_RENAMED = re.compile(r"older name for|been renamed", re.IGNORECASE)
+_SEE_TERM = re.compile(r"(?:^|[.”]\s)See (?P<term>(?!rules? )[A-Z][\w\s-]*?)\.\s*$")
 _TITLE_AFTER = re.compile(r"^,?\s*“(?P<title>[^”]+?)[.,]?”")
 
 
@@ -48,7 +57,12 @@ class Term:
     ``bare``: a keyword ability's name, not its participle (``enchanted`` is not Enchant);
     ``gaps``: small words the phrase has before and between its words, which the text must
     have too (``end the turn`` is not ``end of turn``, ``Rings of Brighthearth`` not ``the Ring``);
-    other small words may come between (``the Ring can't tempt you`` is "the Ring tempts you").
+    other small words may come between (``the Ring can't tempt you`` is "the Ring tempts you");
+    ``general``: a general concept (cast, draw, target), matched only where the text is about it
+    (:func:`kb.links.about.is_about`); ``verb_targets``: the rules of the glossary's verb sense
+    when its noun sense has others (``counter`` a spell, 701.6; a ``counter``, 122); ``verbal``:
+    a general verb and a game noun (``Casting Spells``, ``Activated Ability``), general too where
+    the text makes it a verb and its object (``activating an ability``, ``cast a spell``).
     """
 
     words: tuple[str, ...]
@@ -60,6 +74,9 @@ class Term:
     participle: bool = False
     bare: bool = False
     gaps: tuple[tuple[str, ...], ...] = ()
+    general: bool = False
+    verb_targets: tuple[str, ...] = ()
+    verbal: bool = False
 
 
 @dataclass(frozen=True)
@@ -121,6 +138,14 @@ class Vocabulary:
                 i += 1
                 continue
             first, last = content[i][0], content[i + n - 1][0]
+            general = term.general or (term.verbal and bool(self._small[i + 1]))
+            if general and not is_about(text, first.start, last.end):
+                i += 1
+                continue
+            if term.verb_targets:
+                verb = is_verb(text, first.start, last.end)
+                nouns = tuple(t for t in term.targets if t not in term.verb_targets)
+                term = replace(term, targets=term.verb_targets if verb else nouns or term.targets)
             found.append(TermMatch(first.start, last.end, text[first.start : last.end], term))
             i += n
         return found
@@ -139,10 +164,20 @@ class Vocabulary:
             last = window[-1][0].raw.casefold()
             if term.participle and not last.endswith("ed"):
                 continue
-            if term.bare and last.endswith(("ed", "ing")) and last != term.phrase.casefold():
+            if (
+                term.bare
+                and last.endswith(_DERIVED.get(self.language, ()))
+                and last != term.phrase.casefold()
+            ):
                 continue
             if any(
                 gap and self._small[i + k][-len(gap) :] != gap for k, gap in enumerate(term.gaps)
+            ):
+                continue
+            if any(  # "beginning of that phase" is not the Beginning Phase
+                "of" in self._small[i + k] and "of" not in gap
+                for k, gap in enumerate(term.gaps)
+                if k > 0
             ):
                 continue
             return term
@@ -195,7 +230,8 @@ class _Builder:
         self.language = language
         self.exists = exists
         self.terms: dict[tuple[str, ...], Term] = {}
-        self.basic = {phrase_words(c, "en") for c in BASIC_CONCEPTS}
+        self.objects = {phrase_words(c, "en") for c in GAME_NOUNS}
+        self.general = {phrase_words(c, "en") for c in GENERAL_CONCEPTS}
 
     def add(
         self,
@@ -204,11 +240,19 @@ class _Builder:
         source: str,
         concept: str,
         capital: bool = False,
+        verb_targets: tuple[str, ...] = (),
     ) -> None:
         words = phrase_words(phrase, self.language)
         kept = tuple(dict.fromkeys(t for t in targets if t in self.exists))
-        if not words or not kept or (self.language == "en" and words in self.basic):
+        if not words or not kept or (self.language == "en" and words in self.objects):
             return
+        general = self.language == "en" and words in self.general
+        verbal = (
+            self.language == "en"
+            and len(words) > 1
+            and (words[0],) in self.general
+            and all((w,) in self.objects for w in words[1:])
+        )
         participle = source == "glossary" and len(words) == 1 and phrase.endswith("ed")
         bare = all(t.startswith("702.") for t in kept)
         old = self.terms.get(words)
@@ -220,23 +264,50 @@ class _Builder:
                 capital = capital and old.capital
                 participle = participle and old.participle
         gaps = phrase_gaps(phrase, self.language)
-        term = Term(words, phrase.strip(), kept, source, concept, capital, participle, bare, gaps)
+        verbs = tuple(t for t in verb_targets if t in kept)
+        if verbs == kept:
+            verbs = ()
+        term = Term(
+            words,
+            phrase.strip(),
+            kept,
+            source,
+            concept,
+            capital,
+            participle,
+            bare,
+            gaps,
+            general,
+            verbs,
+            verbal,
+        )
         self.terms[words] = term
 
 
-def _glossary_targets(item: GlossaryItem) -> tuple[str, ...]:
+def _glossary_targets(
+    item: GlossaryItem, titles: Mapping[str, str] | None = None
+) -> tuple[str, ...]:
     """The rules a definition cites: those whose title shares a word with the term, else the first.
 
     ``Triggered Ability`` cites 113 "Abilities" and 603 "Handling Triggered Abilities": 603 wins.
     ``Aura`` cites 303 "Enchantments" and 702.5 "Enchant": the glossary names the main rule first.
+    A citation without its title in quotes is compared with the cited rule's own title
+    (``Shuffle`` cites "rule 103.3 and rule 701.24": 701.24 is "Shuffle"); a section is cited
+    only when no rule is (``Card Type``: rule 205, not section 3).
     """
+    titles = titles or {}
     cited: list[tuple[tuple[str, ...], set[str]]] = []
     for ref in find_references(item.definition, "en"):
         after = _TITLE_AFTER.match(item.definition[ref.end :])
-        title_words = set(phrase_words(after["title"], "en")) if after else set()
+        if after:
+            title_words = set(phrase_words(after["title"], "en"))
+        else:
+            title_words = {w for n in ref.numbers for w in phrase_words(titles.get(n, ""), "en")}
         cited.append((ref.numbers, title_words))
     if not cited:
         return ()
+    if any(len(n) > 1 for nums, _ in cited for n in nums):  # a section is too broad a target
+        cited = [(nums, title) for nums, title in cited if all(len(n) > 1 for n in nums)]
     term_words = set(phrase_words(item.term, "en"))
     scores = [len(term_words & title) for _, title in cited]
     best = max(scores)
@@ -244,6 +315,23 @@ def _glossary_targets(item: GlossaryItem) -> tuple[str, ...]:
         return cited[0][0]
     chosen = [nums for (nums, _), s in zip(cited, scores, strict=True) if s == best]
     return tuple(dict.fromkeys(n for nums in chosen for n in nums))
+
+
+_SENSE = re.compile(r"(?:^|\n)\s*\d\.\s+")
+
+
+def _verb_sense_targets(item: GlossaryItem) -> tuple[str, ...]:
+    """The rules cited by a definition's verb senses ("1. To cancel a spell…"), if it has others."""
+    senses = [part for part in _SENSE.split(item.definition) if part.strip()]
+    if len(senses) < 2:
+        return ()
+    verbs = [
+        ref.numbers
+        for part in senses
+        if part.lstrip().startswith("To ")
+        for ref in find_references(part, "en")
+    ]
+    return tuple(dict.fromkeys(n for numbers in verbs for n in numbers))
 
 
 def _term_names(term: str) -> list[str]:
@@ -263,23 +351,36 @@ def english_vocabulary(
     builder = _Builder(language, {r.number for r in rules})
     concepts: dict[str, tuple[str, ...]] = {}
     by_name = {g.term.casefold(): g for g in glossary}
-    own = {g.term.casefold(): _glossary_targets(g) for g in glossary}
+    titles = {r.number: r.title for r in rules if r.title}
+    own = {g.term.casefold(): _glossary_targets(g, titles) for g in glossary}
     for item in glossary:
         targets = own[item.term.casefold()]
         borrowed = item.redirect
         obsolete_for = _OBSOLETE_FOR.match(item.definition)
+        see = _SEE_TERM.search(item.definition)
         if obsolete_for:
             borrowed = obsolete_for["term"]
         elif item.obsolete:
-            continue  # "At End of Turn": old wording, and "until end of turn" is everywhere
+            # A renamed term still names its rule in old rulings and printings ("removed from
+            # the game", "Totem Armor", "redirected"); other obsolete wordings ("At End of
+            # Turn": the end step now, and "until end of turn" is everywhere) are not linked.
+            if not see and not _RENAMED.search(item.definition):
+                continue
+            borrowed = see["term"] if see else None
         if not targets and borrowed and borrowed.casefold() in by_name:
             targets = own[borrowed.casefold()]
         concepts[item.term.casefold()] = targets
-        for name in _term_names(item.term):
-            builder.add(name, targets, "glossary", item.term)
+        verbs = _verb_sense_targets(item)
+        names = _term_names(item.term)
+        if item.obsolete and len(names) > 1:  # "Removed" alone is also "removed from combat"
+            names = [n for n in names if len(n.split()) > 1]
+        for name in names:
+            builder.add(name, targets, "glossary", item.term, verb_targets=verbs)
         symbol = _SYMBOL.search(item.definition) if item.term.endswith("Symbol") else None
         if symbol:
             builder.add(symbol.group(), targets, "symbol", item.term)
+        if len(item.term) == 1 and item.term.isupper():  # the variable X is also the symbol {X}
+            builder.add("{" + item.term + "}", targets, "symbol", item.term)
     for rule in rules:
         if rule.title and rule.kind in ("chapter", "rule") and rule.title != "General":
             _add_title(builder, rule, concepts)
@@ -299,6 +400,10 @@ def _add_title(builder: _Builder, rule: RuleEntry, concepts: dict[str, tuple[str
     if rule.number.startswith(("701.", "702.")) and " and " in title:
         for part in title.split(" and "):
             builder.add(part, (rule.number,), "title", rule.title)
+    for suffix in (" Variant", " Option"):  # "in a Two-Headed Giant game"
+        if title.endswith(suffix):
+            head = title.removesuffix(suffix)
+            builder.add(head, (rule.number,), "title", rule.title, capital=True)
     if title.endswith(" Cards"):
         head = title.removesuffix(" Cards")
         concepts.setdefault(head.casefold(), (rule.number,))

@@ -48,22 +48,22 @@ IRREGULAR: dict[str, dict[str, str]] = {
     "es": {},
 }
 
-# Basic game nouns, verbs and events: rulings mention them in passing all the time, so a term
-# link to their rule would say nothing about what a ruling is about. (Specific phrases built on
+# Game objects and places: every ruling names them, and a ruling about "the creature" is about
+# that card, not about rule 302, so their rules are never linked. (Specific phrases built on
 # them, like "illegal target", "mana ability" or "delayed triggered ability", are still linked.)
-BASIC_CONCEPTS: frozenset[str] = frozenset(
+# With them, verbs rulings use in their everyday sense (create, choose, move, pay, reveal,
+# respond, attach, and the tapped/untapped status): on the dev split and the tuned-on rulings,
+# none of them was ever what a ruling was about, and each was linked wrongly.
+GAME_NOUNS: frozenset[str] = frozenset(
     """
     ability card player creature permanent spell object turn game battlefield graveyard library
-    hand stack zone exile command mana color colorless land artifact enchantment instant sorcery
-    planeswalker battle kindred damage deal counter owner control controller opponent team
-    effect cost pay power toughness name type subtype supertype if unless instead during becomes
-    double triple move choose draw discard destroy tap untap tapped untapped create reveal search
-    shuffle play token target event option status step phase speed level map door lock locked
-    room visit day night case class match tournament plane legend world sacrifice resolve respond
-    restriction requirement
+    hand stack zone command mana color colorless land artifact enchantment instant sorcery
+    planeswalker battle kindred owner control controller opponent team effect power toughness
+    name type subtype supertype if unless instead during becomes option status step phase speed
+    level map door lock locked room visit case class match tournament plane legend world event
+    restriction requirement move choose create tapped untapped respond attach reveal pay
     """.split()
 ) | {
-    "card type",
     "text box",
     "counts as",
     "face up",
@@ -75,8 +75,20 @@ BASIC_CONCEPTS: frozenset[str] = frozenset(
     "artifact creature",
     "creature type",
     "land type",
-    "draw a card",
 }
+
+# General actions and notions of the game: a ruling mentions them on the way all the time ("you
+# may cast it", "the spell resolves"), so they are linked only where the ruling is about them
+# (see kb.links.about: quoted, the subject of a clause, what a modal or passive verb says can or
+# can't happen, or "for more information about"). Procedure verbs (cast, activate, attack,
+# block) are here for the same reason.
+GENERAL_CONCEPTS: frozenset[str] = frozenset(
+    """
+    exile damage deal counter cost double triple draw discard destroy tap untap search
+    shuffle play token target day night sacrifice resolve skip
+    cast activate attack block
+    """.split()
+) | {"card type", "draw a card", "mana cost"}
 
 # Extra names of a concept, per language: phrase -> English glossary term or rule title.
 ALIASES: dict[str, dict[str, str]] = {
@@ -124,6 +136,32 @@ ALIASES: dict[str, dict[str, str]] = {
         "contact mortel": "Deathtouch",
         "piétinement": "Trample",
         "célérité": "Haste",
+        # Keyword abilities and actions as French card texts print them (old printings too).
+        "vol": "Flying",
+        "initiative": "First Strike",
+        "double initiative": "Double Strike",
+        "défenseur": "Defender",
+        "enchanter": "Enchant",
+        "équipement": "Equip",
+        "équiper": "Equip",
+        "flash": "Flash",
+        "défense talismanique": "Hexproof",
+        "linceul": "Shroud",
+        "menace": "Menace",
+        "portée": "Reach",
+        "vigilance": "Vigilance",
+        "rempart": "Ward",
+        "protection": "Protection",
+        "recyclage": "Cycling",
+        "cascade": "Cascade",
+        "mutation": "Mutate",
+        "flashback": "Flashback",
+        "kicker": "Kicker",
+        "transformer": "Transform",
+        "regard": "Scry",
+        "proliférer": "Proliferate",
+        "prouesse": "Prowess",
+        "coût converti de mana": "Mana Value",
     },
     "es": {
         "votar": "Vote",
@@ -153,5 +191,32 @@ ALIASES: dict[str, dict[str, str]] = {
         "toque mortal": "Deathtouch",
         "arrollar": "Trample",
         "prisa": "Haste",
+        # Keyword abilities and actions as Spanish card texts print them (old printings too).
+        "vuela": "Flying",
+        "volar": "Flying",
+        "dañar primero": "First Strike",
+        "dañar dos veces": "Double Strike",
+        "defensor": "Defender",
+        "encantar": "Enchant",
+        "equipar": "Equip",
+        "destello": "Flash",
+        "antimaleficio": "Hexproof",
+        "velo": "Shroud",
+        "amenaza": "Menace",
+        "alcance": "Reach",
+        "vigilancia": "Vigilance",
+        "custodia": "Ward",
+        "protección": "Protection",
+        "ciclo": "Cycling",
+        "cascada": "Cascade",
+        "mutar": "Mutate",
+        "mutación": "Mutate",
+        "retrospectiva": "Flashback",
+        "estímulo": "Kicker",
+        "transformar": "Transform",
+        "adivinar": "Scry",
+        "proliferar": "Proliferate",
+        "destreza": "Prowess",
+        "coste de maná convertido": "Mana Value",
     },
 }

@@ -1,0 +1,216 @@
+"""Draw the unseen labelled set of rulings: random sets of AllPrintings, random rulings, one split.
+
+Usage: python benchmarks/draw_rulings.py [--allprintings FILE] [--out FILE]
+
+The term matcher was tuned on the 105 rulings of labelled_clarifications.json (seeds 000 and 003,
+KHM, CN2) and on LTR's Ring; those sets are excluded. From the other sets of the kinds a player
+meets (expansion, core, draft innovation, commander) with at least 60 distinct rulings, SETS sets
+are drawn with random.Random(SEED), then PER_SET distinct rulings of each (texts already in the
+old labels are left out), then each set's rulings are split once: the first DEV_PER_SET drawn go
+to ``dev`` (tuning), the rest to ``test`` (reporting only). The file written has empty labels;
+they were filled in by hand before the matcher was run on these rulings.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import lzma
+import random
+import sys
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_ALLPRINTINGS = ROOT.parent / "shared" / "corpus-full" / "mtgjson" / "AllPrintings.json.xz"
+OLD_LABELS = ROOT / "tests" / "data" / "links" / "labelled_clarifications.json"
+SEED = 20261201
+SETS = 8
+PER_SET = 25
+DEV_PER_SET = 12
+EXCLUDED = frozenset({"KHM", "CN2", "LTR"})
+KINDS = frozenset({"expansion", "core", "draft_innovation", "commander"})
+MIN_RULINGS = 60
+
+
+def load_allprintings(path: Path) -> dict[str, Any]:
+    """AllPrintings (``.json`` or ``.json.xz``) as a dict."""
+    opener = lzma.open if path.suffix == ".xz" else open
+    with opener(path, "rt", encoding="utf-8") as handle:  # type: ignore[operator]
+        return json.load(handle)
+
+
+def set_rulings(cards: list[dict[str, Any]]) -> dict[str, list[str]]:
+    """Each distinct ruling text of a set and the names of the cards that carry it, in order."""
+    carriers: dict[str, list[str]] = defaultdict(list)
+    for card in cards:
+        for ruling in card.get("rulings") or ():
+            text = " ".join(str(ruling.get("text", "")).split())
+            if text and card["name"] not in carriers[text]:
+                carriers[text].append(card["name"])
+    return dict(carriers)
+
+
+def draw(data: dict[str, Any], old_texts: set[str]) -> list[dict[str, Any]]:
+    """The drawn items, with their split, in drawing order."""
+    rng = random.Random(SEED)
+    eligible = []
+    by_set: dict[str, dict[str, list[str]]] = {}
+    for code in sorted(data):
+        info = data[code]
+        if code in EXCLUDED or info.get("type") not in KINDS:
+            continue
+        rulings = set_rulings(info.get("cards") or [])
+        rulings = {t: c for t, c in rulings.items() if t.casefold() not in old_texts}
+        if len(rulings) >= MIN_RULINGS:
+            eligible.append(code)
+            by_set[code] = rulings
+    chosen = rng.sample(eligible, SETS)
+    items: list[dict[str, Any]] = []
+    for code in chosen:
+        texts = sorted(by_set[code])
+        for k, text in enumerate(rng.sample(texts, PER_SET)):
+            items.append(
+                {
+                    "id": f"{code}-{k + 1}",
+                    "source": code,
+                    "split": "dev" if k < DEV_PER_SET else "test",
+                    "cards": by_set[code][text],
+                    "text": text,
+                    "rules": [],
+                    "related": [],
+                    "implied": [],
+                }
+            )
+    return items
+
+
+CARD_TEXTS_PER_LANGUAGE = 15
+FOREIGN = {"French": "fr", "Spanish": "es"}
+
+
+def draw_card_texts(
+    data: dict[str, Any], codes: list[str], seed: int = SEED + 1
+) -> list[dict[str, Any]]:
+    """French and Spanish card rules texts of the given sets, CARD_TEXTS_PER_LANGUAGE of each."""
+    rng = random.Random(seed)
+    items: list[dict[str, Any]] = []
+    for language, code in FOREIGN.items():
+        pool: dict[str, dict[str, Any]] = {}
+        for set_code in codes:
+            for card in data[set_code].get("cards") or ():
+                for entry in card.get("foreignData") or ():
+                    if entry.get("language") == language and entry.get("text"):
+                        pool.setdefault(entry["text"], {"card": card, "set": set_code})
+        for k, text in enumerate(rng.sample(sorted(pool), CARD_TEXTS_PER_LANGUAGE)):
+            card = pool[text]["card"]
+            items.append(
+                {
+                    "id": f"{code}-{k + 1}",
+                    "source": pool[text]["set"],
+                    "language": code,
+                    "cards": [card["name"]],
+                    "english": card.get("text", ""),
+                    "text": text,
+                    "rules": [],
+                    "related": [],
+                    "implied": [],
+                }
+            )
+    return items
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--allprintings", type=Path, default=DEFAULT_ALLPRINTINGS)
+    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--card-texts", type=Path, help="also draw French and Spanish card texts")
+    parser.add_argument(
+        "--held-out-card-texts",
+        type=Path,
+        help="also draw French and Spanish card texts of 4 other sets (drawn after the vocabulary)",
+    )
+    args = parser.parse_args()
+    if not args.allprintings.is_file():
+        sys.exit(f"no AllPrintings at {args.allprintings}")
+    old = json.loads(OLD_LABELS.read_text(encoding="utf-8"))
+    old_texts = {" ".join(i["text"].split()).casefold() for i in old["items"]}
+    document = load_allprintings(args.allprintings)
+    items = draw(document["data"], old_texts)
+    out = {
+        "about": "Rulings the term matcher was never tuned on, for measuring term links.",
+        "edition": "2026-01-16",
+        "language": "en",
+        "allprintings": document.get("meta", {}),
+        "sample": (
+            f"benchmarks/draw_rulings.py: random.Random({SEED}) draws {SETS} sets among those of "
+            f"types {sorted(KINDS)} with >= {MIN_RULINGS} distinct rulings, except "
+            f"{sorted(EXCLUDED)}; then {PER_SET} distinct rulings per set; the first "
+            f"{DEV_PER_SET} drawn of each set are dev, the rest test"
+        ),
+        "sets": sorted({i["source"] for i in items}),
+        "policy": "as in labelled_clarifications.json, with the additions in labelling_policy.md",
+        "items": items,
+    }
+    args.out.write_text(json.dumps(out, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    print(f"{len(items)} rulings from {out['sets']} -> {args.out}")
+    if args.card_texts:
+        texts = draw_card_texts(document["data"], out["sets"])
+        sample = {
+            "about": "French and Spanish card rules texts (MTGJSON foreignData) for term links.",
+            "edition": "2026-01-16",
+            "sample": (
+                f"benchmarks/draw_rulings.py --card-texts: random.Random({SEED + 1}) draws "
+                f"{CARD_TEXTS_PER_LANGUAGE} distinct texts per language among the cards of "
+                f"{out['sets']}"
+            ),
+            "policy": "labelling_policy.md",
+            "items": texts,
+        }
+        args.card_texts.write_text(
+            json.dumps(sample, indent=1, ensure_ascii=False) + "\n", encoding="utf-8"
+        )
+        print(f"{len(texts)} card texts -> {args.card_texts}")
+    if args.held_out_card_texts:
+        rng = random.Random(SEED + 2)
+        others = [
+            code
+            for code in sorted(document["data"])
+            if code not in EXCLUDED
+            and code not in out["sets"]
+            and document["data"][code].get("type") in KINDS
+            and any(
+                entry.get("language") == "French" and entry.get("text")
+                for card in document["data"][code].get("cards") or ()
+                for entry in card.get("foreignData") or ()
+            )
+        ]
+        codes = sorted(rng.sample(others, 4))
+        texts = draw_card_texts(document["data"], codes, SEED + 3)
+        for item in texts:
+            item["id"] = "held-out-" + item["id"]
+        sample = {
+            "about": (
+                "French and Spanish card rules texts (MTGJSON foreignData) of sets not used "
+                "before, drawn and labelled after the French and Spanish keyword names were "
+                "added to the thesaurus: a held-out measure of them."
+            ),
+            "edition": "2026-01-16",
+            "sample": (
+                f"benchmarks/draw_rulings.py --held-out-card-texts: random.Random({SEED + 2}) "
+                f"draws 4 sets with French texts among the eligible ones not drawn for rulings, "
+                f"then random.Random({SEED + 3}) {CARD_TEXTS_PER_LANGUAGE} texts per language"
+            ),
+            "sets": codes,
+            "policy": "labelling_policy.md",
+            "items": texts,
+        }
+        args.held_out_card_texts.write_text(
+            json.dumps(sample, indent=1, ensure_ascii=False) + "\n", encoding="utf-8"
+        )
+        print(f"{len(texts)} held-out card texts from {codes} -> {args.held_out_card_texts}")
+
+
+if __name__ == "__main__":
+    main()

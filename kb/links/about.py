@@ -1,0 +1,104 @@
+"""Whether a text is about a general concept where it names it, or only mentions it on the way.
+
+"Split second doesn't stop triggered abilities" is about triggered abilities; "you may cast it"
+only mentions casting. A general concept (:data:`kb.links.thesaurus.GENERAL_CONCEPTS`) is linked
+where the text is about it, which its wording shows without a parse:
+
+- it is quoted (“draw”, “attacks alone”): the text talks about the word itself;
+- "for more information about …" names it;
+- it opens its clause, after nothing but small words and names (*If a token is exiled*, *The
+  Zombie tokens are…*, *Because targets are chosen…*): it is what the clause is about;
+- it is the verb after a modal (*can target*, *must attack*, *may sacrifice*) or a participle after
+  a form of *be* (*can't be countered*, *would be destroyed*, *is exiled*): the text says whether
+  or how it happens. A future or a negation alone (*will resolve*, *won't draw*) only tells the
+  story of the card, and a progressive form is a state (*is attacking*), unless a player is
+  doing it (*you're casting*);
+- it is counted (*only one target*, *either target*).
+
+:func:`is_verb` tells a glossary headword's verb sense from its noun sense (*countered*, *would
+counter* is 701.6; *+1/+1 counters* is 122).
+"""
+
+from __future__ import annotations
+
+import re
+
+_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
+_CLAUSE = re.compile(r"[.;:!?,—()\[\]]")
+_SENTENCE = re.compile(r"[.!?](?:\s|$)")
+_OPEN_QUOTES = ("“", '"', "‘")
+_INFORMATION = re.compile(r"\binformation (?:about|on)\b", re.IGNORECASE)
+
+# Words that may come before a clause's subject.
+_LEADERS = frozenset(
+    """
+    if when whenever because although though once while since as unless even only so then also
+    however but and or for the a an each any all every no this that these those its their your
+    his her such other another multiple more both either neither same new original copied
+    """.split()
+)
+_MODALS = frozenset(
+    "can cannot can't may must could couldn't should shouldn't might would wouldn't".split()
+)
+_BE = frozenset("is are was were isn't aren't wasn't weren't be been being".split())
+_SUBJECTS_AND_TENSES = "to will won't do does did don't doesn't didn't you they player players"
+_VERB_BEFORE = _MODALS | _BE | frozenset(_SUBJECTS_AND_TENSES.split())
+_IRREGULAR_PARTICIPLES = frozenset("dealt chosen drawn cast put shown".split())
+_ADVERBS = frozenset(
+    "not only still also never always already even just simply normally then again somehow all "
+    "both each".split()
+)
+_COUNTS = frozenset("one two three four five either neither multiple".split())
+_PLAYERS_DOING = frozenset("you're they're we're".split())
+
+
+def is_about(text: str, start: int, end: int) -> bool:
+    """Whether the text is about the concept it names at ``text[start:end]``."""
+    before = text[:start]
+    if before.rstrip().endswith(_OPEN_QUOTES):
+        return True
+    sentence = _SENTENCE.split(before)[-1]
+    if _INFORMATION.search(sentence):
+        return True
+    clause = _CLAUSE.split(before)[-1]
+    words = _words(clause)
+    if _opens(clause):
+        return True
+    last = _words(text[start:end])[-1:] or [""]
+    before_verb = [w for w in words if w not in _ADVERBS][-1:]
+    if not before_verb:
+        return False
+    if before_verb[0] in _COUNTS:  # "only one target", "either target": how many of it
+        return True
+    if last[0].endswith("ing"):  # "is attacking" is a state; "you're casting" the action
+        return before_verb[0] in _PLAYERS_DOING
+    if before_verb[0] in _MODALS:
+        return True
+    return before_verb[0] in _BE and _participle(last[0])
+
+
+def is_verb(text: str, start: int, end: int) -> bool:
+    """Whether a word that is both a noun and a verb (counter) is the verb where it stands."""
+    last = _words(text[start:end])[-1:] or [""]
+    if last[0].endswith("ed"):
+        return True
+    before = [w for w in _words(_CLAUSE.split(text[:start])[-1]) if w not in _ADVERBS][-1:]
+    return bool(before) and before[0] in _VERB_BEFORE
+
+
+def _opens(clause: str) -> bool:
+    """Only small words and names come before, in the clause (*the Zombie tokens*, *If Meglonoth
+    somehow blocks*: a name is the subject, the concept its verb)."""
+    raw = _WORD.findall(clause)
+    return all(
+        w.casefold().replace("’", "'") in _LEADERS | _ADVERBS or (k > 0 and w[:1].isupper())
+        for k, w in enumerate(raw)
+    )
+
+
+def _words(text: str) -> list[str]:
+    return [w.casefold().replace("’", "'") for w in _WORD.findall(text)]
+
+
+def _participle(word: str) -> bool:
+    return word.endswith(("ed", "en")) or word in _IRREGULAR_PARTICIPLES

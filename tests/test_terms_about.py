@@ -1,0 +1,187 @@
+"""General concepts are linked where a text is about them (kb.links.about), and the label sets.
+
+The vocabulary is built from a few rules and glossary entries written like the real ones; the
+labels files are checked against the 2026-01-16 Comprehensive Rules of the shared corpus.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+
+from kb.corpus import comprules
+from kb.links.about import is_about, is_verb
+from kb.links.terms import GlossaryItem, RuleEntry, english_vocabulary, translated_vocabulary
+
+DATA = Path(__file__).parent / "data" / "links"
+
+RULES = [
+    RuleEntry("103.3", "subrule", "", "Each player shuffles their deck."),
+    RuleEntry("111", "chapter", "Tokens", ""),
+    RuleEntry("115", "chapter", "Targets", ""),
+    RuleEntry("121", "chapter", "Drawing a Card", ""),
+    RuleEntry("122", "chapter", "Counters", ""),
+    RuleEntry("406", "chapter", "Exile", ""),
+    RuleEntry("501", "chapter", "Beginning Phase", ""),
+    RuleEntry("601", "chapter", "Casting Spells", ""),
+    RuleEntry("701.6", "rule", "Counter", ""),
+    RuleEntry("701.24", "rule", "Shuffle", ""),
+    RuleEntry("702.5", "rule", "Enchant", ""),
+    RuleEntry("702.9", "rule", "Flying", ""),
+    RuleEntry("702.61", "rule", "Split Second", ""),
+    RuleEntry("702.89", "rule", "Umbra Armor", ""),
+    RuleEntry("810", "chapter", "Two-Headed Giant Variant", ""),
+]
+GLOSSARY = [
+    GlossaryItem("Cast", "To take a card … See rule 601, “Casting Spells.”"),
+    GlossaryItem(
+        "Counter",
+        "1. To cancel a spell or ability. See rule 701.6, “Counter.”\n"
+        "2. A marker placed on an object. See rule 122, “Counters.”",
+    ),
+    GlossaryItem("Draw", "1. To put the top card … See rule 121, “Drawing a Card.”"),
+    GlossaryItem("Enchant", "A keyword ability. See rule 702.5, “Enchant.”"),
+    GlossaryItem("Exile", "A zone. See rule 406, “Exile.”"),
+    GlossaryItem("Flying", "A keyword ability. See rule 702.9, “Flying.”"),
+    GlossaryItem(
+        "Set Aside",
+        "“Set [something] aside” is an obsolete term for “exile [something].” Cards with that "
+        "text have received errata in the Oracle card reference. See Exile.",
+        obsolete=True,
+    ),
+    GlossaryItem(
+        "Totem Armor",
+        "An obsolete keyword ability that has been renamed. See rule 702.89, “Umbra Armor.”",
+        obsolete=True,
+    ),
+    GlossaryItem(
+        "Placed",
+        "Some spells previously referred to a counter being “placed”. See rule 122, “Counters.”",
+        obsolete=True,
+    ),
+    GlossaryItem("Shuffle", "To randomize the cards. See rule 103.3 and rule 701.24."),
+    GlossaryItem("Split Second", "A keyword ability. See rule 702.61, “Split Second.”"),
+    GlossaryItem("Target", "A preselected object. See rule 115, “Targets.”"),
+    GlossaryItem("Token", "A marker. See rule 111, “Tokens.”"),
+    GlossaryItem(
+        "Two-Headed Giant Variant",
+        "A multiplayer variant. See rule 810, “Two-Headed Giant Variant.”",
+    ),
+]
+
+
+@pytest.fixture(scope="module")
+def vocab():
+    return english_vocabulary(RULES, GLOSSARY)
+
+
+def targets(vocab, text: str) -> list[str]:
+    return [n for m in vocab.match(text) for n in m.term.targets]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # the ruling is about the concept
+        ("Support can target a creature another player controls.", ["115"]),
+        ("If a token is exiled this way, it will cease to exist.", ["111", "406"]),
+        ("Without the word “draw,” you’re not drawing a card.", ["121"]),
+        ("For those two abilities, you don't have to control either target.", ["115"]),
+        ("Spells that can't be countered are exiled by it.", ["701.6", "406"]),
+        ("Counters on the land remain on it.", ["122"]),
+        ("For more information about exile, see the rules.", ["406"]),
+        # mentioned on the way
+        ("You cast it from your hand, then you draw a card.", []),
+        ("Its controller chooses targets for it, if any.", []),
+        ("The spell will resolve and you won't draw a card.", []),
+        # specific terms are linked wherever they are
+        ("Split second doesn’t stop you from casting it.", ["702.61"]),
+    ],
+)
+def test_general_concepts_only_where_the_text_is_about_them(vocab, text, expected) -> None:
+    assert targets(vocab, text) == expected
+
+
+def test_about_and_verb_tests_on_their_own() -> None:
+    text = "Each creature is attacking. You're casting a spell."
+    assert not is_about(text, text.index("attacking"), text.index("attacking") + 9)
+    assert is_about(text, text.index("casting"), text.index("casting") + 7)
+    text = "If the spell would counter it, put two +1/+1 counters on it."
+    assert is_verb(text, text.index("counter"), text.index("counter") + 7)
+    assert not is_verb(text, text.rindex("counters"), text.rindex("counters") + 8)
+
+
+def test_senses_titles_and_variant_names(vocab) -> None:
+    # a glossary headword's verb sense has its own rule; the noun sense keeps the other
+    assert targets(vocab, "It can't be countered.") == ["701.6"]
+    assert targets(vocab, "Each Saga can have two counters.") == ["122"]
+    # "rule 103.3 and rule 701.24": the cited rule titled like the term wins
+    assert targets(vocab, "That player must shuffle their library.") == ["701.24"]
+    # a variant by its name alone
+    assert targets(vocab, "In a Two-Headed Giant game, each team") == ["810"]
+    # "of" breaks a phrase that has none
+    assert targets(vocab, "after the beginning of that phase's first step") == []
+
+
+def test_renamed_obsolete_terms_keep_their_rules(vocab) -> None:
+    assert targets(vocab, "Totem Armor works as before.") == ["702.89"]
+    assert targets(vocab, "The cards set aside this way stay there.") == ["406"]
+    assert targets(vocab, "The card was placed there.") == []  # old wording, not a rename
+
+
+def test_french_and_spanish_keyword_names(vocab) -> None:
+    fr = translated_vocabulary("fr", vocab, {})
+    es = translated_vocabulary("es", vocab, {})
+    assert targets(fr, "Enchanter : créature") == ["702.5"]
+    assert targets(fr, "La créature enchantée gagne +1/+1.") == []
+    assert targets(fr, "Vol") == ["702.9"]
+    assert targets(es, "La criatura encantada obtiene +1/+1.") == []
+    assert targets(es, "Vuela, arrolla.") == ["702.9"]
+    assert targets(es, "con la habilidad de volar") == ["702.9"]
+
+
+@lru_cache(maxsize=2)
+def _rule_numbers(path: Path) -> frozenset[str]:
+    document = comprules.parse(path.read_text(encoding="utf-8-sig"), str(path))
+    return frozenset(rule.number for rule in document.rules)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "labelled_clarifications.json",
+        "labelled_unseen.json",
+        "labelled_card_texts.json",
+        "labelled_card_texts_held_out.json",
+        "labelled_translations.json",
+    ],
+)
+def test_labels_name_rules_of_their_edition(name: str, cr_path) -> None:
+    labels = json.loads((DATA / name).read_text(encoding="utf-8"))
+    numbers = _rule_numbers(cr_path(labels["edition"]))
+    ids = [item["id"] for item in labels["items"]]
+    assert len(ids) == len(set(ids))
+    for item in labels["items"]:
+        for key in ("rules", "related", "implied"):
+            for number in item[key]:
+                assert number in numbers, f"{name} {item['id']}: {number} is no rule"
+
+
+def test_unseen_set_is_drawn_from_sets_never_tuned_on_and_split_once() -> None:
+    labels = json.loads((DATA / "labelled_unseen.json").read_text(encoding="utf-8"))
+    old = json.loads((DATA / "labelled_clarifications.json").read_text(encoding="utf-8"))
+    tuned = {i["source"] for i in old["items"]} | {"LTR"}
+    items = labels["items"]
+    assert len(items) >= 200
+    assert not {i["source"] for i in items} & tuned
+    assert str(20261201) in labels["sample"]
+    # the split the draw script makes: the first 12 drawn of each set are dev
+    for item in items:
+        rank = int(re.sub(r"^.*-", "", item["id"]))
+        assert item["split"] == ("dev" if rank <= 12 else "test"), item["id"]
+    assert Counter(i["split"] for i in items) == {"dev": 96, "test": 104}
