@@ -403,6 +403,7 @@ FAILURES = {
     "404": ("HTTP 404 Not Found (the file moved or was removed", f"/downloads/{OLD_NAME}"),
     "truncated": ("the download was cut short after", None),
     "html instead of text": ("answered an HTML page (text/html), not the rules text", None),
+    "html labelled as text": ("answered an HTML page (text/plain), not the rules text", None),
     "no effective date": ("not a Comprehensive Rules text", None),
     "bad checksum": ("bad checksum: sha256", "/api/v5/AllPrintings.json.xz"),
     "checksum file is html": ("not a sha256 checksum file", None),
@@ -435,6 +436,10 @@ def test_a_failing_source_is_one_line_and_changes_nothing(
     elif case == "html instead of text":
         server.routes[f"/downloads/{OLD_NAME}"] = Resource(
             b"<!DOCTYPE html><html>moved</html>", "text/html"
+        )
+    elif case == "html labelled as text":
+        server.routes[f"/downloads/{OLD_NAME}"] = Resource(
+            b"\n<!doctype html>\n<html><head><title>Moved</title></head></html>", "text/plain"
         )
     elif case == "no effective date":
         server.routes[f"/downloads/{OLD_NAME}"] = Resource(
