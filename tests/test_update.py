@@ -193,23 +193,21 @@ def documents(project: Path) -> list[tuple[str, str]]:
 
 
 def _reads_all_printings(tmp_path: Path, body: bytes) -> bool:
-    """Whether kb's corpus readers take an AllPrintings.json.xz (issue 10 brings the reader).
+    """Whether kb ingests an AllPrintings.json.xz (issue 10 brings the reader).
 
-    Only "this kb has no such reader" answers False (a binary file, not the set-file shape);
-    any other failure is left to the test, which then fails and says why.
+    Tried through the normal ingest into a throwaway database. Only "this kb has no such
+    reader" answers False (a binary file, not the set-file shape); any other failure is left
+    to the test, which then fails and says why.
     """
-    from kb.corpus import parse_file
-    from kb.errors import KbError
+    from kb.config import Settings
+    from kb.pipeline import ingest
 
     path = tmp_path / "probe" / "AllPrintings.json.xz"
     path.parent.mkdir()
     path.write_bytes(body)
-    try:
-        parse_file(path)
-    except KbError as exc:
-        if "binary file" in str(exc) or "not an MTGJSON set file" in str(exc):
-            return False
-    return True
+    report = ingest(Settings(home=tmp_path / "probe" / "_kb", corpus=()), [path])
+    reasons = " ".join(failure.reason for failure in report.failed)
+    return not ("binary file" in reasons or "not an MTGJSON set file" in reasons)
 
 
 def test_settings_default_to_the_official_sources(tmp_path: Path) -> None:
