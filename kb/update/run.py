@@ -241,9 +241,10 @@ def _install_and_ingest(
         failure = failed[document_key(broken[0].target)]
         kept = [item.target.name for item in pending if item not in broken]
         also = f" ({', '.join(kept)} was installed and loaded)" if kept else ""
+        reason = " ".join(str(failure.reason).split())  # one line, whatever the reader said
         raise KbError(
             f"{broken[0].url}: kb could not load the downloaded file (line {failure.line}: "
-            f"{failure.reason}); it was taken out of the corpus again{also}"
+            f"{reason}); it was taken out of the corpus again{also}"
         )
     for item in pending:
         if item.backup is not None:
