@@ -47,7 +47,8 @@ if links == "1":
     link_seconds = time.perf_counter() - start
 with db.session() as s:
     count = lambda model: s.scalar(select(func.count()).select_from(model))
-    editions = s.scalar(select(func.count()).select_from(Edition).where(Edition.kind == "comprules"))
+    comprules = select(func.count()).select_from(Edition).where(Edition.kind == "comprules")
+    editions = s.scalar(comprules)
     figures = {"editions": editions, "cards": count(Card), "printings": count(Printing),
                "rulings": count(Clarification)}
 print(json.dumps({

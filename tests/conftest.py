@@ -227,9 +227,7 @@ def settings(tmp_path: Path, database_url: str | None):
 
 
 @pytest.fixture(scope="session")
-def full_settings(
-    tmp_path_factory: pytest.TempPathFactory, shared_corpus: Path, _pg_admin: Any
-):
+def full_settings(tmp_path_factory: pytest.TempPathFactory, shared_corpus: Path, _pg_admin: Any):
     """Settings of a knowledge base holding the seeds and the whole real corpus (built once)."""
     from kb.config import Settings
     from kb.pipeline import ingest
@@ -238,9 +236,7 @@ def full_settings(
     url = _pg_schema_url(_pg_admin, "kbfull") if _pg_admin else None
     if url:
         _PG_HOMES[str(home.resolve())] = url
-    settings = Settings(
-        home=home, database_url=url, corpus=(SEEDS, shared_corpus), base_dir=ROOT
-    )
+    settings = Settings(home=home, database_url=url, corpus=(SEEDS, shared_corpus), base_dir=ROOT)
     report = ingest(settings)
     assert not report.failed, report.failed
     return settings

@@ -107,8 +107,6 @@ def test_unknown_content_is_a_parse_error(text):
     assert "rulings page" in caught.value.reason and "MTGJSON" in caught.value.reason
 
 
-
-
 def test_parser_for_rejects_an_unknown_format():
     with pytest.raises(KbError):
         corpus.parser_for("pdf")
