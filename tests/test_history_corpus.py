@@ -231,3 +231,16 @@ def test_history_names_the_edition_in_between_once_it_is_loaded(corpus_full, set
         ("2010-06-18", "same"),
     ]
     assert history[0]["note"] == "first seen in 2010-02-01 (previous loaded edition: 2009-09-04)"
+
+
+def test_lines_wrapped_by_hand_are_joined(corpus_full):
+    # 2003-10-01 (Windows-1252) wraps "…in conjunction with the word "spell," / means a spell…"
+    # and "See rule / 419.8 "Sources of Damage."" across lines.
+    text, encoding = decode_file(_cr(corpus_full, "20031001"))
+    rules = {r.number: r for r in parse_text(text, "x").rules}
+    assert encoding == "cp1252"
+    assert rules["200.9b"].text.endswith(
+        'the word "spell," it means a spell of that type on the stack.'
+    )
+    assert rules["200.9c"].text.endswith('See rule 419.8 "Sources of Damage."')
+    assert "\n" not in rules["200.9c"].text

@@ -73,6 +73,7 @@ _SENSE = re.compile(r"^(?P<n>\d+)\.\s+(?P<text>.*)$")
 _REDIRECT = re.compile(r"^See (?!rules?\b|section\b)(?P<target>.+)\.$")
 _OBSOLETE = "(Obsolete)"
 _CLOSERS = "”’\"')]"
+_STOPS = (".", ":", "?", "!", ";")  # a line ending so was not cut short by hand
 # looks_like(): lines start after a CR or LF (``re.M`` would not see bare-CR line starts).
 _SNIFF_DATE = re.compile(r"(?:^|[\r\n])\s*These rules are (?:effective|current) as of ")
 _SNIFF_RULE = re.compile(r"(?:^|[\r\n])\d{3}\.\d+\.? \S")
@@ -309,9 +310,9 @@ class _Reader:
                 current.examples.append([line.lstrip()[len(_EXAMPLE) :].strip()])
                 current.in_example = True
             elif current.in_example and self.lines[i - 1].strip():
-                current.examples[-1].append(line.strip())
+                _extend(current.examples[-1], line.strip(), self.lines[i - 1])
             else:
-                current.text.append(line.strip())
+                _extend(current.text, line.strip(), self.lines[i - 1])
                 current.in_example = False
         if not self.opened:
             raise self.error(start + 1, "no rules in the body")
@@ -522,6 +523,18 @@ class _Reader:
             obsolete = True
             joined[0] = joined[0][len(_OBSOLETE) :].lstrip()
         return GlossaryRecord(term=term, senses=joined, obsolete=obsolete, line=line)
+
+
+def _extend(paragraphs: list[str], line: str, above: str) -> None:
+    """Add a line to a rule's text: a new paragraph, or the rest of a line wrapped by hand.
+
+    2003-2004 editions wrap their lines (``… in conjunction with the word "spell,"`` / ``means
+    a spell …``): a line right under one that does not end a sentence continues it.
+    """
+    if paragraphs and above.strip() and not above.rstrip(_CLOSERS).endswith(_STOPS):
+        paragraphs[-1] += " " + line
+    else:
+        paragraphs.append(line)
 
 
 def _close(opened: list[_Open]) -> list[RuleRecord]:

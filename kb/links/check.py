@@ -184,9 +184,7 @@ def check(session: Session) -> dict[str, Any]:
     ingest's warnings are listed too; they are repaired defects and do not make it fail.
     """
     newer = newer_translations(session)
-    newer_texts = set(
-        session.scalars(select(RuleText.id).where(RuleText.follows_newer.is_(True)))
-    )
+    newer_texts = set(session.scalars(select(RuleText.id).where(RuleText.follows_newer.is_(True))))
     missing = [
         item
         for item in unresolved(session, all_editions=True)
