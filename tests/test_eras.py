@@ -149,3 +149,26 @@ def test_windows_1252_is_only_for_comprehensive_rules(tmp_path):
     path = _write(tmp_path, page.encode("cp1252"))
     with pytest.raises(ParseError, match="not UTF-8 text"):
         decode_file(path)
+
+
+def test_kb_ingest_prints_the_warnings_and_kb_check_lists_them(tmp_path, settings):
+    import json
+
+    from click.testing import CliRunner
+
+    from kb.cli import main
+
+    path = tmp_path / "MagicCompRules_20240303.txt"
+    path.write_text(sample().replace("\n100.2. Each", "\n100.24. Each"), encoding="utf-8")
+    home = ["--home", str(settings.home)]
+    runner = CliRunner()
+    result = runner.invoke(main, [*home, "ingest", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "1 documents: 1 loaded, 0 unchanged, 0 failed, 1 warnings" in result.output
+    line = line_of(path.read_text(encoding="utf-8"), "100.24.")
+    assert f"MagicCompRules_20240303.txt:{line}: 100.24. kept as 100.2" in result.output
+    report = json.loads(runner.invoke(main, [*home, "check", "--json"]).output)
+    assert [(w["line"], w["kind"]) for w in report["warnings"]] == [
+        (line, "number_out_of_sequence")
+    ]
+    assert report["counts"]["warnings"] == 1
