@@ -19,7 +19,7 @@ from sqlalchemy import delete, insert, select
 from sqlalchemy.exc import OperationalError, SQLAlchemyError
 from sqlalchemy.orm import Session
 
-from kb.corpus import decode_file, mtgjson_stream, parse_text
+from kb.corpus import decode_file, detect_format, mtgjson_stream, parse_text
 from kb.corpus.records import (
     CardSetDocument,
     CompRulesDocument,
@@ -74,7 +74,11 @@ class Warned:
 
 @dataclass
 class _Pending:
-    """A document read and ready to load: parsed already, or an MTGJSON file to stream."""
+    """A document read and ready to load: parsed already, a CR text to parse, or MTGJSON to stream.
+
+    A Comprehensive Rules text is parsed only when it loads, so that a run over the whole history
+    (104 editions) holds one edition's records at a time, not all of them.
+    """
 
     key: str
     digest: str
@@ -83,6 +87,7 @@ class _Pending:
     format: str
     parsed: ParsedDocument | None = None
     stream: Path | None = None
+    text: str | None = None
 
 
 @dataclass
@@ -215,6 +220,8 @@ def _prepare(path: Path, key: str, digest: str, size: int, data: bytes) -> _Pend
     if len(data) < size:  # a big file that is not MTGJSON: read it whole after all
         data = path.read_bytes()
     text, encoding = decode_file(path, data)
+    if detect_format(text, str(path)) == "comprules":
+        return _Pending(key, digest, size, encoding, "comprules", text=text)
     parsed = parse_text(text, str(path))
     log.debug("parsed %s as %s (%s)", path, parsed.format, encoding)
     return _Pending(key, digest, size, encoding, parsed.format, parsed=parsed)
@@ -239,6 +246,8 @@ def _load_document(session: Session, item: _Pending) -> list[ParseWarning]:
     """Replace whatever the document loaded before with the new one (inside a transaction)."""
     session.execute(delete(Document).where(Document.path == item.key))
     parsed = item.parsed
+    if parsed is None and item.text is not None:
+        parsed, item.text = parse_text(item.text, item.key), None
     doc = Document(
         path=item.key,
         sha256=item.digest,
