@@ -234,35 +234,55 @@ def load_rule_page(session: Session, doc: Document, parsed: RulePageDocument) ->
 
 
 def place_assumed_translations(session: Session) -> int:
-    """Point assumed translations at the newest English edition, or past it when they must be.
+    """Move an assumed translation past the edition it was given when its siblings prove it newer.
 
-    A rule page names no edition; it is taken to follow the newest loaded one, unless its
-    sibling list names rules that edition lacks: then it follows a newer one than any loaded
-    (``follows_newer``), and ``kb check`` says so instead of reporting the siblings unresolved.
-    Run after every ingest, since loading an edition changes which is newest.
+    A rule page names no edition; it is taken to follow the newest loaded when it is ingested.
+    When its sibling list names rules that edition lacks, it was made from a later one: it then
+    follows the oldest loaded edition that has them all, or, when none has (seed 004 lists
+    701.69-701.71), the newest, marked ``follows_newer``: it follows a newer edition than any
+    loaded, and ``kb check`` says so instead of reporting the siblings unresolved. Pages whose
+    siblings fit the edition they follow are left alone. Run after every ingest.
     """
-    newest = newest_english_edition(session)
-    if newest is None:
+    editions = list(
+        session.scalars(
+            select(Edition)
+            .where(Edition.kind == "comprules", Edition.language == "en")
+            .order_by(Edition.effective_date, Edition.id)
+        )
+    )
+    if not editions:
         return 0
-    present = set(session.scalars(select(Rule.number).where(Rule.edition_id == newest.id)))
-    heads = session.execute(
-        select(Rule.id, Rule.document_id, RuleReference.target)
+    rows = session.execute(
+        select(Rule.document_id, RuleText.follows_edition_id, RuleReference.target)
         .join(RuleReference, RuleReference.rule_id == Rule.id)
         .join(RuleText, RuleText.rule_id == Rule.id)
         .where(RuleText.follows_assumed.is_(True))
     ).all()
-    lacking: dict[int | None, set[str]] = {}
-    for _rule_id, document_id, target in heads:
-        lacking.setdefault(document_id, set())
-        if target not in present:
-            lacking[document_id].add(target)
+    pages: dict[tuple[int | None, int | None], set[str]] = {}
+    for document_id, follows_id, target in rows:
+        pages.setdefault((document_id, follows_id), set()).add(target)
+    numbers: dict[int, set[str]] = {}
+
+    def has_all(edition: Edition, targets: set[str]) -> bool:
+        if edition.id not in numbers:
+            numbers[edition.id] = set(
+                session.scalars(select(Rule.number).where(Rule.edition_id == edition.id))
+            )
+        return targets <= numbers[edition.id]
+
     changed = 0
-    for document_id, missing in lacking.items():
-        rule_ids = select(Rule.id).where(Rule.document_id == document_id)
+    ids = [e.id for e in editions]
+    for (document_id, follows_id), targets in sorted(pages.items(), key=str):
+        start = ids.index(follows_id) if follows_id in ids else 0
+        fits = next((e for e in editions[start:] if has_all(e, targets)), None)
+        target, newer = (fits, False) if fits is not None else (editions[-1], True)
         result = session.execute(
             update(RuleText)
-            .where(RuleText.follows_assumed.is_(True), RuleText.rule_id.in_(rule_ids))
-            .values(follows_edition_id=newest.id, follows_newer=bool(missing))
+            .where(
+                RuleText.follows_assumed.is_(True),
+                RuleText.rule_id.in_(select(Rule.id).where(Rule.document_id == document_id)),
+            )
+            .values(follows_edition_id=target.id, follows_newer=newer)
         )
         changed += int(getattr(result, "rowcount", 0) or 0)
     return changed
