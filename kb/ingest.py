@@ -15,22 +15,29 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, insert, select
 from sqlalchemy.exc import OperationalError, SQLAlchemyError
 from sqlalchemy.orm import Session
 
-from kb.corpus import parse_file, read_text
+from kb.corpus import decode_file, detect_format, mtgjson_stream, parse_text
 from kb.corpus.records import (
     CardSetDocument,
     CompRulesDocument,
     ParsedDocument,
+    ParseWarning,
     RulePageDocument,
     RulingsPageDocument,
 )
 from kb.db import Database
 from kb.errors import KbError, ParseError
-from kb.loaders import load_card_set, load_comprules, load_rule_page, load_rulings_page
-from kb.models import Document
+from kb.loaders import (
+    load_card_sets,
+    load_comprules,
+    load_rule_page,
+    load_rulings_page,
+    place_assumed_translations,
+)
+from kb.models import Document, IngestWarning
 from kb.recognise import collect_garbage, reattach_translations, recognise_pages
 
 log = logging.getLogger(__name__)
@@ -52,6 +59,38 @@ class Failure:
 
 
 @dataclass
+class Warned:
+    """A defect kb repaired or skipped inside a document that loaded."""
+
+    path: str
+    line: int
+    kind: str
+    message: str
+
+    def __str__(self) -> str:
+        where = f"{self.path}:{self.line}" if self.line else self.path
+        return f"{where}: {self.message}"
+
+
+@dataclass
+class _Pending:
+    """A document read and ready to load: parsed already, a CR text to parse, or MTGJSON to stream.
+
+    A Comprehensive Rules text is parsed only when it loads, so that a run over the whole history
+    (104 editions) holds one edition's records at a time, not all of them.
+    """
+
+    key: str
+    digest: str
+    size: int
+    encoding: str
+    format: str
+    parsed: ParsedDocument | None = None
+    stream: Path | None = None
+    text: str | None = None
+
+
+@dataclass
 class IngestReport:
     """What a run did, for the summary and for the stages that follow (links, index)."""
 
@@ -60,6 +99,7 @@ class IngestReport:
     unchanged: list[str] = field(default_factory=list)
     failed: list[Failure] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
+    warnings: list[Warned] = field(default_factory=list)
 
     @property
     def changed(self) -> bool:
@@ -97,17 +137,16 @@ def ingest_paths(
             for d in session.scalars(select(Document))
         }
 
-    pending: list[tuple[str, str, int, ParsedDocument]] = []
+    pending: list[_Pending] = []
     for index, path in enumerate(files, 1):
         key = document_key(path)
         if progress:
             progress(key, index, len(files) * 2)
         try:
-            data = path.read_bytes()
+            digest, size, data = _read(path)
         except OSError as exc:
             report.failed.append(Failure(key, 1, f"cannot read file: {exc.strerror or exc}"))
             continue
-        digest = sha256_of(data)
         previous = known.get(key)
         if previous and previous[0] == digest:
             if previous[1] == "loaded":
@@ -116,20 +155,19 @@ def ingest_paths(
                 report.failed.append(Failure(key, previous[2] or 1, previous[3] or "failed"))
             continue
         try:
-            parsed = parse_file(path, text=read_text(path, data))
+            pending.append(_prepare(path, key, digest, size, data))
         except ParseError as exc:
-            _record_failure(db, key, digest, len(data), exc.line, exc.reason)
+            _record_failure(db, key, digest, size, exc.line, exc.reason)
             report.failed.append(Failure(key, exc.line, exc.reason))
-            continue
-        pending.append((key, digest, len(data), parsed))
 
-    pending.sort(key=lambda item: (_LOAD_ORDER[item[3].format], item[0]))
-    for index, (key, digest, size, parsed) in enumerate(pending, 1):
+    pending.sort(key=lambda item: (_LOAD_ORDER[item.format], item.key))
+    for index, item in enumerate(pending, 1):
+        key = item.key
         if progress:
             progress(key, len(files) + index, len(files) + len(pending))
         try:
             with db.session() as session, session.begin():
-                _load_document(session, key, digest, size, parsed)
+                warnings = _load_document(session, item)
         except OperationalError:
             # A full disk, an I/O error or a lost server is not the document's fault: recording
             # it as failed would keep it from being retried, so the run stops here instead.
@@ -137,19 +175,56 @@ def ingest_paths(
         except (KbError, SQLAlchemyError) as exc:
             line, reason = _describe(exc)
             log.warning("%s:%s: %s", key, line, reason)
-            _record_failure(db, key, digest, size, line, reason)
+            _record_failure(db, key, item.digest, item.size, line, reason)
             report.failed.append(Failure(key, line, reason))
             continue
         report.loaded.append(key)
+        report.warnings.extend(Warned(key, w.line, w.kind, w.message) for w in warnings)
 
     # Run even when nothing loaded: a run killed after its documents committed but before this
     # upkeep did leaves it undone, and the rerun finds every file unchanged. It is incremental
     # (only unrecognised pages, only orphans), so an idle run pays little for it.
     with db.session() as session, session.begin():
         reattach_translations(session)
+        place_assumed_translations(session)
         recognise_pages(session)
         collect_garbage(session)
     return report
+
+
+# A file bigger than this is hashed in chunks and never held whole (plain AllPrintings: 226 MB).
+_WHOLE = 32 * 1024 * 1024
+_HEAD = 64
+
+
+def _read(path: Path) -> tuple[str, int, bytes]:
+    """The file's sha256, size, and bytes (only the first few of a big file)."""
+    size = path.stat().st_size
+    if size <= _WHOLE:
+        data = path.read_bytes()
+        return sha256_of(data), len(data), data
+    digest = hashlib.sha256()
+    with path.open("rb") as stream:
+        head = stream.read(_HEAD)
+        digest.update(head)
+        for chunk in iter(lambda: stream.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest(), size, head
+
+
+def _prepare(path: Path, key: str, digest: str, size: int, data: bytes) -> _Pending:
+    """Decode and parse a text document now; an MTGJSON file is streamed when it loads."""
+    if mtgjson_stream.looks_like(data[:_HEAD]):
+        encoding = mtgjson_stream.encoding_of(data[:_HEAD])
+        return _Pending(key, digest, size, encoding, "mtgjson", stream=path)
+    if len(data) < size:  # a big file that is not MTGJSON: read it whole after all
+        data = path.read_bytes()
+    text, encoding = decode_file(path, data)
+    if detect_format(text, str(path)) == "comprules":
+        return _Pending(key, digest, size, encoding, "comprules", text=text)
+    parsed = parse_text(text, str(path))
+    log.debug("parsed %s as %s (%s)", path, parsed.format, encoding)
+    return _Pending(key, digest, size, encoding, parsed.format, parsed=parsed)
 
 
 def forget_documents(db: Database, keys: Iterable[str]) -> list[str]:
@@ -167,31 +242,51 @@ def forget_documents(db: Database, keys: Iterable[str]) -> list[str]:
     return removed
 
 
-def _load_document(
-    session: Session, key: str, digest: str, size: int, parsed: ParsedDocument
-) -> None:
-    """Replace whatever the document loaded before with the new parse (inside a transaction)."""
-    session.execute(delete(Document).where(Document.path == key))
+def _load_document(session: Session, item: _Pending) -> list[ParseWarning]:
+    """Replace whatever the document loaded before with the new one (inside a transaction)."""
+    session.execute(delete(Document).where(Document.path == item.key))
+    parsed = item.parsed
+    if parsed is None and item.text is not None:
+        parsed, item.text = parse_text(item.text, item.key), None
     doc = Document(
-        path=key,
-        sha256=digest,
-        format=parsed.format,
+        path=item.key,
+        sha256=item.digest,
+        format=item.format,
         language=getattr(parsed, "language", None),
         status="loaded",
-        size=size,
+        size=item.size,
+        encoding=item.encoding,
     )
     session.add(doc)
     session.flush()
-    if isinstance(parsed, CompRulesDocument):
+    warnings: list[ParseWarning] = list(getattr(parsed, "warnings", []))
+    if item.stream is not None:
+        warnings = load_card_sets(session, doc, mtgjson_stream.iter_sets(item.stream))
+    elif isinstance(parsed, CompRulesDocument):
         load_comprules(session, doc, parsed)
     elif isinstance(parsed, RulePageDocument):
         load_rule_page(session, doc, parsed)
     elif isinstance(parsed, CardSetDocument):
-        load_card_set(session, doc, parsed)
+        load_card_sets(session, doc, [parsed])
     elif isinstance(parsed, RulingsPageDocument):
-        load_rulings_page(session, doc, parsed, Path(key).stem)
+        load_rulings_page(session, doc, parsed, Path(item.key).stem)
     else:  # pragma: no cover - the dispatcher only returns the four formats
         raise KbError(f"no loader for {type(parsed).__name__}")
+    if warnings:
+        rows = [
+            {
+                "document_id": doc.id,
+                "position": i,
+                "line": w.line,
+                "kind": w.kind,
+                "message": w.message,
+            }
+            for i, w in enumerate(warnings)
+        ]
+        session.execute(insert(IngestWarning), rows)
+    for w in warnings:
+        log.info("%s:%s: %s", item.key, w.line, w.message)
+    return warnings
 
 
 def _record_failure(db: Database, key: str, digest: str, size: int, line: int, reason: str) -> None:

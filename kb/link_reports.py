@@ -109,6 +109,26 @@ def print_check(console: Console, report: dict[str, Any]) -> None:
             f"[yellow]{language_name(item['language'], 'en')} rule {escape(item['number'])}"
             f"[/yellow] (follows {item['follows'] or 'nothing'}): {escape(item['problem'])}"
         )
+    for item in report.get("newer", []):
+        console.print(
+            f"{language_name(item['language'], 'en')} rule {escape(item['number'])}: "
+            f"{escape(item['problem'])} (not counted as unresolved)"
+        )
+    warnings = report.get("warnings", [])
+    if warnings:
+        table = Table(
+            title=f"{len(warnings)} defects repaired or skipped while ingesting",
+            title_justify="left",
+        )
+        for column in ("document", "line", "what kb did"):
+            table.add_column(column)
+        for item in warnings:
+            table.add_row(
+                escape(item["path"].rsplit("/", 1)[-1]),
+                str(item["line"] or "-"),
+                escape(item["message"]),
+            )
+        console.print(table)
     if report["ok"]:
         console.print("every reference resolves and every translation fits its English rule")
 
@@ -201,7 +221,7 @@ def print_trace(console: Console, view: dict[str, Any]) -> None:
     if view["number"] is None:
         console.print(
             f"[bold]Rule {escape(asked)}[/bold] is gone from the {view['edition']} edition "
-            f"(removed in {view['removed_in']})"
+            f"(last seen in {view.get('last_seen')}, absent from {view['removed_in']})"
         )
     elif view["number"] != view["asked"]:
         console.print(
@@ -212,12 +232,12 @@ def print_trace(console: Console, view: dict[str, Any]) -> None:
         console.print(f"[bold]Rule {escape(view['number'])}[/bold] — edition {view['edition']}")
     previous = None
     for entry in view["history"]:
-        status = entry["status"]
+        status = entry.get("note") or entry["status"]
         if entry.get("subrules_changed") and status == "same":
             status = "same rule, subrules changed"
         console.print(
             f"[cyan]{entry['edition']}[/cyan]  [bold]{escape(entry['number'])}[/bold]  "
-            f"[dim]{status}[/dim]"
+            f"[dim]{escape(status)}[/dim]"
         )
         unchanged = previous is not None and not entry["changed"]
         if unchanged and not entry.get("subrules_changed"):

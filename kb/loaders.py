@@ -7,16 +7,17 @@ rules, and going through the ORM unit of work one object at a time would cost se
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
-from sqlalchemy import insert, select
+from sqlalchemy import insert, select, update
 from sqlalchemy.orm import Session
 
 from kb.corpus.numbers import parent_of, sort_key
 from kb.corpus.records import (
     CardSetDocument,
     CompRulesDocument,
+    ParseWarning,
     RulePageDocument,
     RuleRecord,
     RulingRecord,
@@ -232,6 +233,61 @@ def load_rule_page(session: Session, doc: Document, parsed: RulePageDocument) ->
     )
 
 
+def place_assumed_translations(session: Session) -> int:
+    """Move an assumed translation past the edition it was given when its siblings prove it newer.
+
+    A rule page names no edition; it is taken to follow the newest loaded when it is ingested.
+    When its sibling list names rules that edition lacks, it was made from a later one: it then
+    follows the oldest loaded edition that has them all, or, when none has (seed 004 lists
+    701.69-701.71), the newest, marked ``follows_newer``: it follows a newer edition than any
+    loaded, and ``kb check`` says so instead of reporting the siblings unresolved. Pages whose
+    siblings fit the edition they follow are left alone. Run after every ingest.
+    """
+    editions = list(
+        session.scalars(
+            select(Edition)
+            .where(Edition.kind == "comprules", Edition.language == "en")
+            .order_by(Edition.effective_date, Edition.id)
+        )
+    )
+    if not editions:
+        return 0
+    rows = session.execute(
+        select(Rule.document_id, RuleText.follows_edition_id, RuleReference.target)
+        .join(RuleReference, RuleReference.rule_id == Rule.id)
+        .join(RuleText, RuleText.rule_id == Rule.id)
+        .where(RuleText.follows_assumed.is_(True))
+    ).all()
+    pages: dict[tuple[int | None, int | None], set[str]] = {}
+    for document_id, follows_id, target in rows:
+        pages.setdefault((document_id, follows_id), set()).add(target)
+    numbers: dict[int, set[str]] = {}
+
+    def has_all(edition: Edition, targets: set[str]) -> bool:
+        if edition.id not in numbers:
+            numbers[edition.id] = set(
+                session.scalars(select(Rule.number).where(Rule.edition_id == edition.id))
+            )
+        return targets <= numbers[edition.id]
+
+    changed = 0
+    ids = [e.id for e in editions]
+    for (document_id, follows_id), targets in sorted(pages.items(), key=str):
+        start = ids.index(follows_id) if follows_id in ids else 0
+        fits = next((e for e in editions[start:] if has_all(e, targets)), None)
+        target, newer = (fits, False) if fits is not None else (editions[-1], True)
+        result = session.execute(
+            update(RuleText)
+            .where(
+                RuleText.follows_assumed.is_(True),
+                RuleText.rule_id.in_(select(Rule.id).where(Rule.document_id == document_id)),
+            )
+            .values(follows_edition_id=target.id, follows_newer=newer)
+        )
+        changed += int(getattr(result, "rowcount", 0) or 0)
+    return changed
+
+
 # --- cards and clarifications ------------------------------------------------------------------
 
 
@@ -248,15 +304,23 @@ class _Clarifications:
     def __init__(self, session: Session, origin: str) -> None:
         self.session = session
         self.origin = origin
+        # AllPrintings repeats a card's rulings in every set it is printed in: ask once.
+        self.known: dict[str, int] = {}
+        self.texts_done: set[int] = set()
 
     def ensure(self, rulings: Sequence[RulingRecord]) -> list[int]:
         """Return the clarification id of each ruling, creating rows and texts as needed."""
         keys = [clarification_key(r) for r in rulings]
-        found = dict(
-            self.session.execute(
-                select(Clarification.key, Clarification.id).where(Clarification.key.in_(set(keys)))
-            ).all()
-        )
+        found = self.known
+        unknown = {k for k in keys if k not in found}
+        if unknown:
+            found.update(
+                self.session.execute(
+                    select(Clarification.key, Clarification.id).where(
+                        Clarification.key.in_(unknown)
+                    )
+                ).all()
+            )
         missing: dict[str, RulingRecord] = {}
         for key, ruling in zip(keys, rulings, strict=True):
             if key not in found:
@@ -268,8 +332,12 @@ class _Clarifications:
                 [{"key": k, "date": r.date, "source": r.source} for k, r in missing.items()],
             )
             found.update(zip(missing, new_ids, strict=True))
-        self._ensure_texts([found[k] for k in keys], rulings)
-        return [found[k] for k in keys]
+        ids = [found[k] for k in keys]
+        todo = [(i, r) for i, r in zip(ids, rulings, strict=True) if i not in self.texts_done]
+        if todo:
+            self._ensure_texts([i for i, _ in todo], [r for _, r in todo])
+            self.texts_done.update(i for i, _ in todo)
+        return ids
 
     def _ensure_texts(self, ids: list[int], rulings: Sequence[RulingRecord]) -> None:
         existing = {
@@ -318,8 +386,34 @@ def _link_cards(doc: Document, card_id: int, clar_ids: list[int]) -> list[dict[s
     return rows
 
 
-def load_card_set(session: Session, doc: Document, parsed: CardSetDocument) -> None:
+def load_card_sets(
+    session: Session, doc: Document, sets: Iterable[CardSetDocument]
+) -> list[ParseWarning]:
+    """Load the sets of one MTGJSON document (a set file, or AllPrintings' 574) one at a time.
+
+    Cards are shared by oracle id across sets; a card's rulings are linked once per document
+    however many sets print it. Returns the warnings of every set, for the document to store.
+    """
+    clarifications = _Clarifications(session, "mtgjson")
+    linked: set[tuple[int, int]] = set()
+    warnings: list[ParseWarning] = []
+    for parsed in sets:
+        load_card_set(session, doc, parsed, clarifications, linked)
+        warnings.extend(parsed.warnings)
+        session.expunge_all()  # the set's rows are flushed: keep memory flat across 574 sets
+    return warnings
+
+
+def load_card_set(
+    session: Session,
+    doc: Document,
+    parsed: CardSetDocument,
+    clarifications: _Clarifications | None = None,
+    linked: set[tuple[int, int]] | None = None,
+) -> None:
     """Load an MTGJSON set: cards by oracle id, their names and texts, printings and rulings."""
+    clarifications = clarifications or _Clarifications(session, "mtgjson")
+    linked = set() if linked is None else linked
     cards = {
         c.key: c
         for c in session.scalars(
@@ -343,7 +437,6 @@ def load_card_set(session: Session, doc: Document, parsed: CardSetDocument) -> N
             )
         )
     }
-    clarifications = _Clarifications(session, "mtgjson")
     printing_rows: list[dict[str, Any]] = []
     link_rows: list[dict[str, Any]] = []
     for record in parsed.cards:
@@ -369,7 +462,10 @@ def load_card_set(session: Session, doc: Document, parsed: CardSetDocument) -> N
             for p in record.printings
         )
         if record.rulings:
-            link_rows.extend(_link_cards(doc, card.id, clarifications.ensure(record.rulings)))
+            for row in _link_cards(doc, card.id, clarifications.ensure(record.rulings)):
+                if (card.id, row["clarification_id"]) not in linked:
+                    linked.add((card.id, row["clarification_id"]))
+                    link_rows.append(row)
     session.flush()
     _insert(session, Printing, printing_rows)
     _insert(session, CardClarification, link_rows)

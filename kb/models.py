@@ -46,6 +46,28 @@ class Document(Base):
     error: Mapped[str | None] = mapped_column(Text)
     error_line: Mapped[int | None] = mapped_column(Integer)
     size: Mapped[int] = mapped_column(Integer, default=0)
+    # How the file's bytes were read: utf-8, utf-8-sig, utf-16-le, utf-16-be, cp1252, or the
+    # compression around an MTGJSON file (xz+utf-8); None for a document that never decoded.
+    encoding: Mapped[str | None] = mapped_column(String(32))
+
+    warnings: Mapped[list[IngestWarning]] = relationship(
+        cascade="all, delete-orphan", passive_deletes=True, order_by="IngestWarning.position"
+    )
+
+
+class IngestWarning(Base):
+    """A defect inside a document that loaded anyway: where, what, and what kb did about it."""
+
+    __tablename__ = "ingest_warnings"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    document_id: Mapped[int] = mapped_column(
+        ForeignKey("documents.id", ondelete="CASCADE"), index=True
+    )
+    position: Mapped[int] = mapped_column(Integer, default=0)
+    line: Mapped[int] = mapped_column(Integer, default=0)  # 0: no line (a JSON record)
+    kind: Mapped[str] = mapped_column(String(48))
+    message: Mapped[str] = mapped_column(Text)
 
 
 class Edition(Base):
@@ -112,6 +134,9 @@ class RuleText(Base):
         ForeignKey("editions.id", ondelete="SET NULL")
     )
     follows_assumed: Mapped[bool] = mapped_column(Boolean, default=False)
+    # The text follows an English edition newer than follows_edition, the newest loaded: its
+    # rule page's sibling list names rules that edition lacks (seed 004 lists 701.69-701.71).
+    follows_newer: Mapped[bool] = mapped_column(Boolean, default=False)
     document_id: Mapped[int | None] = mapped_column(
         ForeignKey("documents.id", ondelete="CASCADE"), index=True
     )

@@ -82,6 +82,10 @@ def ingest_summary(settings: Settings, report: IngestReport) -> dict[str, Any]:
             "failures": [
                 {"path": f.path, "line": f.line, "reason": f.reason} for f in report.failed
             ],
+            "warnings": [
+                {"path": w.path, "line": w.line, "kind": w.kind, "message": w.message}
+                for w in report.warnings
+            ],
         },
         "knowledge_base": stats,
     }
@@ -93,7 +97,11 @@ def print_ingest_summary(console: Console, summary: dict[str, Any]) -> None:
     console.print(
         f"{run['files']} documents read: {run['loaded']} loaded, {run['unchanged']} unchanged, "
         f"{run['failed']} failed"
+        + (f", {len(run['warnings'])} warnings" if run.get("warnings") else "")
     )
+    for item in run.get("warnings", []):
+        where = item["path"].rsplit("/", 1)[-1] + (f":{item['line']}" if item["line"] else "")
+        console.print(f"  [yellow]warning[/yellow] {escape(where)}: {escape(item['message'])}")
     print_stats(console, summary["knowledge_base"])
 
 

@@ -14,6 +14,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SEEDS = ROOT / "corpus"
 DATA = Path(__file__).resolve().parent / "data"
 SHARED_CORPUS = Path(os.environ.get("KB_SHARED_CORPUS", ROOT.parent / "shared" / "corpus"))
+CORPUS_FULL = Path(os.environ.get("KB_CORPUS_FULL", ROOT.parent / "shared" / "corpus-full"))
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -33,6 +34,17 @@ def _require_shared() -> Path:
             pytest.fail(message + " (CI is set: real-data tests must run)")
         pytest.skip(message)
     return SHARED_CORPUS
+
+
+@pytest.fixture(scope="session")
+def corpus_full() -> Path:
+    """The whole real history ../shared/corpus-full (fails under CI when missing, else skips)."""
+    if not CORPUS_FULL.is_dir():
+        message = f"the full real corpus is missing at {CORPUS_FULL}"
+        if os.environ.get("CI"):
+            pytest.fail(message + " (CI is set: real-data tests must run)")
+        pytest.skip(message)
+    return CORPUS_FULL
 
 
 @pytest.fixture(scope="session")

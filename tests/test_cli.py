@@ -54,6 +54,7 @@ def test_ingest_seeds_prints_a_summary(tmp_path, seeds):
         "unchanged": 3,
         "failed": 0,
         "failures": [],
+        "warnings": [],
     }
     es = summary["knowledge_base"]["languages"]["es"]
     assert es["card_names"] == 0

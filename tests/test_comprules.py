@@ -461,12 +461,13 @@ def _bad_cases():
             s.replace("March 3, 2024", "February 30, 2024", 1),
             line_of(s, "These rules are effective"),
         ),
-        "contents never repeated": (
-            s.replace("\n1. Game Concepts\n\n100. General", "\n1. Game Ideas\n\n100. General"),
-            line_of(s, "1. Game Concepts"),
+        "no part heading before the first rule": (
+            s.replace("\n1. Game Concepts\n\n100. General", "\nGame Concepts\n\n100. General"),
+            None,  # the chapter 100 heading of the body, without its part
         ),
         "subrule without its rule": (
-            s.replace("100.1b A game", "100.4b A game"),
+            # 100.4b under 100.1a would be read as 100.1b (a typo'd rule, with a warning).
+            s.replace("100.1b A game", "100.4c A game"),
             line_of(s, "100.1b"),
         ),
         "duplicate number": (s.replace("100.3 A player", "100.2. A player"), line_of(s, "100.3")),

@@ -134,7 +134,7 @@ def test_read_text_strips_the_bom(tmp_path):
             "not UTF-8 text (byte 0xe0 at column 22; Latin-1?)",
         ),
         (b"ok\r\nsecond\rcaf\xe9\n", 3, "byte 0xe9 at column 4"),
-        ("Official".encode("utf-16"), 1, "UTF-16"),
+        ("Official".encode("utf-16-le"), 1, "UTF-16 text without a byte order mark"),
     ],
 )
 def test_read_text_errors(tmp_path, data, line, words):

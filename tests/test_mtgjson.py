@@ -126,7 +126,16 @@ def test_mini_set():
     assert "es" not in dfc.names  # only the front face has Spanish
     assert dfc.printings[0].uuid.endswith("0002")  # the front face's uuid
     assert dfc.mana_value == 3
-    assert bear.oracle_id == "name:Nameless Oracle Bear"  # no scryfallOracleId in the file
+    assert bear.oracle_id == "aaaaaaaa-0000-0000-0000-000000000003"
+    # Its printing 303 has no scryfallOracleId: skipped, with a warning naming set, card, field.
+    assert [p.number for p in bear.printings] == ["3"] and bear.rulings == []
+    assert [(w.kind, w.message) for w in document.warnings] == [
+        (
+            "no_oracle_id",
+            "TST 'Nameless Oracle Bear' (number 303, uuid 00000000-0000-0000-0000-000000000006): "
+            "no identifiers.scryfallOracleId: the printing is skipped",
+        )
+    ]
     assert bear.mana_value == 2  # convertedManaCost when manaValue is missing
     assert "en" not in bear.texts and bear.type_lines["fr"] == "Créature : ours"
     assert "Treasure" not in {c.name for c in document.cards}  # tokens are ignored
@@ -143,14 +152,6 @@ def _mini() -> dict:
         (lambda d: d["data"].pop("cards"), 'no "data.cards" list'),
         (lambda d: d["data"].pop("code"), "data.code"),
         (lambda d: d["data"].update(releaseDate="2021-13-01"), "not an ISO date"),
-        (lambda d: d["data"]["cards"].__setitem__(0, "a string"), "card #0 is not a JSON object"),
-        (
-            lambda d: d["data"]["cards"][0]["rulings"][0].update(date="05/02/2021"),
-            "not an ISO date",
-        ),
-        (lambda d: d["data"]["cards"][0]["rulings"][0].pop("text"), "has no text"),
-        (lambda d: d["data"]["cards"][0].update(rulings=[None]), "unexpected value"),
-        (lambda d: d["data"]["cards"][3].pop("manaValue"), "no numeric manaValue"),
     ],
 )
 def test_structural_errors(mutate, words):
@@ -161,21 +162,34 @@ def test_structural_errors(mutate, words):
     assert words in caught.value.reason
 
 
-def test_card_without_a_name_names_its_line():
+@pytest.mark.parametrize(
+    ("mutate", "kind", "words", "cards"),
+    [
+        (lambda d: d["data"]["cards"].__setitem__(0, "a string"), "bad_card", "TST card #0", 3),
+        (
+            lambda d: d["data"]["cards"][0]["rulings"][0].update(date="05/02/2021"),
+            "bad_ruling_date",
+            "TST 'Test Saga': ruling date '05/02/2021' is not an ISO date",
+            3,
+        ),
+        (
+            lambda d: d["data"]["cards"][0]["rulings"][0].update(text=" "),
+            "empty_ruling",
+            "TST 'Test Saga': ruling of 2021-02-05 has no text: the ruling is skipped",
+            3,
+        ),
+        (lambda d: d["data"]["cards"][0].update(rulings=[None]), "bad_card", "'Test Saga'", 2),
+        (lambda d: d["data"]["cards"][3].pop("convertedManaCost"), "bad_card", "no numeric", 2),
+        (lambda d: d["data"]["cards"][1].pop("name"), "bad_card", "card #1 (uuid", 3),
+    ],
+)
+def test_defective_records_are_skipped_with_a_warning(mutate, kind, words, cards):
     document = _mini()
-    del document["data"]["cards"][1]["name"]
-    text = json.dumps(document, indent=2)
-    with pytest.raises(ParseError) as caught:
-        mtgjson.parse(text, "set.json")
-    lines = text.splitlines()
-    expected = next(
-        n
-        for n, line in enumerate(lines, 1)
-        if '"uuid": "00000000-0000-0000-0000-000000000002"' in line
-    )
-    assert expected > 1
-    assert caught.value.line == expected
-    assert "card #1" in caught.value.reason and "has no name" in caught.value.reason
+    mutate(document)
+    parsed = mtgjson.parse(json.dumps(document), "set.json")
+    assert len(parsed.cards) == cards  # the rest of the set loads
+    found = [w for w in parsed.warnings if w.kind == kind]
+    assert len(found) == 1 and words in found[0].message, parsed.warnings
 
 
 @pytest.mark.parametrize(

@@ -163,6 +163,11 @@ def test_trace_follows_a_rule_across_renumbering(full_db) -> None:
         ("2025-11-14", "701.54", "added"),
         ("2026-01-16", "701.54", "same"),
     ]
+    # Only three editions are loaded: the history says when it was first seen, not "added".
+    assert [h["note"] for h in ring["history"]] == [
+        "first seen in 2025-11-14 (previous loaded edition: 2021-02-05)",
+        "same text as in 2025-11-14",
+    ]
     assert ring["history"][0]["title"] == "The Ring Tempts You"
     assert [sub["number"] for sub in ring["history"][0]["subrules"]][-1] == "701.54e"
     assert vote["number"] == "701.38" and vote["asked"] == "701.32"
@@ -174,6 +179,7 @@ def test_trace_follows_a_rule_across_renumbering(full_db) -> None:
     assert friends == {
         "asked": "702.124k",
         "asked_edition": "2025-11-14",
+        "last_seen": "2025-11-14",
         "number": None,
         "edition": "2026-01-16",
         "removed_in": "2026-01-16",

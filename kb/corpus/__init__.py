@@ -8,7 +8,6 @@ and a rulings page saved as ``.dat`` is still a rulings page. Each format module
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from types import ModuleType
@@ -16,6 +15,7 @@ from types import ModuleType
 from kb.errors import KbError, ParseError
 
 from . import comprules, mtgjson, rule_page, rulings_page
+from .encoding import CP1252, decode, not_utf8
 from .records import ParsedDocument
 
 log = logging.getLogger(__name__)
@@ -24,6 +24,8 @@ FORMATS: tuple[str, ...] = ("comprules", "rule_page", "rulings_page", "mtgjson")
 # Most specific sniffing first: a JSON object is never a text page, whatever words it holds.
 _DETECTION_ORDER: tuple[str, ...] = ("mtgjson", "comprules", "rule_page", "rulings_page")
 CORPUS_SUFFIXES = frozenset({".txt", ".json"})
+# MTGJSON publishes its files compressed too (AllPrintings.json.xz): kb streams them.
+COMPRESSED_SUFFIXES = frozenset({".xz", ".gz", ".bz2", ".zip"})
 # Documentation that sits beside corpus files (corpus/SOURCES.md, README.txt) is not corpus.
 _NOT_CORPUS_STEMS = frozenset({"readme", "sources", "license", "licence", "notice", "changelog"})
 _EXPECTED = (
@@ -32,9 +34,6 @@ _EXPECTED = (
     "a rulings page ('Official clarifications from Wizards of the Coast.' then "
     "'June 16, 2023 · source: wotc') or an MTGJSON set file ('{\"meta\": …, \"data\": …}')"
 )
-# Control bytes that never occur in a text corpus file (tab, newlines, form feed and ESC aside).
-_CONTROL_BYTE = re.compile(rb"[\x00-\x08\x0e-\x1a\x1c-\x1f\x7f]")
-_BYTE_LINE_BREAK = re.compile(rb"\r\n|\r|\n")
 _MODULES: dict[str, ModuleType] = {
     "comprules": comprules,
     "rule_page": rule_page,
@@ -44,8 +43,15 @@ _MODULES: dict[str, ModuleType] = {
 
 
 def read_text(path: Path, data: bytes | None = None) -> str:
-    """Read a corpus file as strict UTF-8 (a BOM is dropped); refuse binary or mis-encoded files.
+    """Read a corpus file's text (see ``decode_file``)."""
+    return decode_file(path, data)[0]
 
+
+def decode_file(path: Path, data: bytes | None = None) -> tuple[str, str]:
+    """Read a corpus file as text and name its encoding; refuse binary or mis-encoded files.
+
+    UTF-8 (a BOM is dropped) and UTF-16 by its BOM are read for every format; Windows-1252 only
+    for a Comprehensive Rules text, the one format Wizards published in it (kb.corpus.encoding).
     ``data`` lets a caller that already holds the bytes (to hash them) decode them without
     reading the file twice; ``path`` then only names the file in errors.
     """
@@ -56,39 +62,21 @@ def read_text(path: Path, data: bytes | None = None) -> str:
             raise KbError(f"{path}: cannot read ({error.strerror or error})") from None
     if not data:
         raise ParseError(str(path), 1, "empty file")
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        raise ParseError(str(path), 1, "UTF-16 text: save the file as UTF-8")
-    control = _CONTROL_BYTE.search(data)
-    if control is not None:
-        line = len(_BYTE_LINE_BREAK.split(data[: control.start()]))
-        raise ParseError(
-            str(path),
-            line,
-            f"binary file, not a text corpus document (byte 0x{data[control.start()]:02x})",
-        )
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise _encoding_error(str(path), data, error) from None
-    text = text.removeprefix("\ufeff")
+    text, encoding = decode(data, str(path))
+    if encoding == CP1252 and not comprules.looks_like(text):
+        error = _first_utf8_error(data)
+        raise not_utf8(str(path), data, error, "Latin-1?")
     if not text.strip():
         raise ParseError(str(path), 1, "empty file")
-    return text
+    return text, encoding
 
 
-def _encoding_error(path: str, data: bytes, error: UnicodeDecodeError) -> ParseError:
-    """Name the line and column of the first byte that is not UTF-8, and guess the encoding."""
-    # Lines end at CR, LF or CRLF only (as editors count them; not at VT, FF or U+2028).
-    lines = _BYTE_LINE_BREAK.split(data[: error.start])
-    line, column = len(lines), len(lines[-1].decode("utf-8")) + 1
-    hint = ""
+def _first_utf8_error(data: bytes) -> UnicodeDecodeError:
     try:
-        data.decode("cp1252")
-        hint = "; Latin-1?"
-    except UnicodeDecodeError:
-        pass
-    byte = data[error.start]
-    return ParseError(path, line, f"not UTF-8 text (byte 0x{byte:02x} at column {column}{hint})")
+        data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        return error
+    raise AssertionError("the data is UTF-8")  # pragma: no cover - decode() said it was not
 
 
 def detect_format(text: str, path: str) -> str:
@@ -130,7 +118,8 @@ def iter_corpus_files(paths: Iterable[Path]) -> list[Path]:
     """Expand files and folders (recursively) into the sorted corpus files they hold.
 
     A file named explicitly is always kept (its format is sniffed later); inside folders only
-    ``.txt`` and ``.json`` files count, hidden files and folders and README/SOURCES-style notes
+    ``.txt`` and ``.json`` files count (``.json.xz``, ``.gz``, ``.bz2``, ``.zip`` too), hidden
+    files and folders and README/SOURCES-style notes
     are skipped, and so is a link that leads out of the folder. A path that does not exist is
     an error rather than silently nothing.
     """
@@ -164,16 +153,16 @@ def iter_corpus_files(paths: Iterable[Path]) -> list[Path]:
 
 
 def _is_corpus_file(path: Path) -> bool:
-    return (
-        path.suffix.lower() in CORPUS_SUFFIXES
-        and path.stem.lower() not in _NOT_CORPUS_STEMS
-        and path.is_file()
-    )
+    suffix, stem = path.suffix.lower(), path.stem.lower()
+    if suffix in COMPRESSED_SUFFIXES and stem.endswith(".json"):
+        suffix, stem = ".json", stem.removesuffix(".json")
+    return suffix in CORPUS_SUFFIXES and stem not in _NOT_CORPUS_STEMS and path.is_file()
 
 
 __all__ = [
     "CORPUS_SUFFIXES",
     "FORMATS",
+    "decode_file",
     "detect_format",
     "iter_corpus_files",
     "parse_file",

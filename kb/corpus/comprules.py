@@ -49,24 +49,33 @@ from dataclasses import dataclass, field
 from kb.errors import ParseError
 from kb.langs import parse_long_date
 
-from .numbers import SUBRULE_LETTERS, kind_of, parent_of, sort_key
-from .records import CompRulesDocument, GlossaryRecord, RuleRecord
+from .numbers import SUBRULE_LETTERS, kind_of, letter_index, parent_of, sort_key
+from .records import CompRulesDocument, GlossaryRecord, ParseWarning, RuleRecord
 
 log = logging.getLogger(__name__)
 
 TITLE_LINE = "Magic: The Gathering Comprehensive Rules"
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _CONTROL = re.compile(r"[\x00-\x08\x0e-\x1a\x1c-\x1f\x7f]")  # as kb.corpus sniffs bytes; ESC aside
-_EFFECTIVE = re.compile(r"^These rules are effective as of (?P<date>.+?)\.?$")
+# "effective as of" since mid-2009, "current as of" before.
+_EFFECTIVE = re.compile(r"^These rules are (?:effective|current) as of (?P<date>.+?)\.?$")
 _NUMBERED = re.compile(r"^(?P<number>\d+\.\d+[a-z]?|\d+)(?P<dot>\.?)(?:\s+(?P<text>.*))?$")
-_FIRST_PART = re.compile(r"^1\.\s+\S")
+# ``901.4.All …``: a rule number glued to its text (a slip of 2023 editions).
+_GLUED = re.compile(r"^(?P<number>\d{3}\.\d+[a-z]?)\.(?P<text>[A-Z“\"(].*)$")
+# ``606. 8b`` (2005-10-01): a space inside a subrule number; ``306.b`` (2008-10-01): no rule.
+_SPACED = re.compile(r"^(?P<chapter>\d{3})\.\s+(?P<rest>\d+[a-z]?)(?P<dot>\.?)\s+(?P<text>\S.*)$")
+_NO_RULE = re.compile(r"^(?P<chapter>\d{3})\.(?P<letter>[a-z])(?P<dot>\.?)\s+(?P<text>\S.*)$")
+_REFERENCE_END = re.compile(r"\b(?:rules?|and|or|to|of|in|see|See)$")
+_PART = re.compile(r"^[1-9]\.\s+\S")
+_RULE_LINE = re.compile(r"^\s*\d{3}\.\d+[a-z]?\.?\s+\S")
 _EXAMPLE = "Example:"
 _SENSE = re.compile(r"^(?P<n>\d+)\.\s+(?P<text>.*)$")
 _REDIRECT = re.compile(r"^See (?!rules?\b|section\b)(?P<target>.+)\.$")
 _OBSOLETE = "(Obsolete)"
 _CLOSERS = "”’\"')]"
+_STOPS = (".", ":", "?", "!", ";")  # a line ending so was not cut short by hand
 # looks_like(): lines start after a CR or LF (``re.M`` would not see bare-CR line starts).
-_SNIFF_DATE = re.compile(r"(?:^|[\r\n])\s*These rules are effective as of ")
+_SNIFF_DATE = re.compile(r"(?:^|[\r\n])\s*These rules are (?:effective|current) as of ")
 _SNIFF_RULE = re.compile(r"(?:^|[\r\n])\d{3}\.\d+\.? \S")
 
 
@@ -115,6 +124,12 @@ class _Reader:
         self.path = path
         self.lines = [line.rstrip() for line in _LINE_BREAK.split(text)]
         self.lineno = 1
+        self.opened: list[_Open] = []
+        self.lines_of: dict[str, int] = {}
+        self.warnings: list[ParseWarning] = []
+        self.chapter: str | None = None
+        self.rule: str | None = None
+        self.first_rule = 0
 
     def error(self, line: int, reason: str) -> ParseError:
         """Build the ParseError of this file at a 1-based line."""
@@ -142,7 +157,7 @@ class _Reader:
             raise self.error(line, f"binary data (control character U+{ord(junk[0]):04X})")
         date = self.effective_date()
         body = self.body_start()
-        glossary = self.find("Glossary", body)
+        glossary = self.find("Glossary", self.first_rule)
         if glossary is None:
             raise self.error(self.last_line(), "the file ends before the Glossary: truncated?")
         credits = self.find("Credits", glossary + 1)
@@ -152,7 +167,13 @@ class _Reader:
         entries = self.glossary(glossary + 1, credits)
         if not entries:
             raise self.error(glossary + 1, "the glossary is empty")  # the heading's line
-        return CompRulesDocument(language="en", effective_date=date, rules=rules, glossary=entries)
+        return CompRulesDocument(
+            language="en",
+            effective_date=date,
+            rules=rules,
+            glossary=entries,
+            warnings=self.warnings,
+        )
 
     def effective_date(self) -> dt.date:
         """Read the first ``These rules are effective as of <date>.`` line."""
@@ -164,62 +185,144 @@ class _Reader:
                     return parse_long_date(match["date"][:100], "en")
                 except ValueError as exc:  # the date was cut to 100 characters: short message
                     raise self.error(i + 1, f"bad effective date: {exc}") from None
-        raise self.error(1, "no 'These rules are effective as of <date>.' line")
+        raise self.error(1, "no 'These rules are effective (or current) as of <date>.' line")
 
     def body_start(self) -> int:
-        """Index of the body's first line: the part-1 heading after the contents' one."""
-        contents = self.find("Contents", 0)
-        start = 0 if contents is None else contents + 1
-        first = next(
-            (i for i in range(start, len(self.lines)) if _FIRST_PART.match(self.lines[i])), None
-        )
-        if first is None:
-            raise self.error(self.last_line(), "no body: no '1. …' part heading")
-        if contents is None:
-            return first
-        heading = self.lines[first].strip()
-        body = self.find(heading, first + 1)
-        if body is None:
-            reason = f"no body: the contents' {_shorten(heading)!r} never comes again"
-            raise self.error(first + 1, reason)
-        return body
+        """Index of the body's first line: the last part heading before the first rule line.
+
+        A contents section lists parts and chapters but never a rule (``100.1.``), whatever its
+        shape: 2009-07-11 names part 1 differently in its contents and its body, some have none.
+        """
+        first_rule = next((i for i, line in enumerate(self.lines) if _RULE_LINE.match(line)), None)
+        if first_rule is None:
+            raise self.error(self.last_line(), "no body: no numbered rule such as '100.1. …'")
+        self.first_rule = first_rule
+        part = next((i for i in range(first_rule - 1, -1, -1) if _PART.match(self.lines[i])), None)
+        if part is None:
+            reason = "no body: no '1. …' part heading before the first rule"
+            raise self.error(first_rule + 1, reason)
+        return part
+
+    def split_number(self, line: str, lineno: int) -> tuple[str, str, str] | None:
+        """(number, trailing dot, text) of a numbered line, or None for a line of text.
+
+        Parts and chapters start the line; rules and subrules may be indented (`` 611.2.``).
+        Three slips of the official files are read with a warning: a number glued to its text
+        (``901.4.All``), a space inside it (``606. 8b``), a subrule without its rule (``306.b``).
+        """
+        bare = line.lstrip()
+        match = _NUMBERED.match(bare)
+        if match and "." not in match["number"] and (bare != line or not match["dot"]):
+            match = None
+        chapter = self.current_chapter()
+        spaced = _SPACED.match(line)
+        if match and spaced and chapter == spaced["chapter"] and match["number"] == chapter:
+            number = f"{chapter}.{spaced['rest']}"
+            self.warn(
+                lineno,
+                "space_in_number",
+                f"'{chapter}. {spaced['rest']}' read as {number}: a space inside the number",
+            )
+            return number, spaced["dot"], spaced["text"].strip()
+        if match:
+            return match["number"], match["dot"], (match["text"] or "").strip()
+        glued = _GLUED.match(bare)
+        if glued:
+            self.warn(
+                lineno,
+                "no_space_after_number",
+                f"{_shorten(bare, 24)!r} read as rule {glued['number']} followed by its "
+                "text: no space after the number",
+            )
+            return glued["number"], ".", glued["text"].strip()
+        lost = _NO_RULE.match(bare)
+        rule = self.current_rule()
+        if lost and rule is not None and rule.partition(".")[0] == lost["chapter"]:
+            number = rule + lost["letter"]
+            self.warn(
+                lineno,
+                "rule_missing_from_number",
+                f"'{lost['chapter']}.{lost['letter']}' kept as {number}: the rule is missing "
+                "from the number",
+            )
+            return number, lost["dot"], lost["text"].strip()
+        return None
+
+    def current_chapter(self) -> str | None:
+        """The number of the last chapter heading read."""
+        return self.chapter
+
+    def current_rule(self) -> str | None:
+        """The number of the last rule read since the last heading (a subrule's due parent)."""
+        return self.rule
+
+    def track(self, record: RuleRecord) -> None:
+        """Remember the chapter and rule a record opens, for the lines that follow."""
+        if record.kind in ("part", "chapter"):
+            self.rule = None
+            self.chapter = record.number if record.kind == "chapter" else None
+        elif record.kind == "rule":
+            self.rule = record.number
+
+    def wrapped(self, index: int, number: str) -> bool:
+        """Tell whether a line that starts with a number continues the line above it.
+
+        Editions of 2003-2004 wrap their lines: ``See rule`` / ``103.4. If a player …`` is one
+        sentence. A number is read as text when the line above is not blank, does not end a
+        sentence, and ends with ``rule``/``rules`` or leaves the number misplaced.
+        """
+        above = self.lines[index - 1].strip() if index > 0 else ""
+        if not above or _ends_sentence(above) or not self.opened:
+            return False
+        if _REFERENCE_END.search(above):
+            return True
+        try:
+            return self.problem(number, kind_of(number)) is not None
+        except ValueError:
+            return True
+
+    def warn(self, line: int, kind: str, message: str) -> None:
+        """Record a defect of the file that kb repaired, and log it."""
+        log.info("%s:%d: %s", self.path, line, message)
+        self.warnings.append(ParseWarning(line=line, kind=kind, message=message))
 
     def rules(self, start: int, end: int) -> list[RuleRecord]:
         """Read the numbered lines, examples and continuations between two line indexes."""
-        opened: list[_Open] = []
-        lines_of: dict[str, int] = {}
         current: _Open | None = None
-        previous_key = ""
         for i in range(start, end):
             line = self.lines[i]
             self.lineno = i + 1
             if not line.strip():
                 continue
-            match = _NUMBERED.match(line)
-            if match and ("." in match["number"] or match["dot"]):
-                current = self.numbered(match, i + 1, lines_of, previous_key)
-                previous_key = sort_key(current.record.number)
-                lines_of[current.record.number] = i + 1
-                opened.append(current)
+            numbered = self.split_number(line, i + 1)
+            if numbered is not None and self.wrapped(i, numbered[0]):
+                numbered = None
+            if numbered is not None:
+                opened = self.numbered(*numbered, i + 1)
+                if opened is not None:
+                    current = opened
+                    self.opened.append(current)
+                    self.track(current.record)
+                    self.lines_of[current.record.number] = i + 1
             elif current is None:
                 raise self.error(i + 1, f"text before the first rule: {_shorten(line)!r}")
-            elif line.startswith(_EXAMPLE):
-                current.examples.append([line[len(_EXAMPLE) :].strip()])
+            elif line.lstrip().startswith(_EXAMPLE):
+                current.examples.append([line.lstrip()[len(_EXAMPLE) :].strip()])
                 current.in_example = True
             elif current.in_example and self.lines[i - 1].strip():
-                current.examples[-1].append(line.strip())
+                _extend(current.examples[-1], line.strip(), self.lines[i - 1])
             else:
-                current.text.append(line.strip())
+                _extend(current.text, line.strip(), self.lines[i - 1])
                 current.in_example = False
-        if not opened:
+        if not self.opened:
             raise self.error(start + 1, "no rules in the body")
-        return _close(opened)
+        return _close(self.opened)
 
-    def numbered(
-        self, match: re.Match[str], line: int, lines_of: dict[str, int], previous_key: str
-    ) -> _Open:
-        """Check one numbered line (number, order, parent) and open its record."""
-        number, text = match["number"], (match["text"] or "").strip()
+    def numbered(self, number: str, dot: str, text: str, line: int) -> _Open | None:
+        """Check one numbered line (number, order, parent) and open its record.
+
+        None means the line repeats a heading already read (a warning says so).
+        """
         try:
             kind = kind_of(number)
         except ValueError:
@@ -228,33 +331,136 @@ class _Reader:
             raise self.error(line, f"subrule {number}: letters skip l and o")
         if not text:
             raise self.error(line, f"{kind} {number} has no text")
-        if number in lines_of:
-            raise self.error(line, f"duplicate number {number} (first at line {lines_of[number]})")
-        parent = parent_of(number)
-        if parent is not None and parent not in lines_of:
-            raise self.error(line, f"{kind} {number} comes without its parent {parent} above it")
-        if sort_key(number) <= previous_key:
-            raise self.error(line, f"{kind} {number} is out of order")
-        if kind in ("rule", "subrule") and (kind == "rule") != bool(match["dot"]):
-            log.debug("%s:%d: numbering slip %r accepted", self.path, line, number + match["dot"])
-        record = RuleRecord(number=number, kind=kind, parent=parent, line=line)
+        if number in self.lines_of and kind in ("part", "chapter"):
+            first = self.opened_record(number)
+            if first is not None and first.title.casefold() == text.casefold():
+                self.warn(
+                    line,
+                    "duplicate_heading",
+                    f"{kind} heading {number}. {_shorten(text, 40)} repeats line "
+                    f"{self.lines_of[number]}: the repeat is ignored",
+                )
+                return None
+        problem = self.problem(number, kind)
+        if problem is not None and self.renumber_previous(number, kind):
+            problem = self.problem(number, kind)
+        if problem is not None:
+            due = self.due_number(number, kind)
+            if due is None or self.problem(due, kind) is not None:
+                raise self.error(line, problem)
+            before = self.opened[-1].record.number
+            self.warn(
+                line,
+                "number_out_of_sequence",
+                f"{number}{dot} kept as {due}: number out of sequence ({before} before it)",
+            )
+            number = due
+        if kind in ("rule", "subrule") and (kind == "rule") != bool(dot):
+            log.debug("%s:%d: numbering slip %r accepted", self.path, line, number + dot)
+        record = RuleRecord(number=number, kind=kind, parent=parent_of(number), line=line)
         if kind in ("part", "chapter"):
             record.title = text
             return _Open(record)
         return _Open(record, text=[text])
 
+    def opened_record(self, number: str) -> RuleRecord | None:
+        """The record already read under a number, if any."""
+        return next((o.record for o in self.opened if o.record.number == number), None)
+
+    def problem(self, number: str, kind: str) -> str | None:
+        """Why a number cannot come where it is (duplicate, orphan, out of order), or None."""
+        if number in self.lines_of:
+            return f"duplicate number {number} (first at line {self.lines_of[number]})"
+        parent = parent_of(number)
+        if parent is not None and parent not in self.lines_of:
+            return f"{kind} {number} comes without its parent {parent} above it"
+        if self.opened and sort_key(number) <= sort_key(self.opened[-1].record.number):
+            return f"{kind} {number} is out of order"
+        return None
+
+    def due_number(self, number: str, kind: str) -> str | None:
+        """The number a misplaced line most likely stands for, or None if that is unclear.
+
+        A subrule is the next letter of the current rule when its own letter is that letter
+        (``432.2b`` under 423.2a) or repeats the subrule before it (a second ``702.30d``); a
+        rule is the next rule of the current chapter when only its chapter differs (``501.2.``
+        after 510.1).
+        """
+        if kind == "subrule":
+            rule = self.current_rule()
+            if rule is None:
+                return None
+            last = self.opened[-1].record
+            index = letter_index(last.number[-1]) + 1 if last.kind == "subrule" else 0
+            if index >= len(SUBRULE_LETTERS):
+                return None
+            due = rule + SUBRULE_LETTERS[index]
+            return due if number[-1] == due[-1] or number == last.number else None
+        if kind == "rule":
+            chapter = self.current_chapter()
+            if chapter is None:
+                return None
+            numbers = [
+                int(o.record.number.partition(".")[2])
+                for o in self.opened
+                if o.record.kind == "rule" and o.record.parent == chapter
+            ]
+            due = f"{chapter}.{(max(numbers) if numbers else 0) + 1}"
+            return due if number.partition(".")[2] == due.partition(".")[2] else None
+        return None
+
+    def renumber_previous(self, number: str, kind: str) -> bool:
+        """Repair a typo'd rule number (``505.54.`` for 505.5) that makes ``number`` misfit.
+
+        The last line read must be a rule that breaks the sequence of its chapter (505.4 was
+        read before it, so 505.5 was due) and the due number must fit ``number`` (its subrule
+        505.5a, or the next rule 505.6); the rule is then kept under the due number.
+        """
+        if not self.opened or self.opened[-1].record.kind != "rule":
+            return False
+        last = self.opened[-1].record
+        chapter = last.number.partition(".")[0]
+        earlier = [
+            int(o.record.number.partition(".")[2])
+            for o in self.opened[:-1]
+            if o.record.kind == "rule" and o.record.number.partition(".")[0] == chapter
+        ]
+        due = f"{chapter}.{(earlier[-1] if earlier else 0) + 1}"
+        if due == last.number or due in self.lines_of:
+            return False
+        fits = parent_of(number) == due if kind == "subrule" else sort_key(due) < sort_key(number)
+        if not fits or (kind == "rule" and number.partition(".")[0] != chapter):
+            return False
+        self.warn(
+            last.line,
+            "number_out_of_sequence",
+            f"{last.number}. kept as {due}: number out of sequence "
+            f"({f'{chapter}.{earlier[-1]}' if earlier else chapter} before it, {number} after it)",
+        )
+        del self.lines_of[last.number]
+        last.number = due
+        self.lines_of[due] = last.line
+        self.track(last)
+        return True
+
     def glossary(self, start: int, end: int) -> list[GlossaryRecord]:
         """Read the blank-line separated glossary entries between two line indexes."""
+        paragraphs: list[list[tuple[int, str]]] = [[]]
+        for i in range(start, end):
+            line = self.lines[i].strip()
+            if line:
+                paragraphs[-1].append((i + 1, line))
+            elif paragraphs[-1]:
+                paragraphs.append([])
+        paragraphs = [p for p in paragraphs if p]
         entries: list[GlossaryRecord] = []
         first_line: dict[str, int] = {}
-        paragraph: list[tuple[int, str]] = []
-        for i in range(start, end + 1):
-            line = self.lines[i].strip() if i < end else ""
-            self.lineno = i + 1
-            if line:
-                paragraph.append((i + 1, line))
-                continue
-            if not paragraph:
+        for index, paragraph in enumerate(paragraphs):
+            self.lineno = paragraph[0][0]
+            after = paragraphs[index + 1] if index + 1 < len(paragraphs) else None
+            if entries and entries[-1].senses and self.continues(paragraph, after):
+                # 2003 editions go on with an indented table after a blank line.
+                entries[-1].senses[-1] += "".join("\n" + text for _, text in paragraph)
                 continue
             entry = self.entry(paragraph)
             if entry.term in first_line:
@@ -264,8 +470,23 @@ class _Reader:
                 )
             first_line[entry.term] = entry.line
             entries.append(entry)
-            paragraph = []
         return entries
+
+    def continues(
+        self, paragraph: list[tuple[int, str]], after: list[tuple[int, str]] | None
+    ) -> bool:
+        """Tell whether a paragraph goes on with the entry above rather than starting one.
+
+        It does when its first line is indented (a term line never is), or when it is one line
+        (a term always has a definition) heading an indented paragraph (2003's table of sets).
+        """
+        if self.indented(paragraph):
+            return True
+        return len(paragraph) == 1 and after is not None and self.indented(after)
+
+    def indented(self, paragraph: list[tuple[int, str]]) -> bool:
+        """Tell whether a paragraph's first line starts with a space or a tab."""
+        return self.lines[paragraph[0][0] - 1][:1].isspace()
 
     def entry(self, paragraph: list[tuple[int, str]]) -> GlossaryRecord:
         """Read one glossary entry: term line, then senses, a redirect or a definition."""
@@ -302,6 +523,18 @@ class _Reader:
             obsolete = True
             joined[0] = joined[0][len(_OBSOLETE) :].lstrip()
         return GlossaryRecord(term=term, senses=joined, obsolete=obsolete, line=line)
+
+
+def _extend(paragraphs: list[str], line: str, above: str) -> None:
+    """Add a line to a rule's text: a new paragraph, or the rest of a line wrapped by hand.
+
+    2003-2004 editions wrap their lines (``… in conjunction with the word "spell,"`` / ``means
+    a spell …``): a line right under one that does not end a sentence continues it.
+    """
+    if paragraphs and above.strip() and not above.rstrip(_CLOSERS).endswith(_STOPS):
+        paragraphs[-1] += " " + line
+    else:
+        paragraphs.append(line)
 
 
 def _close(opened: list[_Open]) -> list[RuleRecord]:

@@ -1,12 +1,18 @@
-"""MTGJSON set files (``KHM.json``, ``CN2.json``): one CardRecord per oracle identity.
+"""MTGJSON set files (``KHM.json``) and AllPrintings: one CardRecord per oracle identity and set.
 
-``{"meta": {...}, "data": {"name", "code", "releaseDate", "cards": [...], "tokens": [...]}}``
+``{"meta": {...}, "data": {"name", "code", "releaseDate", "cards": [...], "tokens": [...]}}`` is a
+set file; ``{"meta": {...}, "data": {"KHM": {set}, "STX": {set}, …}}`` is AllPrintings (574 sets,
+226 MB): ``iter_sets`` reads either as a stream (kb.corpus.mtgjson_stream), one set at a time.
 
 Decisions this module makes (see FORMATS.md section 4):
 
 - Cards are grouped by ``identifiers.scryfallOracleId``: every printing and every face of one
-  card shares it. A card without one is keyed ``name:<name>`` (its full ``A // B`` name), which
-  is stable across files and cannot collide with a UUID.
+  card shares it. A printing without one (ten Secret Lair reversible cards of AllPrintings)
+  cannot be told apart from another card of the same name: it is skipped with a warning.
+- A defective record inside a good document is skipped with a ``ParseWarning`` naming the set,
+  the card and the field (an empty ruling, a ruling date that is not ISO, a card without a
+  name or a numeric mana value), so one empty ruling no longer drops STX and PSTX whole. Only
+  the document's own shape (no ``data``, a set without code or cards, bad JSON) is an error.
 - Faces are ordered by ``side`` (``a``, ``b``, …) and joined with `` // `` for names, texts and
   type lines. The mana value is the front face's (``manaValue``, else ``convertedManaCost``):
   MTGJSON 5.2 gives a modal DFC's back face its own value, but the card's is the front's.
@@ -25,19 +31,17 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import re
 from typing import Any
 
 from kb.errors import ParseError
 
-from .records import CardRecord, CardSetDocument, PrintingRecord, RulingRecord
+from .records import CardRecord, CardSetDocument, ParseWarning, PrintingRecord, RulingRecord
 
 FOREIGN_LANGS = {"French": "fr", "Spanish": "es"}
-_UUID_KEY = re.compile(r'"uuid"\s*:\s*"(?P<uuid>[^"]*)"')
 
 
 class _BadCard(ValueError):
-    """A card whose fields cannot be read; parse() turns it into a ParseError at the card."""
+    """A card whose fields cannot be read; set_document() skips it with a warning."""
 
 
 def looks_like(text: str) -> bool:
@@ -46,7 +50,10 @@ def looks_like(text: str) -> bool:
 
 
 def parse(text: str, path: str = "<text>") -> CardSetDocument:
-    """Parse an MTGJSON set file; raise ParseError with the JSON error's line or the card's."""
+    """Parse an MTGJSON set file; raise ParseError with the JSON error's line or the set's.
+
+    An AllPrintings text (several sets) is refused here: ``iter_sets`` streams it set by set.
+    """
     try:
         document = json.loads(text.lstrip("\ufeff"))
     except json.JSONDecodeError as error:
@@ -58,6 +65,20 @@ def parse(text: str, path: str = "<text>") -> CardSetDocument:
     data = document.get("data") if isinstance(document, dict) else None
     if not isinstance(data, dict):
         raise ParseError(path, 1, 'not an MTGJSON set file: no "data" object')
+    if "cards" not in data and data and all(is_set(value) for value in data.values()):
+        raise ParseError(
+            path, 1, f"an AllPrintings file of {len(data)} sets: ingest it (it is read as a stream)"
+        )
+    return set_document(data, path)
+
+
+def is_set(value: Any) -> bool:
+    """Tell whether a value of AllPrintings' ``data`` object is a set (it has a cards list)."""
+    return isinstance(value, dict) and isinstance(value.get("cards"), list)
+
+
+def set_document(data: dict[str, Any], path: str) -> CardSetDocument:
+    """Build one set's document from its decoded ``data`` object; skip defective cards."""
     cards = data.get("cards")
     if not isinstance(cards, list):
         raise ParseError(path, 1, 'not an MTGJSON set file: no "data.cards" list')
@@ -66,42 +87,61 @@ def parse(text: str, path: str = "<text>") -> CardSetDocument:
         raise ParseError(path, 1, 'MTGJSON set file without "data.code" or "data.name"')
     release = data.get("releaseDate")
     release_date = _iso_date(release, path, 1, "releaseDate") if release is not None else None
+    document = CardSetDocument(code=code, name=name, release_date=release_date)
     groups: dict[str, list[dict[str, Any]]] = {}
     for index, card in enumerate(cards):
-        _check_card(card, index, text, path)
-        oracle_id = (card.get("identifiers") or {}).get("scryfallOracleId")
-        key = oracle_id if isinstance(oracle_id, str) and oracle_id else f"name:{card['name']}"
-        groups.setdefault(key, []).append(card)
-    document_cards = []
+        key = _card_key(card, index, document)
+        if key is not None:
+            groups.setdefault(key, []).append(card)
     for key, entries in groups.items():
+        label = f"{code} {entries[0]['name']!r}"
         try:
-            document_cards.append(_card(key, entries))
+            document.cards.append(_card(key, entries, document.warnings, label))
         except _BadCard as error:
-            line = _card_line(text, entries[0].get("uuid"))
-            raise ParseError(path, line, f"card {entries[0]['name']!r}: {error}") from None
+            _warn(document, "bad_card", f"{label}: {error}: the card is skipped")
         except (KeyError, TypeError, ValueError, AttributeError) as error:
-            # JSON is untyped: a field of an unexpected type is still the file's fault.
-            line = _card_line(text, entries[0].get("uuid"))
-            raise ParseError(
-                path, line, f"card {entries[0]['name']!r}: unexpected value ({error!r})"
-            ) from None
-    return CardSetDocument(code=code, name=name, release_date=release_date, cards=document_cards)
+            # JSON is untyped: a field of an unexpected type is a defect of that card only.
+            _warn(
+                document, "bad_card", f"{label}: unexpected value ({error!r}): the card is skipped"
+            )
+    return document
 
 
-def _check_card(card: Any, index: int, text: str, path: str) -> None:
-    """Check the fields grouping relies on, so later errors can name the card."""
+def _warn(document: CardSetDocument, kind: str, message: str) -> None:
+    document.warnings.append(ParseWarning(line=0, kind=kind, message=message))
+
+
+def _card_key(card: Any, index: int, document: CardSetDocument) -> str | None:
+    """The oracle id a card entry is grouped by, or None (with a warning) to skip it."""
+    where = f"{document.code} card #{index}"
     if not isinstance(card, dict):
-        raise ParseError(path, 1, f"card #{index} is not a JSON object")
+        _warn(document, "bad_card", f"{where} is not a JSON object: skipped")
+        return None
     uuid = card.get("uuid")
     if not isinstance(card.get("name"), str) or not card["name"].strip():
-        raise ParseError(path, _card_line(text, uuid), f"card #{index} (uuid {uuid}) has no name")
-    if not isinstance(card.get("identifiers") or {}, dict):
-        raise ParseError(
-            path, _card_line(text, uuid), f"card {card['name']!r}: identifiers is not an object"
+        _warn(document, "bad_card", f"{where} (uuid {uuid}) has no name: skipped")
+        return None
+    identifiers = card.get("identifiers") or {}
+    if not isinstance(identifiers, dict):
+        _warn(
+            document, "bad_card", f"{where} {card['name']!r}: identifiers is not an object: skipped"
         )
+        return None
+    oracle_id = identifiers.get("scryfallOracleId")
+    if not isinstance(oracle_id, str) or not oracle_id:
+        _warn(
+            document,
+            "no_oracle_id",
+            f"{document.code} {card['name']!r} (number {card.get('number', '?')}, uuid {uuid}): "
+            "no identifiers.scryfallOracleId: the printing is skipped",
+        )
+        return None
+    return oracle_id
 
 
-def _card(key: str, entries: list[dict[str, Any]]) -> CardRecord:
+def _card(
+    key: str, entries: list[dict[str, Any]], warnings: list[ParseWarning], label: str
+) -> CardRecord:
     """Merge every printing and face of one oracle identity into one record."""
     faces = _faces(entries)
     front = faces[0][1][0]
@@ -129,7 +169,7 @@ def _card(key: str, entries: list[dict[str, Any]]) -> CardRecord:
         _put(record.texts, lang, [entry.get("text") for entry in foreign if entry])
         _put(record.type_lines, lang, [entry.get("type") for entry in foreign if entry])
     record.printings = _printings(entries)
-    record.rulings = _rulings(entries)
+    record.rulings = _rulings(entries, warnings, label)
     return record
 
 
@@ -177,22 +217,37 @@ def _printings(entries: list[dict[str, Any]]) -> list[PrintingRecord]:
     return list(printings.values())
 
 
-def _rulings(entries: list[dict[str, Any]]) -> list[RulingRecord]:
-    """Wizards' rulings of a card, each once although every printing and face repeats them."""
+def _rulings(
+    entries: list[dict[str, Any]], warnings: list[ParseWarning], label: str
+) -> list[RulingRecord]:
+    """Wizards' rulings of a card, each once although every printing and face repeats them.
+
+    A ruling without text or with a date that is not ISO is skipped with one warning (not one
+    per printing that repeats it).
+    """
     seen: set[tuple[str, str]] = set()
     rulings: list[RulingRecord] = []
     for entry in entries:
         for ruling in entry.get("rulings") or ():
+            if not isinstance(ruling, dict):
+                raise _BadCard(f"a ruling is not a JSON object ({ruling!r})")
             date, text = ruling.get("date"), ruling.get("text")
-            if not isinstance(text, str) or not text.strip():
-                raise _BadCard(f"ruling of {date} has no text")
-            if (str(date), text) in seen:
+            if (str(date), str(text)) in seen:
                 continue
-            seen.add((str(date), text))
+            seen.add((str(date), str(text)))
+            if not isinstance(text, str) or not text.strip():
+                message = f"{label}: ruling of {date} has no text: the ruling is skipped"
+                warnings.append(ParseWarning(line=0, kind="empty_ruling", message=message))
+                continue
             try:
                 when = dt.date.fromisoformat(str(date))
             except ValueError:
-                raise _BadCard(f"ruling date {date!r} is not an ISO date (YYYY-MM-DD)") from None
+                message = (
+                    f"{label}: ruling date {date!r} is not an ISO date (YYYY-MM-DD): "
+                    "the ruling is skipped"
+                )
+                warnings.append(ParseWarning(line=0, kind="bad_ruling_date", message=message))
+                continue
             rulings.append(
                 RulingRecord(
                     date=when, source="wotc", texts={"en": text}, provenance={"en": "official"}
@@ -208,13 +263,4 @@ def _iso_date(value: Any, path: str, line: int, what: str) -> dt.date:
         raise ParseError(path, line, f"{what} {value!r} is not an ISO date (YYYY-MM-DD)") from None
 
 
-def _card_line(text: str, uuid: Any) -> int:
-    """The line of a card's ``"uuid"`` key: computed only for errors, as it scans the text."""
-    if isinstance(uuid, str) and uuid:
-        for match in _UUID_KEY.finditer(text):
-            if match["uuid"] == uuid:
-                return text.count("\n", 0, match.start()) + 1
-    return 1
-
-
-__all__ = ["FOREIGN_LANGS", "looks_like", "parse"]
+__all__ = ["FOREIGN_LANGS", "is_set", "looks_like", "parse", "set_document"]

@@ -35,6 +35,20 @@ def _jsonable(value: Any) -> Any:
     return value
 
 
+@dataclass
+class ParseWarning(Record):
+    """A defect inside a document that loads anyway: where it is and what kb did about it.
+
+    ``line`` is the 1-based line of a text file (0 where a line means nothing, as in JSON);
+    ``kind`` is a stable slug (``number_out_of_sequence``, ``empty_ruling``…) for counting;
+    ``message`` says what is wrong and what kb did ("kept as 505.5: number out of sequence").
+    """
+
+    line: int
+    kind: str
+    message: str
+
+
 # --- Comprehensive Rules ---------------------------------------------------------------------
 
 
@@ -85,6 +99,7 @@ class CompRulesDocument(Record):
     rules: list[RuleRecord] = field(default_factory=list)
     glossary: list[GlossaryRecord] = field(default_factory=list)
     format: Format = "comprules"
+    warnings: list[ParseWarning] = field(default_factory=list)
 
 
 # --- Rule pages --------------------------------------------------------------------------------
@@ -186,6 +201,7 @@ class CardSetDocument(Record):
     release_date: dt.date | None
     cards: list[CardRecord] = field(default_factory=list)
     format: Format = "mtgjson"
+    warnings: list[ParseWarning] = field(default_factory=list)
 
 
 ParsedDocument = CompRulesDocument | RulePageDocument | RulingsPageDocument | CardSetDocument

@@ -15,7 +15,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from kb.corpus.numbers import parent_of
-from kb.models import Edition, Link, Rule, RuleText
+from kb.models import Document, Edition, IngestWarning, Link, Rule, RuleReference, RuleText
 from kb.versions import (
     EditionRef,
     edition_contents,
@@ -51,6 +51,7 @@ def unresolved(
                 "edition": labels.get(link.target_edition_id) if link.target_edition_id else None,
                 "kind": link.kind,
                 "source_type": link.source_type,
+                "source_id": link.source_id,
                 "language": link.source_language,
                 "label": who.get("label", ""),
                 "number": who.get("number"),
@@ -129,20 +130,87 @@ def translation_problems(session: Session) -> list[dict[str, Any]]:
     return problems
 
 
+def newer_translations(session: Session) -> list[dict[str, Any]]:
+    """Translated rules that follow an English edition newer than any loaded, and the proof."""
+    rows = session.execute(
+        select(RuleText.id, Rule.id, Rule.number, RuleText.language, RuleText.follows_edition_id)
+        .join(Rule, Rule.id == RuleText.rule_id)
+        .where(RuleText.follows_newer.is_(True), Rule.kind != "subrule")
+        .order_by(RuleText.language, Rule.sort_key)
+    ).all()
+    labels = {e.id: edition_label(e) for e in english_editions(session)}
+    result = []
+    for _text_id, rule_id, number, language, follows_id in rows:
+        follows = follows_id and labels.get(follows_id)
+        known = set(session.scalars(select(Rule.number).where(Rule.edition_id == follows_id)))
+        named = session.scalars(
+            select(RuleReference.target)
+            .where(RuleReference.rule_id == rule_id)
+            .order_by(RuleReference.position)
+        )
+        lacking = [target for target in named if target not in known]
+        result.append(
+            {
+                "language": language,
+                "number": number,
+                "newer_than": follows,
+                "lacking": lacking,
+                "problem": f"follows an English edition newer than {follows}, the newest "
+                f"loaded: it names {', '.join(lacking)}, which {follows} lacks",
+            }
+        )
+    return result
+
+
+def ingest_warnings(session: Session) -> list[dict[str, Any]]:
+    """Defects kb repaired or skipped in the documents that loaded (stored by the ingest)."""
+    rows = session.execute(
+        select(Document.path, IngestWarning.line, IngestWarning.kind, IngestWarning.message)
+        .join(Document, Document.id == IngestWarning.document_id)
+        .where(Document.status == "loaded")
+        .order_by(Document.path, IngestWarning.position)
+    ).all()
+    return [
+        {"path": path, "line": line, "kind": kind, "message": message}
+        for path, line, kind, message in rows
+    ]
+
+
 def check(session: Session) -> dict[str, Any]:
-    """Everything ``kb check`` reports: unresolved references in every edition, and misfits."""
-    missing = unresolved(session, all_editions=True)
-    misfits = translation_problems(session)
+    """Everything ``kb check`` reports: unresolved references in every edition, and misfits.
+
+    References made by a translation that follows a newer English edition than any loaded are
+    listed apart (``newer``): they are expected to resolve once that edition is ingested. The
+    ingest's warnings are listed too; they are repaired defects and do not make it fail.
+    """
+    newer = newer_translations(session)
+    newer_texts = set(session.scalars(select(RuleText.id).where(RuleText.follows_newer.is_(True))))
+    missing = [
+        item
+        for item in unresolved(session, all_editions=True)
+        if not (item["source_type"] == "rule_text" and item["source_id"] in newer_texts)
+    ]
+    newer_heads = {(item["language"], item["number"]) for item in newer}
+    misfits = [
+        item
+        for item in translation_problems(session)
+        if (item["language"], item["number"]) not in newer_heads
+    ]
+    warnings = ingest_warnings(session)
     by_kind: dict[str, int] = defaultdict(int)
     for item in missing:
         by_kind[item["kind"]] += 1
     return {
         "unresolved": missing,
         "translations": misfits,
+        "newer": newer,
+        "warnings": warnings,
         "counts": {
             "unresolved": len(missing),
             **{f"unresolved_{k}": v for k, v in sorted(by_kind.items())},
             "translations": len(misfits),
+            "newer": len(newer),
+            "warnings": len(warnings),
         },
         "ok": not missing and not misfits,
     }

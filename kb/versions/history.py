@@ -66,10 +66,35 @@ def today(session: Session, number: str, edition: EditionRef = None) -> dict[str
     return {
         "asked": _check(number),
         "asked_edition": edition_label(start),
+        "last_seen": edition_label(editions[max(numbers)]),
         "number": numbers.get(newest),
         "edition": edition_label(editions[newest]),
         "removed_in": removed_in,
     }
+
+
+def event_note(entry: dict[str, Any], previous: dict[str, Any] | None) -> str:
+    """An edition's entry of a history in words that claim no more than the loaded editions.
+
+    A rule first seen in an edition may have appeared in any edition published between the
+    previous loaded one and it: the note names both rather than state an unsupported date.
+    """
+    edition, before = entry["edition"], entry.get("previous_edition")
+    since = f"(previous loaded edition: {before})"
+    status = entry["status"]
+    if status == "earliest":
+        return f"in {edition}, the oldest loaded edition (it may be older)"
+    if status == "added":
+        return f"first seen in {edition} {since}"
+    if status == "renumbered":
+        old = previous["number"] if previous else "?"
+        text = "; text changed" if entry["changed"] else ""
+        return f"first numbered {entry['number']} in {edition} {since}, was {old}{text}"
+    if status == "changed":
+        return f"text first seen in {edition} {since}"
+    if entry.get("subrules_changed"):
+        return f"same text as in {before}; subrules changed"
+    return f"same text as in {before}"
 
 
 def _children(contents: dict[str, RuleContent], number: str) -> list[dict[str, str]]:
@@ -83,6 +108,11 @@ def trace(session: Session, number: str, edition: EditionRef = None) -> dict[str
     ``status`` of each edition: ``added`` (absent from the edition before), ``earliest`` (the
     oldest loaded edition: it may be older still), ``renumbered``, ``changed`` or ``same``, as
     against the edition before; ``changed`` is also set on a renumbered rule whose text moved.
+
+    Only loaded editions are known: an event is dated by the edition it is first seen in, and
+    ``previous_edition`` names the loaded edition before it, since it may have happened in any
+    edition published in between. ``note`` says it in words: "first seen in 2023-11-17
+    (previous loaded edition: 2021-02-05)". ``last_seen`` names the last edition having it.
     """
     editions, numbers, start = follow(session, number, edition)
     history = []
@@ -98,6 +128,7 @@ def trace(session: Session, number: str, edition: EditionRef = None) -> dict[str
             "text": rule.full,
             "subrules": _children(contents, rule.number),
         }
+        entry["previous_edition"] = edition_label(editions[j - 1]) if j > 0 else None
         if previous is None:
             entry["status"] = "added" if j > 0 else "earliest"
             entry["changed"] = False
@@ -110,10 +141,12 @@ def trace(session: Session, number: str, edition: EditionRef = None) -> dict[str
             )
             old_kids = [k["text"] for k in previous["subrules"]]
             entry["subrules_changed"] = old_kids != [k["text"] for k in entry["subrules"]]
+        entry["note"] = event_note(entry, previous)
         history.append(entry)
         previous = entry
     newest = len(editions) - 1
     return {
+        "last_seen": edition_label(editions[max(numbers)]),
         "number": numbers.get(newest),
         "asked": _check(number),
         "asked_edition": edition_label(start),
