@@ -330,13 +330,12 @@ def test_changes_from_2025_to_2026(edition):
 
 
 @pytest.mark.parametrize("effective", EDITIONS)
-def test_parse_is_fast_and_sniffed(cr_path, effective):
+def test_parse_is_sniffed(cr_path, effective):
+    # (speed is the ingest benchmark's business, never a timed assertion here)
     text = cr_path(effective).read_bytes().decode("utf-8")
     assert text.startswith("\ufeff")
     assert comprules.looks_like(text)
-    started = time.perf_counter()
-    comprules.parse(text)
-    assert time.perf_counter() - started < 0.5
+    assert comprules.parse(text).rules
 
 
 # --- the synthetic sample ------------------------------------------------------------------------
