@@ -69,7 +69,6 @@ def write_hostile_corpus(folder: Path) -> dict[str, Path]:
     for foreign in cards[0].get("foreignData", []):
         foreign["name"] = f"Nom {ATTRIBUTE}"
     cards[1]["name"] = "../../../../../../tmp/kb-pwned"
-    cards[1].get("identifiers", {}).pop("scryfallOracleId", None)
     files["set"] = folder / "set.json"
     files["set"].write_text(json.dumps(mini, ensure_ascii=False), encoding="utf-8")
 
@@ -183,12 +182,14 @@ def test_hostile_corpus_loads_and_the_binary_file_fails_cleanly(hostile_site) ->
 
 
 def test_hostile_names_still_give_working_links(hostile_site) -> None:
-    # A card with no oracle id is keyed by its (hostile) name: its page still exists where the
-    # links point, inside the site.
+    # A card with a hostile name (a path) has its page, keyed by its oracle id, inside the site
+    # (a card without an oracle id is skipped with a warning since issue 10).
     site = hostile_site["outcome"].site
     assert site.broken == []
     cards = sorted(p.name for p in (hostile_site["site"] / "en" / "cards").glob("*.html"))
-    assert any(name.startswith("name-tmp-kb-pwned-") for name in cards), cards
+    assert "aaaaaaaa-0000-0000-0000-000000000002.html" in cards, cards
+    page = hostile_site["site"] / "en" / "cards" / "aaaaaaaa-0000-0000-0000-000000000002.html"
+    assert "kb-pwned" in page.read_text(encoding="utf-8")
 
 
 def scan_site(site: Path) -> list[PageScanner]:

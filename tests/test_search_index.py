@@ -177,13 +177,10 @@ def test_spanish_query_reaches_english_rules_through_the_bridge(small_index: Any
     result = small_index.search("voto empate", lang="es")["results"][0]
     assert result["number"] in ("701.38", "701.38c")  # the section, or the subrule on ties
     assert result["matched_languages"] == ["en"] and result["language"] == "en"
-    assert (
-        result["url"]
-        == {
-            "701.38": "/es/rules/701.38.html",
-            "701.38c": "/es/rules/701.38.html#701.38c",
-        }[result["number"]]
-    )
+    assert result["url"] == {
+        "701.38": "/es/rules/701.38.html",
+        "701.38c": "/es/rules/701.38.html#701.38c",
+    }[result["number"]]
 
 
 def test_words_missing_together_give_partial_results(small_index: Any) -> None:
