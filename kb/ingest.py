@@ -27,7 +27,7 @@ from kb.corpus.records import (
     RulePageDocument,
     RulingsPageDocument,
 )
-from kb.db import Database
+from kb.db import Database, derived_current, mark_derived
 from kb.errors import KbError, ParseError
 from kb.loaders import load_card_set, load_comprules, load_rule_page, load_rulings_page
 from kb.models import Document
@@ -142,13 +142,15 @@ def ingest_paths(
             continue
         report.loaded.append(key)
 
-    # Run even when nothing loaded: a run killed after its documents committed but before this
-    # upkeep did leaves it undone, and the rerun finds every file unchanged. It is incremental
-    # (only unrecognised pages, only orphans), so an idle run pays little for it.
+    # Also when nothing loaded but a run was killed after its documents committed and before
+    # this upkeep: the "upkeep" derived state then lags the documents. A run that changed
+    # nothing, after one that finished, does no upkeep at all (no scan of the card data).
     with db.session() as session, session.begin():
-        reattach_translations(session)
-        recognise_pages(session)
-        collect_garbage(session)
+        if report.loaded or not derived_current(session, "upkeep"):
+            reattach_translations(session)
+            recognise_pages(session)
+            collect_garbage(session)
+            mark_derived(session, "upkeep")
     return report
 
 
@@ -164,6 +166,7 @@ def forget_documents(db: Database, keys: Iterable[str]) -> list[str]:
         if removed:
             reattach_translations(session)
             collect_garbage(session)
+            mark_derived(session, "upkeep")
     return removed
 
 

@@ -32,7 +32,6 @@ class Base(DeclarativeBase):
     """Declarative base of every kb table."""
 
 
-
 class Document(Base):
     """A corpus file: where it is, what it held (sha256) and whether it loaded."""
 
@@ -257,6 +256,9 @@ class CardClarification(Base):
     """That a document says a card carries a ruling (owned by that document)."""
 
     __tablename__ = "card_clarifications"
+    # Garbage collection asks "does any card still carry this clarification?" per clarification:
+    # without an index leading with clarification_id that is a scan of the table each time.
+    __table_args__ = (Index("ix_card_clarifications_clarification_id", "clarification_id"),)
 
     card_id: Mapped[int] = mapped_column(
         ForeignKey("cards.id", ondelete="CASCADE"), primary_key=True

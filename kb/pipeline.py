@@ -112,16 +112,25 @@ def ingest(
 
 
 def rebuild_links(db: Database) -> dict[str, object]:
-    """Rebuild every link (references, term links, siblings) in one transaction; return counts.
+    """Rebuild every link (references, term links, siblings); return the counts.
 
-    Derived data: about a second for the three real editions and the card data, so an ingest
-    that changed anything simply relinks everything and links never lag behind the rules.
+    One transaction per English edition, each recorded in ``derived_state``: a rebuild that is
+    killed keeps the editions it finished, and the next run (an ingest that finds the links
+    behind, or ``kb link``) carries on from there. The ``links`` stage is marked at the end.
     """
     from kb.links import build_links
 
-    with db.session() as session, session.begin():
-        counts = build_links(session)
-        mark_derived(session, "links")
+    with db.session() as session:
+        try:
+            # Not in step until the last edition is done, whatever happens in between.
+            mark_derived(session, "links", inputs="")
+            session.commit()
+            counts = build_links(session, commit_each=True)
+            mark_derived(session, "links")
+            session.commit()
+        except BaseException:
+            session.rollback()
+            raise
         return counts
 
 
@@ -271,8 +280,7 @@ def _refresh_derived(db: Database, report: IngestReport, *, relinked: bool = Fal
 
     done = []
     links = importlib.import_module("kb.links")
-    build_links = getattr(links, "build_links", None)
-    if build_links is None:
+    if getattr(links, "build_links", None) is None:
         log.warning("the link stage (kb.links.build_links) is missing: links are not rebuilt")
         return done
     with db.session() as session:
@@ -283,9 +291,8 @@ def _refresh_derived(db: Database, report: IngestReport, *, relinked: bool = Fal
             or not session.scalar(select(func.count(Link.id)))
             or not derived_current(session, "links")
         ):
-            build_links(session)
-            mark_derived(session, "links")
-            session.commit()
+            session.close()
+            rebuild_links(db)
             done.append("links")
     return done
 
