@@ -17,7 +17,7 @@ for the small shared corpus alone:
 - cold ``kb search "ring tempts you"``.
 
 Editions that fail to parse are reported, not hidden: the figures say how many loaded.
-``--editions N`` takes only the first N corpus-full editions (a quicker partial history).
+``--editions N`` takes only the newest N corpus-full editions (a quicker partial history).
 """
 
 from __future__ import annotations
@@ -201,7 +201,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--full", type=Path, default=ROOT.parent / "shared" / "corpus-full")
     parser.add_argument("--corpus", type=Path, default=ROOT.parent / "shared" / "corpus")
-    parser.add_argument("--editions", type=int, help="only the first N corpus-full editions")
+    parser.add_argument("--editions", type=int, help="only the newest N corpus-full editions")
     parser.add_argument("--small-only", action="store_true", help="only the small shared corpus")
     parser.add_argument("--database", help="a PostgreSQL URL (emptied!) instead of SQLite")
     parser.add_argument("--keep", type=Path, help="keep the data folders in this folder")
@@ -218,7 +218,7 @@ def main() -> None:
             names = {p.name for p in small_editions}
             offered = sorted((args.full / "cr" / "en").glob("*.txt"))
             full = [p for p in offered if p.name not in names]
-            full = full[: args.editions] if args.editions else full
+            full = full[-args.editions :] if args.editions else full
             others = [ROOT / "corpus", *other_sets(args.corpus), args.full / "mtgjson"]
             # The small corpus's editions come last: the held-out one is the newest.
             scenario("full", work, [*full, *small_editions], others, args)

@@ -1,0 +1,138 @@
+"""Work in proportion to what changed: big pages stay linear, idle runs idle, relinks resume."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+from sqlalchemy import event
+
+from kb.config import Settings
+from kb.db import derived_current, open_database
+from kb.export.dump import write_json
+from kb.ingest import ingest_paths
+from kb.pipeline import ingest, open_db, rebuild_links
+
+DATA = Path(__file__).parent / "data"
+
+
+def rulings_page(folder: Path, count: int) -> Path:
+    """A French rulings page with ``count`` distinct rulings (a generated big page)."""
+    folder.mkdir(parents=True)
+    lines = ["Clarifications officielles de Wizards of the Coast."]
+    for i in range(count):
+        lines += [
+            "05 février 2021 · source : wotc",
+            f"Ruling {i} says that creature number {i * 7919 % 100003} gains flying.",
+        ]
+    path = folder / f"999_{count:06d}big.txt"
+    path.write_text("\n".join([*lines, "CMC 4", ""]), encoding="utf-8")
+    return path
+
+
+def sqlite_work(tmp_path: Path, name: str, paths: list[Path]) -> int:
+    """SQLite virtual-machine steps (thousands) that ingesting the paths costs: work, not time."""
+    db = open_database(f"sqlite:///{tmp_path / name}.sqlite")
+    steps = [0]
+
+    def count() -> int:
+        steps[0] += 1
+        return 0
+
+    @event.listens_for(db.engine, "checkout")
+    def _handler(dbapi_connection, _record, _proxy) -> None:  # type: ignore[no-untyped-def]
+        dbapi_connection.set_progress_handler(count, 1000)
+
+    db.engine.dispose()  # the schema's connection was checked out before the hook
+    try:
+        report = ingest_paths(db, paths)
+    finally:
+        db.dispose()
+    assert len(report.loaded) == len(paths), report.failed
+    return steps[0]
+
+
+def test_a_big_rulings_page_costs_linear_work(tmp_path):
+    """4× the rulings may cost about 4× the database work, not 16× (it was quadratic)."""
+    small = sqlite_work(tmp_path, "small", [rulings_page(tmp_path / "s", 500)])
+    big = sqlite_work(tmp_path, "big", [rulings_page(tmp_path / "b", 2000)])
+    assert big < 6 * small, (small, big)
+
+
+def test_an_idle_ingest_does_no_upkeep(settings, seeds):
+    """Nothing changed since a finished run: no cleanup statement, no recognition, no relink."""
+    ingest(settings, [seeds])
+    db = open_db(settings)
+    statements: list[str] = []
+
+    @event.listens_for(db.engine, "before_cursor_execute")
+    def _record(_conn, _cursor, statement, *_args) -> None:  # type: ignore[no-untyped-def]
+        statements.append(statement)
+
+    try:
+        report = ingest_paths(db, [seeds])
+    finally:
+        db.dispose()
+    assert not report.loaded and report.unchanged
+    assert not [s for s in statements if s.lstrip().upper().startswith(("DELETE", "UPDATE"))]
+    assert not [s for s in statements if "card_clarifications" in s]
+
+
+def two_editions(folder: Path) -> list[Path]:
+    """The sample edition and a later copy of it in which one rule reference changed."""
+    folder.mkdir(parents=True, exist_ok=True)
+    sample = (DATA / "comprules" / "sample.txt").read_text(encoding="utf-8")
+    later = sample.replace("March 3, 2024", "March 3, 2025")
+    assert later != sample
+    (folder / "cr_2024.txt").write_text(sample, encoding="utf-8")
+    (folder / "cr_2025.txt").write_text(later, encoding="utf-8")
+    return [folder / "cr_2024.txt", folder / "cr_2025.txt"]
+
+
+def dump(settings: Settings) -> str:
+    """The whole knowledge base as ``kb export json`` writes it."""
+    db = open_db(settings, create=False)
+    out = io.StringIO()
+    try:
+        with db.session() as session:
+            write_json(session, out)
+    finally:
+        db.dispose()
+    return out.getvalue()
+
+
+def test_a_relink_killed_half_way_resumes_to_the_same_dump(settings, seeds, tmp_path, monkeypatch):
+    """Killed after the first edition's links committed: the rerun finishes the others only."""
+    import kb.links.build as build
+
+    ingest(settings, [seeds, DATA / "mtgjson" / "mini.json", *two_editions(tmp_path / "cr")])
+    whole = dump(settings)
+    assert '"links"' in whole
+    db = open_db(settings)
+    real = build._term_links
+    calls: list[str] = []
+
+    def dies_on_the_second(session, edition, rows, sources):  # type: ignore[no-untyped-def]
+        calls.append(edition.key)
+        if len(calls) == 2:
+            raise KeyboardInterrupt  # what a kill looks like to the transaction
+        return real(session, edition, rows, sources)
+
+    monkeypatch.setattr(build, "_term_links", dies_on_the_second)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            rebuild_links(db)
+        with db.session() as session:
+            assert not derived_current(session, "links")
+        calls.clear()
+        monkeypatch.setattr(build, "_term_links", lambda *a: calls.append(a[1].key) or real(*a))
+        rebuild_links(db)
+        assert calls == ["en:2025-03-03"]  # the first edition was done before the kill
+        with db.session() as session:
+            assert derived_current(session, "links")
+    finally:
+        db.dispose()
+    assert dump(settings) == whole
+    report = ingest(settings, [seeds])  # links in step: nothing to do
+    assert not report.changed
