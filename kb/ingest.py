@@ -32,6 +32,7 @@ from kb.errors import KbError, ParseError
 from kb.loaders import load_card_set, load_comprules, load_rule_page, load_rulings_page
 from kb.models import Document
 from kb.recognise import collect_garbage, reattach_translations, recognise_pages
+from kb.versions.lineage import update_lineages
 
 log = logging.getLogger(__name__)
 
@@ -147,6 +148,7 @@ def ingest_paths(
     # nothing, after one that finished, does no upkeep at all (no scan of the card data).
     with db.session() as session, session.begin():
         if report.loaded or not derived_current(session, "upkeep"):
+            update_lineages(session)
             reattach_translations(session)
             recognise_pages(session)
             collect_garbage(session)
@@ -164,6 +166,7 @@ def forget_documents(db: Database, keys: Iterable[str]) -> list[str]:
                 session.execute(delete(Document).where(Document.id == doc.id))
                 removed.append(key)
         if removed:
+            update_lineages(session)
             reattach_translations(session)
             collect_garbage(session)
             mark_derived(session, "upkeep")
