@@ -136,3 +136,28 @@ def test_a_relink_killed_half_way_resumes_to_the_same_dump(settings, seeds, tmp_
     assert dump(settings) == whole
     report = ingest(settings, [seeds])  # links in step: nothing to do
     assert not report.changed
+
+
+def test_adding_an_edition_links_only_it_and_matches_a_full_rebuild(
+    settings, seeds, tmp_path, monkeypatch
+):
+    """The incremental relink of a new edition gives the dump a full relink gives, byte for byte."""
+    import kb.links.build as build
+
+    first, second = two_editions(tmp_path / "cr")
+    ingest(settings, [seeds, DATA / "mtgjson" / "mini.json", first])
+    real = build._term_links
+    linked: list[str] = []
+    monkeypatch.setattr(build, "_term_links", lambda *a: linked.append(a[1].key) or real(*a))
+    ingest(settings, [second])
+    assert linked == ["en:2025-03-03"]  # the 2024 edition's links were left alone
+    incremental = dump(settings)
+    db = open_db(settings)
+    try:
+        rebuild_links(db)
+        with db.session() as session:
+            assert derived_current(session, "links")
+    finally:
+        db.dispose()
+    assert linked == ["en:2025-03-03", "en:2024-03-03", "en:2025-03-03"]
+    assert dump(settings) == incremental

@@ -332,6 +332,7 @@ def build_links(
     editions: Iterable[EditionRef] | None = None,
     *,
     commit_each: bool = False,
+    unfollowed: bool | None = None,
 ) -> dict[str, Any]:
     """(Re)build the links into all English editions, or the given ones; return the counts.
 
@@ -370,7 +371,8 @@ def build_links(
             session.merge(DerivedState(stage=f"{_EDITION_STAGE}{edition.id}", inputs=digest))
             session.commit()
         log.info("linked edition %s: %d links", edition.key, len(rows.rows))
-    if editions is None:  # translations that follow no English edition (none loaded yet)
+    if editions is None if unfollowed is None else unfollowed:
+        # Translations that follow no English edition (none was loaded when they were).
         session.execute(delete(Link).where(Link.target_edition_id.is_(None)))
         rows = _Rows(None, {})
         _translation_sources(session, None, rows)
