@@ -303,7 +303,10 @@ class RulingsPage(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     page_id: Mapped[str] = mapped_column(String(64), unique=True)
     document_id: Mapped[int] = mapped_column(ForeignKey("documents.id", ondelete="CASCADE"))
-    card_id: Mapped[int | None] = mapped_column(ForeignKey("cards.id", ondelete="SET NULL"))
+    # Indexed: garbage collection asks, per card, whether a page still names it.
+    card_id: Mapped[int | None] = mapped_column(
+        ForeignKey("cards.id", ondelete="SET NULL"), index=True
+    )
     language: Mapped[str] = mapped_column(LANG)
     machine_notice: Mapped[bool] = mapped_column(Boolean, default=False)
     header: Mapped[str] = mapped_column(Text, default="")

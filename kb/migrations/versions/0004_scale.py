@@ -1,4 +1,4 @@
-"""Scale: an index for garbage collection; rule lineages (a table, rules.lineage_id).
+"""Scale: indexes for garbage collection; rule lineages (a table, rules.lineage_id).
 
 Revision ID: 0004
 Revises: 0002
@@ -51,6 +51,7 @@ def upgrade() -> None:
     """Bring the schema forward (new index, table and columns: every row is kept)."""
     # A database adopted from before the migrations may have been made with it already.
     _index("card_clarifications", "ix_card_clarifications_clarification_id", ["clarification_id"])
+    _index("rulings_pages", "ix_rulings_pages_card_id", ["card_id"])
     # Lineages start empty: the next ingest computes them for every edition (kb.versions.lineage
     # realigns any edition whose rules have none). Plain ADD COLUMN keeps every row in place.
     if op.get_context().as_sql or not sa.inspect(op.get_bind()).has_table("lineages"):
@@ -71,4 +72,5 @@ def downgrade() -> None:
         batch.drop_index("ix_rules_lineage_id")
         batch.drop_column("lineage_id")
     op.drop_table("lineages")
+    op.drop_index("ix_rulings_pages_card_id", table_name="rulings_pages")
     op.drop_index("ix_card_clarifications_clarification_id", table_name="card_clarifications")
