@@ -11,9 +11,8 @@ unbroken through consecutive editions. Adding the newest edition aligns one pair
 from __future__ import annotations
 
 import logging
-from collections import defaultdict
 
-from sqlalchemy import case, delete, exists, insert, select, update
+from sqlalchemy import bindparam, delete, exists, insert, select, update
 from sqlalchemy.orm import Session
 
 from kb.models import Edition, Lineage, Rule
@@ -127,22 +126,16 @@ def _align_with(
 
 
 def _set_lineages(session: Session, rows: list[dict[str, int]]) -> None:
-    """Point rules at lineages, in batches (one UPDATE per lineage target would be thousands)."""
-    by_lineage: dict[int, list[int]] = defaultdict(list)
-    for row in rows:
-        by_lineage[row["lineage"]].append(row["id"])
-    if not by_lineage:
+    """Point rules at lineages: one prepared UPDATE run for every row (executemany)."""
+    if not rows:
         return
-    # Through a CASE per batch of rules: one statement per 500 rules on both backends.
-    items = [(rule_id, lineage) for lineage, ids in by_lineage.items() for rule_id in ids]
-    for start in range(0, len(items), 500):
-        chunk = dict(items[start : start + 500])
-        session.execute(
-            update(Rule)
-            .where(Rule.id.in_(list(chunk)))
-            .values(lineage_id=case(chunk, value=Rule.id))
-            .execution_options(synchronize_session=False)
-        )
+    table = Rule.__table__
+    statement = (
+        update(table).where(table.c.id == bindparam("rule")).values(lineage_id=bindparam("lineage"))
+    )
+    for start in range(0, len(rows), 5000):
+        chunk = [{"rule": r["id"], "lineage": r["lineage"]} for r in rows[start : start + 5000]]
+        session.execute(statement, chunk)
 
 
 def lineage_of(session: Session, edition: Edition, number: str) -> int | None:
