@@ -22,6 +22,7 @@ import time
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from sqlalchemy import delete, select
@@ -45,7 +46,7 @@ from kb.models import (
 )
 from kb.versions import EditionRef, english_editions, resolve_edition
 
-from .references import find_references
+from .references import Reference, find_references
 from .terms import GlossaryItem, RuleEntry, Vocabulary, english_vocabulary, translated_vocabulary
 
 log = logging.getLogger(__name__)
@@ -143,7 +144,7 @@ class _Rows:
             self.counts[f"{kind}_unresolved"] += 1
 
     def explicit(self, source_type: str, source_id: int, language: str, text: str) -> None:
-        for ref in find_references(text, language):
+        for ref in _references(text, language):
             for number in ref.numbers:
                 self.add(
                     source_type,
@@ -155,6 +156,12 @@ class _Rows:
                     ref.start,
                     ref.end,
                 )
+
+
+@lru_cache(maxsize=65_536)
+def _references(text: str, language: str) -> tuple[Reference, ...]:
+    """References parsed once per distinct text (most rule texts repeat in every edition)."""
+    return tuple(find_references(text, language))
 
 
 def _rule_numbers(session: Session, edition: Edition) -> dict[str, int]:
