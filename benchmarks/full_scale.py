@@ -4,7 +4,8 @@ Usage: python benchmarks/full_scale.py [--full ../shared/corpus-full] [--corpus 
            [--editions N] [--small-only] [--database URL] [--keep DIR]
 
 Each step runs `python -m kb ...` in a fresh process (through a small wrapper that reports the
-child's peak RSS from getrusage), so the figures are what a user waits for. Steps, for the full
+child's peak RSS and CPU time from getrusage), so the figures are what a user waits for; on a
+shared, busy machine the CPU seconds compare better than the wall-clock ones. Steps, for the full
 history (corpus/ seeds + ../shared/corpus + every corpus-full edition and AllPrintings) and then
 for the small shared corpus alone:
 
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -50,6 +52,8 @@ print(json.dumps({
     "seconds": time.perf_counter() - start,
     "rc": done.returncode,
     "peak_rss_mb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024,
+    "cpu": resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime
+    + resource.getrusage(resource.RUSAGE_CHILDREN).ru_stime,
     "stdout": done.stdout[-4000:],
     "stderr": done.stderr[-4000:],
 }))
@@ -81,7 +85,8 @@ def show(label: str, result: dict) -> None:
     """Print one figure with its command and its target."""
     target = TARGETS.get(label, "")
     print(
-        f"  {label:<22} {result['seconds']:8.2f} s  peak {result['peak_rss_mb']:6.0f} MB"
+        f"  {label:<22} {result['seconds']:8.2f} s  cpu {result['cpu']:7.2f} s"
+        f"  peak {result['peak_rss_mb']:6.0f} MB"
         f"  {('target ' + target) if target else '':<34} $ {result['command']}"
     )
 
@@ -169,6 +174,7 @@ def scenario(name: str, work: Path, editions: list[Path], others: list[Path], ar
     total = {
         "seconds": cold["seconds"] + build["seconds"],
         "peak_rss_mb": max(cold["peak_rss_mb"], build["peak_rss_mb"]),
+        "cpu": cold["cpu"] + build["cpu"],
         "command": "(the two above)",
     }
     show("cold ingest + index", total)
@@ -210,6 +216,7 @@ def main() -> None:
         if not folder.is_dir():
             sys.exit(f"no corpus at {folder}")
     print(f"$ {' '.join([Path(sys.executable).name, *sys.argv])}")
+    print(f"(load average at start: {' '.join(f'{x:.1f}' for x in os.getloadavg())})")
     began = time.perf_counter()
     small_editions = sorted((args.corpus / "cr" / "en").glob("*.txt"))
     with tempfile.TemporaryDirectory() as tmp:
@@ -223,7 +230,8 @@ def main() -> None:
             # The small corpus's editions come last: the held-out one is the newest.
             scenario("full", work, [*full, *small_editions], others, args)
         scenario("small", work, small_editions, [ROOT / "corpus", *other_sets(args.corpus)], args)
-    print(f"\n(whole benchmark: {time.perf_counter() - began:.0f} s)")
+    load = " ".join(f"{x:.1f}" for x in os.getloadavg())
+    print(f"\n(whole benchmark: {time.perf_counter() - began:.0f} s; load average now: {load})")
 
 
 if __name__ == "__main__":
