@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from sqlalchemy import func, select
+from sqlalchemy import exists, select
 from sqlalchemy.exc import OperationalError
 
 from kb.config import Settings
@@ -345,7 +345,7 @@ def _refresh_derived(db: Database, report: IngestReport, *, relinked: bool = Fal
             done.append("links")
         elif (
             report.changed
-            or not session.scalar(select(func.count(Link.id)))
+            or not session.scalar(select(exists(select(Link.id))))  # not a count of millions
             or not derived_current(session, "links")
         ):
             session.close()

@@ -161,3 +161,24 @@ def test_adding_an_edition_links_only_it_and_matches_a_full_rebuild(
         db.dispose()
     assert linked == ["en:2025-03-03", "en:2024-03-03", "en:2025-03-03"]
     assert dump(settings) == incremental
+
+
+def test_replacing_an_older_edition_relinks_it_and_the_newest_only(settings, seeds, tmp_path):
+    """A changed edition file: its links and the newest edition's, the same as a full relink."""
+    first, second = two_editions(tmp_path / "cr")
+    ingest(settings, [seeds, DATA / "mtgjson" / "mini.json", first, second])
+    text = first.read_text(encoding="utf-8")
+    duel = "A game with two players is a “duel.”"
+    changed = text.replace(duel, duel + " See rule 100.2.", 1)
+    assert changed != text
+    first.write_text(changed, encoding="utf-8")
+    report = ingest(settings, [first])
+    assert len(report.loaded) == 1
+    incremental = dump(settings)
+    assert incremental.count('"matched": "rule 100.2"') == 3  # twice in 2024, once in 2025
+    db = open_db(settings)
+    try:
+        rebuild_links(db)
+    finally:
+        db.dispose()
+    assert dump(settings) == incremental
