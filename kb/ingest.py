@@ -86,8 +86,13 @@ def ingest_paths(
     paths: Iterable[Path],
     *,
     progress: ProgressHook | None = None,
+    before_load: Callable[[Session, str, str], None] | None = None,
 ) -> IngestReport:
-    """Ingest files and folders into the database; return what was loaded, skipped and failed."""
+    """Ingest files and folders into the database; return what was loaded, skipped and failed.
+
+    ``before_load(session, path, format)`` runs in each document's transaction before its old
+    rows go (the link stage notes what a changed set file held, to relink only that).
+    """
     from kb.corpus import iter_corpus_files
 
     files = iter_corpus_files(paths)
@@ -130,6 +135,8 @@ def ingest_paths(
             progress(key, len(files) + index, len(files) + len(pending))
         try:
             with db.session() as session, session.begin():
+                if before_load is not None:
+                    before_load(session, key, parsed.format)
                 _load_document(session, key, digest, size, parsed)
         except OperationalError:
             # A full disk, an I/O error or a lost server is not the document's fault: recording

@@ -32,7 +32,8 @@ from kb.db import (
 )
 from kb.errors import DatabaseError, KbError
 from kb.ingest import IngestReport, ProgressHook, ingest_paths
-from kb.models import Document, Edition, Link
+from kb.models import Link
+from kb.relink import card_changes, relink_after_ingest
 
 if TYPE_CHECKING:
     from kb.export.po_import import ImportReport
@@ -101,14 +102,16 @@ def ingest(
         try:
             with db.writer_lock(wait=wait):
                 links_were_in_step = _in_step(db, "links")
-                report = ingest_paths(db, targets, progress=progress)
+                changes = card_changes(db) if links_were_in_step else None
+                report = ingest_paths(
+                    db,
+                    targets,
+                    progress=progress,
+                    before_load=changes.before_load if changes else None,
+                )
                 # Also when nothing changed but an earlier run was killed before catching up.
                 if report.changed or not _in_step(db, "links"):
-                    editions = _new_editions(db, report) if links_were_in_step else None
-                    if editions is None:
-                        rebuild_links(db)
-                    else:
-                        relink_editions(db, editions)
+                    relink_after_ingest(db, report, changes, rebuild=rebuild_links)
                 if report.changed or not _in_step(db, "index"):
                     _update_search_index(settings, db, [*report.loaded, *report.removed])
                 return report
@@ -131,58 +134,6 @@ def rebuild_links(db: Database) -> dict[str, object]:
             mark_derived(session, "links", inputs="")
             session.commit()
             counts = build_links(session, commit_each=True)
-            mark_derived(session, "links")
-            session.commit()
-        except BaseException:
-            session.rollback()
-            raise
-        return counts
-
-
-def _new_editions(db: Database, report: IngestReport) -> list[int] | None:
-    """The English editions to link when the run only added or replaced such editions.
-
-    Links into an edition come from its own texts, the translations that follow it and the
-    card data; nothing in another edition changes them. So when every document the run loaded
-    is an English Comprehensive Rules file (and none was removed), linking those editions, and
-    the newest one (translations that followed a replaced edition are reattached to it), gives
-    the same links as a full rebuild. None: anything else changed, relink everything.
-    """
-    if report.removed or not report.loaded:
-        return None
-    with db.session() as session:
-        documents = session.execute(
-            select(Document.id, Document.format, Document.language).where(
-                Document.path.in_(report.loaded)
-            )
-        ).all()
-        if len(documents) != len(report.loaded) or any(
-            (fmt, lang) != ("comprules", "en") for _, fmt, lang in documents
-        ):
-            return None
-        ids = set(
-            session.scalars(
-                select(Edition.id).where(Edition.document_id.in_([d for d, _, _ in documents]))
-            )
-        )
-        newest = session.scalar(
-            select(Edition.id)
-            .where(Edition.kind == "comprules", Edition.language == "en")
-            .order_by(Edition.effective_date.desc(), Edition.id.desc())
-            .limit(1)
-        )
-    return sorted(ids | ({newest} if newest is not None else set()))
-
-
-def relink_editions(db: Database, editions: list[int]) -> dict[str, object]:
-    """Rebuild only the links into these English editions (batched and resumable as above)."""
-    from kb.links import build_links
-
-    with db.session() as session:
-        try:
-            mark_derived(session, "links", inputs="")
-            session.commit()
-            counts = build_links(session, editions, commit_each=True, unfollowed=True)
             mark_derived(session, "links")
             session.commit()
         except BaseException:

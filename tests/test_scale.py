@@ -102,12 +102,37 @@ def dump(settings: Settings) -> str:
     return out.getvalue()
 
 
+def links_table(settings: Settings) -> list[tuple]:
+    """Every link row but its id, sorted: the dump groups links, this counts each one."""
+    from sqlalchemy import select
+
+    from kb.models import Link
+
+    columns = [c for c in Link.__table__.c if c.name != "id"]
+    db = open_db(settings, create=False)
+    try:
+        with db.session() as session:
+            return sorted(tuple(row) for row in session.execute(select(*columns)))
+    finally:
+        db.dispose()
+
+
+def cited_by_rulings(settings: Settings) -> set[str]:
+    """The rule numbers that rulings cite explicitly (what the test's edits change)."""
+    return {
+        row[3]
+        for row in links_table(settings)
+        if row[0] == "clarification_text" and row[6] == "explicit"
+    }
+
+
 def test_a_relink_killed_half_way_resumes_to_the_same_dump(settings, seeds, tmp_path, monkeypatch):
     """Killed after the first edition's links committed: the rerun finishes the others only."""
     import kb.links.build as build
 
     ingest(settings, [seeds, DATA / "mtgjson" / "mini.json", *two_editions(tmp_path / "cr")])
     whole = dump(settings)
+    rows = links_table(settings)
     assert '"links"' in whole
     db = open_db(settings)
     real = build._term_links
@@ -134,6 +159,7 @@ def test_a_relink_killed_half_way_resumes_to_the_same_dump(settings, seeds, tmp_
     finally:
         db.dispose()
     assert dump(settings) == whole
+    assert links_table(settings) == rows
     report = ingest(settings, [seeds])  # links in step: nothing to do
     assert not report.changed
 
@@ -152,6 +178,7 @@ def test_adding_an_edition_links_only_it_and_matches_a_full_rebuild(
     ingest(settings, [second])
     assert linked == ["en:2025-03-03"]  # the 2024 edition's links were left alone
     incremental = dump(settings)
+    rows = links_table(settings)
     db = open_db(settings)
     try:
         rebuild_links(db)
@@ -161,6 +188,7 @@ def test_adding_an_edition_links_only_it_and_matches_a_full_rebuild(
         db.dispose()
     assert linked == ["en:2025-03-03", "en:2024-03-03", "en:2025-03-03"]
     assert dump(settings) == incremental
+    assert links_table(settings) == rows
 
 
 def test_replacing_an_older_edition_relinks_it_and_the_newest_only(settings, seeds, tmp_path):
@@ -175,6 +203,7 @@ def test_replacing_an_older_edition_relinks_it_and_the_newest_only(settings, see
     report = ingest(settings, [first])
     assert len(report.loaded) == 1
     incremental = dump(settings)
+    rows = links_table(settings)
     assert incremental.count('"matched": "rule 100.2"') == 3  # twice in 2024, once in 2025
     db = open_db(settings)
     try:
@@ -182,3 +211,47 @@ def test_replacing_an_older_edition_relinks_it_and_the_newest_only(settings, see
     finally:
         db.dispose()
     assert dump(settings) == incremental
+    assert links_table(settings) == rows
+
+
+def test_a_changed_set_file_relinks_its_texts_only_and_matches_a_full_rebuild(
+    settings, seeds, tmp_path, monkeypatch
+):
+    """A card text and a ruling edited, a ruling dropped: same dump as a full relink."""
+    import json
+
+    import kb.links.build as build
+
+    sets = tmp_path / "sets"
+    sets.mkdir()
+    mini = sets / "mini.json"
+    data = json.loads((DATA / "mtgjson" / "mini.json").read_text(encoding="utf-8"))
+    cards = data["data"]["cards"]
+    cards[0]["rulings"][0]["text"] += " See rule 100.1b."
+    mini.write_text(json.dumps(data), encoding="utf-8")
+    first, second = two_editions(tmp_path / "cr")
+    ingest(settings, [seeds, first, second, mini])
+    assert cited_by_rulings(settings) == {"100.1b"}
+    cards[0]["text"] += "\nVigilance"
+    ruling = cards[0]["rulings"][0]
+    ruling["text"] = ruling["text"].replace("See rule 100.1b.", "See rule 100.2.")
+    cards[1]["rulings"] = []
+    mini.write_text(json.dumps(data), encoding="utf-8")
+    real = build._term_links
+    matched: list[int] = []
+    monkeypatch.setattr(build, "_term_links", lambda *a: matched.append(len(a[3])) or real(*a))
+    report = ingest(settings, [mini])
+    assert report.loaded and len(matched) == 2  # each edition once
+    incremental = dump(settings)
+    rows = links_table(settings)
+    assert cited_by_rulings(settings) == {"100.2"}
+    touched = matched[:]
+    matched.clear()
+    db = open_db(settings)
+    try:
+        rebuild_links(db)
+    finally:
+        db.dispose()
+    assert max(touched) < min(matched)  # the untouched rulings page's texts were left alone
+    assert dump(settings) == incremental
+    assert links_table(settings) == rows
