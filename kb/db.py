@@ -282,13 +282,17 @@ def derived_current(session: Session, stage: str) -> bool:
     return state is not None and state.inputs == documents_digest(session)
 
 
-def mark_derived(session: Session, stage: str) -> None:
-    """Record, in the caller's transaction, that a stage is now in step with the documents."""
+def mark_derived(session: Session, stage: str, inputs: str | None = None) -> None:
+    """Record, in the caller's transaction, that a stage is now in step with the documents.
+
+    ``inputs=""`` marks it out of step (a rebuild has begun and is not finished).
+    """
+    digest = documents_digest(session) if inputs is None else inputs
     state = session.get(DerivedState, stage)
     if state is None:
-        session.add(DerivedState(stage=stage, inputs=documents_digest(session)))
+        session.add(DerivedState(stage=stage, inputs=digest))
     else:
-        state.inputs = documents_digest(session)
+        state.inputs = digest
     session.flush()
 
 

@@ -28,7 +28,7 @@ from kb.corpus.records import (
     RulePageDocument,
     RulingsPageDocument,
 )
-from kb.db import Database
+from kb.db import Database, derived_current, mark_derived
 from kb.errors import KbError, ParseError
 from kb.loaders import (
     load_card_sets,
@@ -39,6 +39,7 @@ from kb.loaders import (
 )
 from kb.models import Document, IngestWarning
 from kb.recognise import collect_garbage, reattach_translations, recognise_pages
+from kb.versions.lineage import update_lineages
 
 log = logging.getLogger(__name__)
 
@@ -125,8 +126,13 @@ def ingest_paths(
     paths: Iterable[Path],
     *,
     progress: ProgressHook | None = None,
+    before_load: Callable[[Session, str, str], None] | None = None,
 ) -> IngestReport:
-    """Ingest files and folders into the database; return what was loaded, skipped and failed."""
+    """Ingest files and folders into the database; return what was loaded, skipped and failed.
+
+    ``before_load(session, path, format)`` runs in each document's transaction before its old
+    rows go (the link stage notes what a changed set file held, to relink only that).
+    """
     from kb.corpus import iter_corpus_files
 
     files = iter_corpus_files(paths)
@@ -167,6 +173,8 @@ def ingest_paths(
             progress(key, len(files) + index, len(files) + len(pending))
         try:
             with db.session() as session, session.begin():
+                if before_load is not None:
+                    before_load(session, key, item.format)
                 warnings = _load_document(session, item)
         except OperationalError:
             # A full disk, an I/O error or a lost server is not the document's fault: recording
@@ -181,14 +189,17 @@ def ingest_paths(
         report.loaded.append(key)
         report.warnings.extend(Warned(key, w.line, w.kind, w.message) for w in warnings)
 
-    # Run even when nothing loaded: a run killed after its documents committed but before this
-    # upkeep did leaves it undone, and the rerun finds every file unchanged. It is incremental
-    # (only unrecognised pages, only orphans), so an idle run pays little for it.
+    # Also when nothing loaded but a run was killed after its documents committed and before
+    # this upkeep: the "upkeep" derived state then lags the documents. A run that changed
+    # nothing, after one that finished, does no upkeep at all (no scan of the card data).
     with db.session() as session, session.begin():
-        reattach_translations(session)
-        place_assumed_translations(session)
-        recognise_pages(session)
-        collect_garbage(session)
+        if report.loaded or not derived_current(session, "upkeep"):
+            update_lineages(session)
+            reattach_translations(session)
+            place_assumed_translations(session)
+            recognise_pages(session)
+            collect_garbage(session)
+            mark_derived(session, "upkeep")
     return report
 
 
@@ -237,8 +248,10 @@ def forget_documents(db: Database, keys: Iterable[str]) -> list[str]:
                 session.execute(delete(Document).where(Document.id == doc.id))
                 removed.append(key)
         if removed:
+            update_lineages(session)
             reattach_translations(session)
             collect_garbage(session)
+            mark_derived(session, "upkeep")
     return removed
 
 

@@ -13,6 +13,7 @@ from typing import Any
 from sqlalchemy import insert, select, update
 from sqlalchemy.orm import Session
 
+from kb.bulk import insert_many
 from kb.corpus.numbers import parent_of, sort_key
 from kb.corpus.records import (
     CardSetDocument,
@@ -60,8 +61,7 @@ def _insert_returning_ids(
 
 
 def _insert(session: Session, model: Any, rows: Sequence[dict[str, Any]]) -> None:
-    for start in range(0, len(rows), _BATCH):
-        session.execute(insert(model), list(rows[start : start + _BATCH]))
+    insert_many(session, model, rows)
 
 
 def newest_english_edition(session: Session) -> Edition | None:

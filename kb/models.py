@@ -89,8 +89,16 @@ class Edition(Base):
         ForeignKey("documents.id", ondelete="CASCADE"), index=True
     )
 
+    # The English edition this one's rule lineages were aligned with (its predecessor when they
+    # were computed): when that edition goes, or another comes between, they are realigned.
+    # (A plain id, no foreign key: a stale one just means "realign".)
+    lineage_after_id: Mapped[int | None] = mapped_column(Integer)
+
     rules: Mapped[list[Rule]] = relationship(
-        back_populates="edition", cascade="all, delete-orphan", passive_deletes=True
+        back_populates="edition",
+        cascade="all, delete-orphan",
+        passive_deletes=True,
+        foreign_keys="Rule.edition_id",
     )
 
 
@@ -109,11 +117,26 @@ class Rule(Base):
     document_id: Mapped[int | None] = mapped_column(
         ForeignKey("documents.id", ondelete="CASCADE"), index=True
     )
+    # The same rule followed across English editions and renumbering (kb.versions.lineage).
+    lineage_id: Mapped[int | None] = mapped_column(ForeignKey("lineages.id"), index=True)
 
     edition: Mapped[Edition] = relationship(back_populates="rules")
     texts: Mapped[list[RuleText]] = relationship(
         back_populates="rule", cascade="all, delete-orphan", passive_deletes=True
     )
+
+
+class Lineage(Base):
+    """One rule followed through the English editions, whatever its number in each.
+
+    Computed when an edition loads, by the content alignment that ``kb diff`` and ``kb trace``
+    use (kb.versions.align): each edition's rule points to its lineage, so Vote is one lineage
+    that is 701.32 in 2021 and 701.38 today.
+    """
+
+    __tablename__ = "lineages"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
 
 
 class RuleText(Base):
@@ -281,6 +304,9 @@ class CardClarification(Base):
     """That a document says a card carries a ruling (owned by that document)."""
 
     __tablename__ = "card_clarifications"
+    # Garbage collection asks "does any card still carry this clarification?" per clarification:
+    # without an index leading with clarification_id that is a scan of the table each time.
+    __table_args__ = (Index("ix_card_clarifications_clarification_id", "clarification_id"),)
 
     card_id: Mapped[int] = mapped_column(
         ForeignKey("cards.id", ondelete="CASCADE"), primary_key=True
@@ -302,7 +328,10 @@ class RulingsPage(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     page_id: Mapped[str] = mapped_column(String(64), unique=True)
     document_id: Mapped[int] = mapped_column(ForeignKey("documents.id", ondelete="CASCADE"))
-    card_id: Mapped[int | None] = mapped_column(ForeignKey("cards.id", ondelete="SET NULL"))
+    # Indexed: garbage collection asks, per card, whether a page still names it.
+    card_id: Mapped[int | None] = mapped_column(
+        ForeignKey("cards.id", ondelete="SET NULL"), index=True
+    )
     language: Mapped[str] = mapped_column(LANG)
     machine_notice: Mapped[bool] = mapped_column(Boolean, default=False)
     header: Mapped[str] = mapped_column(Text, default="")

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from sqlalchemy import func, select
+from sqlalchemy import exists, select
 from sqlalchemy.exc import OperationalError
 
 from kb.config import Settings
@@ -34,6 +34,7 @@ from kb.db import (
 from kb.errors import DatabaseError, KbError
 from kb.ingest import IngestReport, ProgressHook, ingest_paths
 from kb.models import Link
+from kb.relink import card_changes, relink_after_ingest
 
 if TYPE_CHECKING:
     from kb.export.po_import import ImportReport
@@ -101,10 +102,17 @@ def ingest(
         db = open_db(settings)
         try:
             with db.writer_lock(wait=wait):
-                report = ingest_paths(db, targets, progress=progress)
+                links_were_in_step = _in_step(db, "links")
+                changes = card_changes(db) if links_were_in_step else None
+                report = ingest_paths(
+                    db,
+                    targets,
+                    progress=progress,
+                    before_load=changes.before_load if changes else None,
+                )
                 # Also when nothing changed but an earlier run was killed before catching up.
                 if report.changed or not _in_step(db, "links"):
-                    rebuild_links(db)
+                    relink_after_ingest(db, report, changes, rebuild=rebuild_links)
                 if report.changed or not _in_step(db, "index"):
                     _update_search_index(settings, db, [*report.loaded, *report.removed])
                 return report
@@ -113,16 +121,25 @@ def ingest(
 
 
 def rebuild_links(db: Database) -> dict[str, object]:
-    """Rebuild every link (references, term links, siblings) in one transaction; return counts.
+    """Rebuild every link (references, term links, siblings); return the counts.
 
-    Derived data: about a second for the three real editions and the card data, so an ingest
-    that changed anything simply relinks everything and links never lag behind the rules.
+    One transaction per English edition, each recorded in ``derived_state``: a rebuild that is
+    killed keeps the editions it finished, and the next run (an ingest that finds the links
+    behind, or ``kb link``) carries on from there. The ``links`` stage is marked at the end.
     """
     from kb.links import build_links
 
-    with db.session() as session, session.begin():
-        counts = build_links(session)
-        mark_derived(session, "links")
+    with db.session() as session:
+        try:
+            # Not in step until the last edition is done, whatever happens in between.
+            mark_derived(session, "links", inputs="")
+            session.commit()
+            counts = build_links(session, commit_each=True)
+            mark_derived(session, "links")
+            session.commit()
+        except BaseException:
+            session.rollback()
+            raise
         return counts
 
 
@@ -276,8 +293,7 @@ def _refresh_derived(db: Database, report: IngestReport, *, relinked: bool = Fal
 
     done = []
     links = importlib.import_module("kb.links")
-    build_links = getattr(links, "build_links", None)
-    if build_links is None:
+    if getattr(links, "build_links", None) is None:
         log.warning("the link stage (kb.links.build_links) is missing: links are not rebuilt")
         return done
     with db.session() as session:
@@ -285,12 +301,11 @@ def _refresh_derived(db: Database, report: IngestReport, *, relinked: bool = Fal
             done.append("links")
         elif (
             report.changed
-            or not session.scalar(select(func.count(Link.id)))
+            or not session.scalar(select(exists(select(Link.id))))  # not a count of millions
             or not derived_current(session, "links")
         ):
-            build_links(session)
-            mark_derived(session, "links")
-            session.commit()
+            session.close()
+            rebuild_links(db)
             done.append("links")
     return done
 

@@ -91,6 +91,8 @@ LEGACY_TABLES = (
 def _legacy(engine, tables: list[str] | None = None) -> None:
     """A database as kb made it before migrations: create_all, no alembic_version."""
     chosen = [Base.metadata.tables[name] for name in tables or LEGACY_TABLES]
+    if "rules" in (tables or LEGACY_TABLES):
+        chosen.append(Base.metadata.tables["lineages"])
     Base.metadata.create_all(engine, tables=chosen)
     with engine.begin() as conn:
         conn.execute(

@@ -22,16 +22,20 @@ import time
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import delete, insert, select
+from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
+from kb.bulk import insert_many
+from kb.db import documents_digest
 from kb.models import (
     Card,
     CardClarification,
     CardLocalization,
     ClarificationText,
+    DerivedState,
     Edition,
     Example,
     GlossaryEntry,
@@ -42,12 +46,10 @@ from kb.models import (
 )
 from kb.versions import EditionRef, english_editions, resolve_edition
 
-from .references import find_references
+from .references import Reference, find_references
 from .terms import GlossaryItem, RuleEntry, Vocabulary, english_vocabulary, translated_vocabulary
 
 log = logging.getLogger(__name__)
-
-_BATCH = 5000
 
 
 def edition_vocabulary(session: Session, edition: Edition) -> Vocabulary:
@@ -142,7 +144,7 @@ class _Rows:
             self.counts[f"{kind}_unresolved"] += 1
 
     def explicit(self, source_type: str, source_id: int, language: str, text: str) -> None:
-        for ref in find_references(text, language):
+        for ref in _references(text, language):
             for number in ref.numbers:
                 self.add(
                     source_type,
@@ -154,6 +156,12 @@ class _Rows:
                     ref.start,
                     ref.end,
                 )
+
+
+@lru_cache(maxsize=65_536)
+def _references(text: str, language: str) -> tuple[Reference, ...]:
+    """References parsed once per distinct text (most rule texts repeat in every edition)."""
+    return tuple(find_references(text, language))
 
 
 def _rule_numbers(session: Session, edition: Edition) -> dict[str, int]:
@@ -326,35 +334,60 @@ def _term_links(
     return linked
 
 
-def build_links(session: Session, editions: Iterable[EditionRef] | None = None) -> dict[str, Any]:
-    """(Re)build the links into all English editions, or the given ones; return the counts."""
+def build_links(
+    session: Session,
+    editions: Iterable[EditionRef] | None = None,
+    *,
+    commit_each: bool = False,
+    unfollowed: bool | None = None,
+) -> dict[str, Any]:
+    """(Re)build the links into all English editions, or the given ones; return the counts.
+
+    ``commit_each``: commit after each edition and record it in ``derived_state``
+    (``links:<edition id>``, with the documents digest), so that a rebuild killed half-way
+    resumes at the first edition not yet done, against the same documents, instead of starting
+    over; the caller marks the whole ``links`` stage once this returns.
+    """
     began = time.perf_counter()
+    digest = documents_digest(session) if commit_each else ""
     if editions is None:
         targets = english_editions(session)
-        session.execute(delete(Link))
     else:
         chosen = {row.id: row for row in (resolve_edition(session, e) for e in editions)}
         targets = sorted(chosen.values(), key=lambda e: (e.effective_date, e.id))
-        session.execute(delete(Link).where(Link.target_edition_id.in_([e.id for e in targets])))
+    done = _done_editions(session, digest) if commit_each else set()
+    if editions is None and not done:
+        session.execute(delete(Link))
     sources = _term_sources(session) if targets else []
     totals: dict[str, int] = defaultdict(int)
     linked: dict[str, set[int]] = defaultdict(set)
     for edition in targets:
+        if edition.id in done:
+            log.info("links into edition %s already built by an interrupted run", edition.key)
+            continue
+        session.execute(delete(Link).where(Link.target_edition_id == edition.id))
         rows = _Rows(edition, _rule_numbers(session, edition))
         _edition_sources(session, edition, rows)
         _translation_sources(session, edition, rows)
         for source_type, owners in _term_links(session, edition, rows, sources).items():
             linked[source_type] |= owners
-        _insert(session, rows.rows)
+        insert_many(session, Link, rows.rows)
         for key, value in rows.counts.items():
             totals[key] += value
+        if commit_each:
+            session.merge(DerivedState(stage=f"{_EDITION_STAGE}{edition.id}", inputs=digest))
+            session.commit()
         log.info("linked edition %s: %d links", edition.key, len(rows.rows))
-    if editions is None:  # translations that follow no English edition (none loaded yet)
+    if editions is None if unfollowed is None else unfollowed:
+        # Translations that follow no English edition (none was loaded when they were).
+        session.execute(delete(Link).where(Link.target_edition_id.is_(None)))
         rows = _Rows(None, {})
         _translation_sources(session, None, rows)
-        _insert(session, rows.rows)
+        insert_many(session, Link, rows.rows)
         for key, value in rows.counts.items():
             totals[key] += value
+    if commit_each:
+        session.execute(delete(DerivedState).where(DerivedState.stage.startswith(_EDITION_STAGE)))
     log.info("links built in %.2f s", time.perf_counter() - began)
     clarifications = {s.owner for s in sources if s.source_type == "clarification_text"}
     cards = {s.owner for s in sources if s.source_type == "card_text"}
@@ -370,6 +403,17 @@ def build_links(session: Session, editions: Iterable[EditionRef] | None = None) 
     }
 
 
-def _insert(session: Session, rows: list[dict[str, Any]]) -> None:
-    for start in range(0, len(rows), _BATCH):
-        session.execute(insert(Link), rows[start : start + _BATCH])
+_EDITION_STAGE = "links:"
+
+
+def _done_editions(session: Session, digest: str) -> set[int]:
+    """Editions an interrupted batched rebuild already linked against these same documents."""
+    done = set()
+    for stage, inputs in session.execute(
+        select(DerivedState.stage, DerivedState.inputs).where(
+            DerivedState.stage.startswith(_EDITION_STAGE)
+        )
+    ):
+        if inputs == digest and stage[len(_EDITION_STAGE) :].isdigit():
+            done.add(int(stage[len(_EDITION_STAGE) :]))
+    return done

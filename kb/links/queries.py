@@ -66,11 +66,19 @@ def _links_into(
     session: Session, number: str, edition: Edition, include_subrules: bool
 ) -> list[Link]:
     query = select(Link).where(Link.target_edition_id == edition.id)
-    if include_subrules:
-        inside = Link.target.startswith(number, autoescape=True)
-        query = query.where((Link.target == number) | inside)
-        return [link for link in session.scalars(query) if within(link.target, number)]
-    return list(session.scalars(query.where(Link.target == number)))
+    if not include_subrules:
+        return list(session.scalars(query.where(Link.target == number)))
+    # Not ``target LIKE '701%'`` on the links: under a collation such as C.UTF-8 no index serves
+    # it (PostgreSQL scanned the table per rule page). Resolved links are found through the
+    # edition's rules inside the number (the target_rule_id index), unresolved ones apart.
+    rules = select(Rule.id).where(
+        Rule.edition_id == edition.id,
+        (Rule.number == number) | Rule.number.startswith(number, autoescape=True),
+    )
+    found = list(session.scalars(query.where(Link.target_rule_id.in_(rules))))
+    found += session.scalars(query.where(Link.target_rule_id.is_(None), Link.resolved.is_(False)))
+    found.sort(key=lambda link: link.id)
+    return [link for link in found if within(link.target, number)]
 
 
 def backlinks(session: Session, number: str, edition: EditionRef = None) -> list[dict[str, Any]]:
