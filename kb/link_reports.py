@@ -116,10 +116,7 @@ def print_check(console: Console, report: dict[str, Any]) -> None:
         )
     warnings = report.get("warnings", [])
     if warnings:
-        table = Table(
-            title=f"{len(warnings)} defects repaired or skipped while ingesting",
-            title_justify="left",
-        )
+        table = counts_table(f"{len(warnings)} defects repaired or skipped while ingesting")
         for column in ("document", "line", "what kb did"):
             table.add_column(column)
         for item in warnings:

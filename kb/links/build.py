@@ -111,6 +111,7 @@ class _Rows:
         self.numbers = numbers
         self.rows: list[dict[str, Any]] = []
         self.counts: dict[str, int] = defaultdict(int)
+        self.translation_ids: list[int] = []  # translated texts that now follow this edition
 
     def add(
         self,
@@ -209,6 +210,7 @@ def _translation_sources(session: Session, edition: Edition | None, rows: _Rows)
     for text_id, rule_id, language, body in texts:
         rows.explicit("rule_text", text_id, language, body or "")
         by_rule[rule_id].append((text_id, language))
+        rows.translation_ids.append(text_id)
     if not by_rule:
         return
     for rule_id, target in session.execute(
@@ -371,6 +373,7 @@ def build_links(
         _translation_sources(session, edition, rows)
         for source_type, owners in _term_links(session, edition, rows, sources).items():
             linked[source_type] |= owners
+        _forget_moved_translations(session, rows)
         insert_many(session, Link, rows.rows)
         for key, value in rows.counts.items():
             totals[key] += value
@@ -383,6 +386,7 @@ def build_links(
         session.execute(delete(Link).where(Link.target_edition_id.is_(None)))
         rows = _Rows(None, {})
         _translation_sources(session, None, rows)
+        _forget_moved_translations(session, rows)
         insert_many(session, Link, rows.rows)
         for key, value in rows.counts.items():
             totals[key] += value
@@ -404,6 +408,20 @@ def build_links(
 
 
 _EDITION_STAGE = "links:"
+
+
+def _forget_moved_translations(session: Session, rows: _Rows) -> None:
+    """Drop the links a translated text still has into the edition it followed before.
+
+    An assumed translation is placed again after every ingest (a newer edition may fit its
+    siblings): relinking only the edition it now follows must not leave its links into the old
+    one behind, or an incremental relink would differ from a full rebuild.
+    """
+    for start in range(0, len(rows.translation_ids), 500):
+        chunk = rows.translation_ids[start : start + 500]
+        session.execute(
+            delete(Link).where(Link.source_type == "rule_text", Link.source_id.in_(chunk))
+        )
 
 
 def _done_editions(session: Session, digest: str) -> set[int]:
