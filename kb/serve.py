@@ -315,3 +315,12 @@ def create_app(settings: Settings | None = None, site_dir: Path | str | None = N
 
         settings = load_settings()
     return KbApp(settings, Path(site_dir) if site_dir else None)
+
+
+def __getattr__(name: str) -> Any:
+    """``make_server``, ``serve`` and ``KbServer`` live in kb.server (waitress); found here too."""
+    if name in ("make_server", "serve", "KbServer"):
+        import kb.server
+
+        return getattr(kb.server, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

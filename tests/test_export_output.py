@@ -131,3 +131,18 @@ def test_cli_refuses_a_fifo_and_honours_the_umask(seeded, tmp_path: Path) -> Non
         os.umask(old)
     assert stat.S_IMODE((tmp_path / "kb.json").stat().st_mode) == 0o644
     assert stat.S_IMODE((tmp_path / "csv" / "rules.csv").stat().st_mode) == 0o644
+
+
+@pytest.mark.parametrize("args", [["--help"], ["db", "current"]], ids=["help", "db-current"])
+def test_any_command_on_a_full_standard_output_is_one_line(tmp_path: Path, args) -> None:
+    with open("/dev/full", "wb") as full:
+        done = subprocess.run(
+            [sys.executable, "-m", "kb", "--home", str(tmp_path / "_kb"), *args],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            cwd=ROOT,
+            timeout=120,
+            check=False,
+        )
+    assert done.returncode == 2
+    assert done.stderr == b"kb: error: cannot write to standard output: No space left on device\n"

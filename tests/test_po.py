@@ -359,7 +359,8 @@ def test_a_hostile_header_is_one_line_with_file_line_and_value(
     with pytest.raises(KbError) as caught:
         _read(path, None)
     lines = str(caught.value).splitlines()
-    assert len(lines) == 2 and lines[1].startswith(f"{path}{problem}"), lines
+    assert len(lines) == 1 and lines[0].startswith(f"{path}{problem}"), lines
+    assert lines[0].endswith("(nothing was imported)")
 
 
 def test_header_fields_name_their_lines():

@@ -289,7 +289,7 @@ def test_queries_naming_paths_are_only_queries(settings, seeds, args: list[str])
 
 def test_api_queries_naming_paths_are_only_queries(hostile_site) -> None:
     from kb.pipeline import index
-    from kb.serve import make_server
+    from kb.server import make_server
 
     settings = hostile_site["settings"]
     index(settings)

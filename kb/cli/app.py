@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import logging
 import sys
@@ -65,7 +66,27 @@ def lang_option(default: str | None = None) -> Callable[[F], F]:
     )
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+# What a write to a full or closed standard output fails with.
+_OUTPUT_ERRORS = (errno.ENOSPC, errno.EPIPE, errno.EFBIG, errno.EIO, errno.EDQUOT)
+
+
+class KbGroup(click.Group):
+    """The kb group: a failed write to standard output (any command, --help) is one line too."""
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return super().main(*args, **kwargs)
+        except OSError as exc:
+            if exc.errno not in _OUTPUT_ERRORS or exc.filename is not None:
+                raise
+            from kb.export.output import silence_stdout
+
+            silence_stdout()
+            click.echo(f"kb: error: cannot write to standard output: {exc.strerror}", err=True)
+            sys.exit(2)
+
+
+@click.group(cls=KbGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option(
     "--home",
     type=click.Path(file_okay=False, path_type=Path),

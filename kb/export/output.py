@@ -88,11 +88,11 @@ def write_stdout(data: bytes) -> None:
         sys.stdout.buffer.write(data)
         sys.stdout.buffer.flush()
     except OSError as exc:
-        _silence_stdout()
+        silence_stdout()
         raise KbError(f"cannot write to standard output: {exc.strerror or exc}") from None
 
 
-def _silence_stdout() -> None:
+def silence_stdout() -> None:
     """Point standard output at /dev/null, so that the exit's own flush does not fail again."""
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)

@@ -47,6 +47,9 @@ class ImportProblems(KbError):
 
     def __init__(self, problems: list[Problem]) -> None:
         self.problems = problems
+        if len(problems) == 1:  # one line, as every single error of kb
+            super().__init__(f"{problems[0]} (nothing was imported)")
+            return
         shown = "\n".join(str(p) for p in problems[:50])
         more = f"\n… and {len(problems) - 50} more" if len(problems) > 50 else ""
         super().__init__(
