@@ -55,8 +55,9 @@ _FILTER_TOKEN = re.compile(r'(?<!\S)[-+]?\w+:(?:"[^"]*"|\[[^\]]*\]|\S+)')
 class SearchIndex:
     """An open index with a warm searcher."""
 
-    def __init__(self, index_dir: Path) -> None:
+    def __init__(self, index_dir: Path, *, term_engine: bool = True) -> None:
         self.index_dir = Path(index_dir)
+        self._use_engine = term_engine
         check_index(self.index_dir)
         manifest = read_manifest(self.index_dir) or {}
         self._lock = threading.RLock()
@@ -74,7 +75,7 @@ class SearchIndex:
         self.searcher = self.ix.searcher()
         self.searcher.weighting = PriorWeighting(self._priors())
         self._plain = Searcher(self.searcher.reader(), weighting=BM25F(), closereader=False)
-        self._engine = TermEngine(self.searcher)
+        self._engine = TermEngine(self.searcher) if self._use_engine else None
         self.schema = self.ix.schema
         self._filters: dict[Any, Any] = {}
         self._doc_count = self.searcher.doc_count()
@@ -271,7 +272,7 @@ class SearchIndex:
 
     def _run(self, tree: Any, limit: int, filt: Any) -> Any:
         """Every word required: kb's term engine when it can rank the query, else Whoosh."""
-        plan = plan_tree(tree)
+        plan = plan_tree(tree) if self._engine is not None else None
         if plan is not None:
             ranking = self._engine.rank(
                 plan, limit=limit, allowed=filt, priors=self.searcher.weighting.priors
@@ -286,6 +287,8 @@ class SearchIndex:
     def _too_common(self, fieldname: str, term: str) -> bool:
         """A term in more than COMMON_SHARE of the documents says little on its own."""
         limit = max(COMMON_SHARE * self._doc_count, COMMON_MIN)
+        if self._engine is None:
+            return self.searcher.doc_frequency(fieldname, term) > limit
         return self._engine.doc_frequency(fieldname, term) > limit
 
     def _best_partial(self, tree: Any, wanted: int, filt: Any, seen: set[int]) -> list[Any]:
@@ -295,7 +298,7 @@ class SearchIndex:
         Whoosh's bonus for each further word), then the type prior reorders the best few.
         """
         limit = 3 * (wanted + len(seen)) + 10
-        plan = plan_tree(tree)
+        plan = plan_tree(tree) if self._engine is not None else None
         results = None
         if plan is not None:
             results = self._engine.rank(
