@@ -60,6 +60,13 @@ _EDITION_ALL = {"all", "any", "*"}
 _EDITION_NEWEST = {"newest", "latest", "current"}
 
 
+def _date_key(value: str, last: bool = False) -> str:
+    """A date filter value as a comparable YYYYMMDD (a year or month counts from its start, or
+    to its end when ``last``)."""
+    digits = value.replace("-", "")
+    return digits + ("1231"[len(digits) - 4 :] if last else "0101"[len(digits) - 4 :])
+
+
 def jump_numbers(text: str) -> list[str] | None:
     """The rule numbers a query names on its own (``701.54``, ``rule 701.54a–c``), else None."""
     match = JUMP_RE.match(text.strip())
@@ -127,6 +134,8 @@ class FilterValuesPlugin(Plugin):
         for node in group:
             if isinstance(node, syntax.GroupNode):
                 self.do_values(parser, node)
+            elif isinstance(node, syntax.RangeNode) and node.fieldname == "date":
+                self.check_date_range(node)
             elif node.has_fieldname and node.fieldname is not None and hasattr(node, "text"):
                 if isinstance(node, syntax.WordNode):
                     node.text = self.normalise(node.fieldname, node.text)
@@ -159,6 +168,19 @@ class FilterValuesPlugin(Plugin):
         if name in ("set", "source"):
             return lowered
         return value
+
+    def check_date_range(self, node: Any) -> None:
+        """``date:[A TO B]``: each end a date (or left open), the start not after the end."""
+        start, end = (node.start or "").strip(), (node.end or "").strip()
+        shown = f"date:[{start} TO {end}]"
+        for value in (start, end):
+            if value and not _DATE_RE.match(value):
+                raise QueryError(
+                    f"{shown} — {value!r} is not a date (expected a year, YYYY-MM or YYYY-MM-DD)"
+                )
+        if start and end and _date_key(start) > _date_key(end, last=True):
+            raise QueryError(f"{shown} — the range starts after it ends ({start} > {end})")
+        self.context.filters.setdefault("date", []).append(shown)
 
     def edition(self, value: str, lowered: str) -> str:
         if lowered in _EDITION_ALL:

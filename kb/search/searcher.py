@@ -22,6 +22,7 @@ from whoosh.searching import Searcher
 from kb.errors import KbError
 from kb.search.engine import DocSet, TermEngine, as_set
 from kb.search.indexer import MANIFEST, check_index, read_manifest
+from kb.search.limits import bounded_search
 from kb.search.plain import NULL, QUERY, plain_tree, to_query
 from kb.search.plan import plan_tree
 from kb.search.query import (
@@ -60,7 +61,13 @@ class SearchIndex:
         self._use_engine = term_engine
         check_index(self.index_dir)
         manifest = read_manifest(self.index_dir) or {}
+        # No lock around searching: each thread searches with readers of its own (Whoosh's
+        # posting readers seek a shared file), opened on its first search; this lock only
+        # guards opening them and reopening the index.
         self._lock = threading.RLock()
+        self._local = threading.local()
+        self._readers: list[_Readers] = []
+        self._generation = 0
         self._open(manifest)
 
     def _open(self, manifest: dict[str, Any]) -> None:
@@ -72,28 +79,56 @@ class SearchIndex:
             ) from None
         self.build = manifest.get("build")
         self._stamp = self._manifest_stamp()
-        self.searcher = self.ix.searcher()
-        self.searcher.weighting = PriorWeighting(self._priors())
-        self._plain = Searcher(self.searcher.reader(), weighting=BM25F(), closereader=False)
-        self._engine = TermEngine(self.searcher) if self._use_engine else None
         self.schema = self.ix.schema
         self._filters: dict[Any, Any] = {}
-        self._doc_count = self.searcher.doc_count()
+        first = self._thread_readers(opening=True)
+        reader = first.searcher.reader()
+        self._doc_count = first.searcher.doc_count()
         self._vocabulary = Vocabulary(self.index_dir)
         self.editions = sorted(
-            e.decode("utf-8")
-            for e in self.searcher.reader().lexicon("edition")
-            if e.decode("utf-8") != NO_EDITION
+            e.decode("utf-8") for e in reader.lexicon("edition") if e.decode("utf-8") != NO_EDITION
         )
 
-    def _priors(self) -> list[float]:
-        """The type prior of every document, by document number."""
-        types = self.searcher.reader().column_reader("type")
-        return [TYPE_PRIOR.get(t, 1.0) for t in types]
+    def _thread_readers(self, opening: bool = False) -> _Readers:
+        """This thread's readers of the index (opened on first use, renewed after a refresh)."""
+        readers: _Readers | None = getattr(self._local, "readers", None)
+        if readers is not None and readers.generation == self._generation and not opening:
+            return readers
+        with self._lock:
+            if opening:
+                self._generation += 1
+                self._priors_list: list[float] | None = None
+            if readers is not None:
+                readers.close()
+                self._readers.remove(readers)
+            readers = _Readers(self, self._generation)
+            self._readers.append(readers)
+        self._local.readers = readers
+        return readers
+
+    @property
+    def searcher(self) -> Any:
+        """This thread's Whoosh searcher (scoring with the type priors)."""
+        return self._thread_readers().searcher
+
+    @property
+    def _plain(self) -> Any:
+        return self._thread_readers().plain
+
+    @property
+    def _engine(self) -> TermEngine | None:
+        return self._thread_readers().engine
+
+    def priors(self, searcher: Any) -> list[float]:
+        """The type prior of every document, by document number (read once per opening)."""
+        if self._priors_list is None:
+            types = searcher.reader().column_reader("type")
+            self._priors_list = [TYPE_PRIOR.get(t, 1.0) for t in types]
+        return self._priors_list
 
     def _filter(self, context: QueryContext, types: list[str] | None) -> Any:
         """The document set of the default filter (cached: Whoosh would recompute it per query)."""
-        key = (tuple(types or ()), "edition" in context.filters, context.newest)
+        key = (self._generation, tuple(types or ()), "edition" in context.filters, context.newest)
         if key not in self._filters:
             filt = default_filter(context, types)
             # A plain set (Whoosh tests a filter's truth on every search, which walks a BitSet),
@@ -116,13 +151,16 @@ class SearchIndex:
             manifest = read_manifest(self.index_dir)
             if manifest is None:
                 return  # being swapped: keep serving the old one
-            self.close()
+            # Other threads renew their readers on their next search (the generation moved on).
             self._open(manifest)
 
     def close(self) -> None:
-        """Release the searcher and the index."""
-        self._plain.close()
-        self.searcher.close()
+        """Release every thread's searchers and the index."""
+        with self._lock:
+            for readers in self._readers:
+                readers.close()
+            self._readers.clear()
+            self._generation += 1
         self.ix.close()
 
     def __enter__(self) -> SearchIndex:
@@ -153,50 +191,49 @@ class SearchIndex:
             raise QueryError(f"limit must be between 1 and {MAX_LIMIT} (got {limit})")
         language = check_language(lang, default_lang)
         type_list = check_types(",".join(types) if isinstance(types, list) else types)
-        with self._lock:
-            context = QueryContext(lang=language, editions=self.editions, fuzzy=fuzzy)
-            response: dict[str, Any] = {
-                "query": text,
-                "lang": language,
-                "types": type_list,
-                "fuzzy": fuzzy,
-                "edition": context.newest,
-                "jump": None,
-                "relaxed": False,
-                "did_you_mean": None,
-                "showing": None,
-                "total": 0,
-                "results": [],
-            }
-            words_only = _FILTER_TOKEN.sub(" ", text).strip()
-            numbers = jump_numbers(words_only) if words_only else None
-            if numbers:
-                filters_only = " ".join(_FILTER_TOKEN.findall(text))
-                hits = self._jump(numbers, filters_only, context, type_list, limit)
-                if hits:
-                    response["jump"] = {
-                        "numbers": numbers,
-                        "url": hits[0]["url"],
-                        "found": [h["number"] for h in hits if h["number"] in numbers],
-                    }
-                    response["results"] = hits
-                    response["total"] = len(hits)
-                    return response
-            self._ranked(text, context, type_list, limit, response)
-            suggestion = response["did_you_mean"]
-            if not response["results"] and suggestion:
-                # Nothing for the words as typed: show what the corrected words find.
-                retry = dict(response, results=[], total=0, relaxed=False)
-                fresh = QueryContext(lang=language, editions=self.editions, fuzzy=fuzzy)
-                self._ranked(suggestion, fresh, type_list, limit, retry)
-                if retry["results"]:
-                    response.update(
-                        results=retry["results"],
-                        total=retry["total"],
-                        relaxed=retry["relaxed"],
-                        showing=suggestion,
-                    )
-            return response
+        context = QueryContext(lang=language, editions=self.editions, fuzzy=fuzzy)
+        response: dict[str, Any] = {
+            "query": text,
+            "lang": language,
+            "types": type_list,
+            "fuzzy": fuzzy,
+            "edition": context.newest,
+            "jump": None,
+            "relaxed": False,
+            "did_you_mean": None,
+            "showing": None,
+            "total": 0,
+            "results": [],
+        }
+        words_only = _FILTER_TOKEN.sub(" ", text).strip()
+        numbers = jump_numbers(words_only) if words_only else None
+        if numbers:
+            filters_only = " ".join(_FILTER_TOKEN.findall(text))
+            hits = self._jump(numbers, filters_only, context, type_list, limit)
+            if hits:
+                response["jump"] = {
+                    "numbers": numbers,
+                    "url": hits[0]["url"],
+                    "found": [h["number"] for h in hits if h["number"] in numbers],
+                }
+                response["results"] = hits
+                response["total"] = len(hits)
+                return response
+        self._ranked(text, context, type_list, limit, response)
+        suggestion = response["did_you_mean"]
+        if not response["results"] and suggestion:
+            # Nothing for the words as typed: show what the corrected words find.
+            retry = dict(response, results=[], total=0, relaxed=False)
+            fresh = QueryContext(lang=language, editions=self.editions, fuzzy=fuzzy)
+            self._ranked(suggestion, fresh, type_list, limit, retry)
+            if retry["results"]:
+                response.update(
+                    results=retry["results"],
+                    total=retry["total"],
+                    relaxed=retry["relaxed"],
+                    showing=suggestion,
+                )
+        return response
 
     def rank(
         self, text: str, *, lang: str = "en", types: list[str] | None = None, limit: int = 10
@@ -206,8 +243,7 @@ class SearchIndex:
         The result iterates over the hits (best first) and its ``len`` is the number of matches.
         """
         context = QueryContext(lang=check_language(lang, "en"), editions=self.editions)
-        with self._lock:
-            return self._first_pass(text, context, types, limit)[1]
+        return self._first_pass(text, context, types, limit)[1]
 
     def _first_pass(
         self, text: str, context: QueryContext, types: list[str] | None, limit: int
@@ -282,7 +318,9 @@ class SearchIndex:
         # optimize=False: results that hold every word are few, and scoring them all gives the
         # exact count in the same pass (Whoosh's block skipping would need a second one).
         q = to_query(tree)
-        return self.searcher.search(q, limit=limit, filter=as_set(filt), terms=True, optimize=False)
+        return bounded_search(
+            self.searcher, q, limit=limit, filter=as_set(filt), terms=True, optimize=False
+        )
 
     def _too_common(self, fieldname: str, term: str) -> bool:
         """A term in more than COMMON_SHARE of the documents says little on its own."""
@@ -306,8 +344,8 @@ class SearchIndex:
             )
         if results is None:  # Whoosh skips the blocks that cannot reach the top
             q = to_query(tree)
-            results = self._plain.search(
-                q, limit=limit, filter=as_set(filt), terms=True, optimize=True
+            results = bounded_search(
+                self._plain, q, limit=limit, filter=as_set(filt), terms=True, optimize=True
             )
         priors = self.searcher.weighting.priors
         kept = [h for h in results if h.docnum not in seen]
@@ -334,7 +372,7 @@ class SearchIndex:
                 wanted = wq.And([wanted, extra])
             hits = [
                 h
-                for h in self.searcher.search(wanted, filter=as_set(filt), limit=None)
+                for h in bounded_search(self.searcher, wanted, filter=as_set(filt), limit=None)
                 if h["type"] == "rule"
             ]
             hits.sort(key=lambda h: _number_order(h["number"]))
@@ -367,6 +405,21 @@ def _number_order(number: str) -> str:
         return sort_key(number)
     except ValueError:
         return number
+
+
+class _Readers:
+    """One thread's searchers over the open index: Whoosh's, plain BM25F's, kb's term engine."""
+
+    def __init__(self, index: SearchIndex, generation: int) -> None:
+        self.generation = generation
+        self.searcher = index.ix.searcher()
+        self.searcher.weighting = PriorWeighting(index.priors(self.searcher))
+        self.plain = Searcher(self.searcher.reader(), weighting=BM25F(), closereader=False)
+        self.engine = TermEngine(self.searcher) if index._use_engine else None
+
+    def close(self) -> None:
+        self.plain.close()
+        self.searcher.close()
 
 
 class PriorWeighting(BM25F):
