@@ -27,7 +27,7 @@ from whoosh.qparser import (
 from whoosh.qparser.plugins import FuzzyTermPlugin, PhrasePlugin, Plugin
 
 from kb.errors import KbError
-from kb.langs import check_lang
+from kb.langs import LANGS, check_lang
 from kb.search.analysis import analyze, query_terms
 from kb.search.lang import search_language
 from kb.search.schema import (
@@ -46,6 +46,10 @@ class QueryError(KbError):
 # Boosts: the user's language counts more than the English searched on their behalf, as typed
 # or through the bridge; a word that is a rule number counts most on that rule.
 OWN_LANGUAGE, ENGLISH_AS_TYPED, BRIDGED, RULE_NUMBER = 1.0, 0.5, 0.7, 6.0
+# Without --lang, every language's texts are searched: the query's detected language counts
+# most, the others as English typed in a French query does; a bridge of another language than
+# the detected one counts a little less than the detected language's own.
+OTHER_LANGUAGE, OTHER_BRIDGE = 0.5, 0.6
 FUZZY_DISTANCE, FUZZY_PREFIX = 1, 1
 
 _NUMBER = r"\d{1,3}(?:\.\d{1,3}[a-z]?)?"
@@ -58,6 +62,44 @@ JUMP_RE = re.compile(
 _DATE_RE = re.compile(r"^\d{4}(?:-?\d{2}(?:-?\d{2})?)?$")
 _EDITION_ALL = {"all", "any", "*"}
 _EDITION_NEWEST = {"newest", "latest", "current"}
+
+
+_QUESTION_EDGES = "¿¡"
+_WORD_END = "!,;:"
+
+
+def drop_question_words(text: str, langs: tuple[str, ...]) -> str:
+    """A question as a judge asks it, reduced to its words: ``¿``/``?`` and the words that frame
+    it ("what happens if", "que se passe-t-il si", "qué pasa si") left out, if others remain.
+
+    A final ``?`` after three words or more is a question mark, not a wildcard. Phrases in
+    quotes are left alone, as is a query made of question words only.
+    """
+    if '"' in text:
+        return text
+    tokens = text.split()
+    if len(tokens) >= 3 and tokens[-1].endswith("?"):
+        tokens[-1] = tokens[-1].rstrip("?")
+    framing: set[str] = set()
+    for code in langs:
+        framing |= search_language(code).folded_question_words
+    from kb.search.lang import fold_word
+
+    kept, cleaned = [], []
+    for token in tokens:
+        if ":" in token or token in ("AND", "OR", "NOT", "ANDNOT", "ANDMAYBE", "TO"):
+            kept.append(token)
+            cleaned.append(token)
+            continue
+        word = token.lstrip(_QUESTION_EDGES).rstrip(_WORD_END)
+        if not word:
+            continue
+        cleaned.append(word)
+        parts = [p for p in re.split(r"[-'’]", fold_word(word)) if p]
+        if not parts or not all(p in framing for p in parts):
+            kept.append(word)
+    content = [t for t in kept if ":" not in t and not t.isupper()]
+    return " ".join(kept if content else cleaned)
 
 
 def _date_key(value: str, last: bool = False) -> str:
@@ -92,6 +134,8 @@ class QueryContext:
     lang: str
     editions: list[str]
     fuzzy: bool = False
+    # No --lang: ``lang`` is the detected language, and every language's texts are searched.
+    any_language: bool = False
     # When set (the "some of the words" pass), words this says are too common are left out.
     too_common: Callable[[str, str], bool] | None = None
     filters: dict[str, list[str]] = field(default_factory=dict)
@@ -202,9 +246,23 @@ class LanguagePlugin(Plugin):
         lang = context.lang
         self.analyzer = schema[text_field(lang)].analyzer
         self.fields: list[tuple[str, float]] = [(text_field(lang), OWN_LANGUAGE)]
-        if lang != "en":
-            self.fields.append((text_field("en"), ENGLISH_AS_TYPED))
         self.language = search_language(lang)
+        # The languages whose stop words are dropped and whose bridge is crossed, with its boost.
+        self.bridges: list[tuple[Any, Any, float]] = []
+        if context.any_language:
+            others = [code for code in LANGS if code != lang]
+            self.fields += [(text_field(code), OTHER_LANGUAGE) for code in others]
+            for code in (lang, *others):
+                boost = BRIDGED if code == lang else OTHER_BRIDGE
+                if code != "en":
+                    analyzer = schema[text_field(code)].analyzer
+                    self.bridges.append((search_language(code), analyzer, boost))
+            self.stop_analyzers = [schema[text_field(code)].analyzer for code in LANGS]
+        else:
+            if lang != "en":
+                self.fields.append((text_field("en"), ENGLISH_AS_TYPED))
+                self.bridges.append((self.language, self.analyzer, BRIDGED))
+            self.stop_analyzers = [self.analyzer]
 
     def filters(self, parser: Any) -> list[tuple[Any, int]]:
         return [(self.do_languages, 110)]
@@ -243,23 +301,27 @@ class LanguagePlugin(Plugin):
         too common, for those). A word searched is added to the context's words.
         """
         is_word = isinstance(node, syntax.WordNode)
-        stems: list[str] = []
-        if is_word:
-            stems = query_terms(self.analyzer, node.text)
-            if not stems and not re.search(r"\d", node.text):
-                return None  # a stop word of the user's language
+        if is_word and not re.search(r"\d", node.text):
+            # A stop word of the language (without --lang: of any language) is not searched.
+            for analyzer in self.stop_analyzers:
+                if not query_terms(analyzer, node.text):
+                    return None
         found: list[tuple[str, str | None, float]] = [
             (fieldname, None, boost) for fieldname, boost in self.fields
         ]
         bridged: list[str] = []
-        if is_word and len(stems) == 1:
-            if _NUMBER_RE.fullmatch(node.text):
-                found.append(("number", None, RULE_NUMBER))
+        if is_word and _NUMBER_RE.fullmatch(node.text):
+            found.append(("number", None, RULE_NUMBER))
+        if is_word:
             typed = node.text.lower()
-            for english in self.language.english_for(stems[0]):
-                if english != typed:
-                    bridged.append(english)
-                    found.append((text_field("en"), english, BRIDGED))
+            for language, analyzer, boost in self.bridges:
+                stems = query_terms(analyzer, node.text)
+                if len(stems) != 1:
+                    continue
+                for english in language.english_for(stems[0]):
+                    if english != typed and english not in bridged:
+                        bridged.append(english)
+                        found.append((text_field("en"), english, boost))
         if is_word and self.context.too_common and self._common(node.text, bridged):
             return None
         if is_word:

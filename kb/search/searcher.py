@@ -20,9 +20,12 @@ from whoosh.scoring import BM25F
 from whoosh.searching import Searcher
 
 from kb.errors import KbError
+from kb.langs import LANGS
 from kb.search.engine import DocSet, TermEngine, as_set
 from kb.search.indexer import MANIFEST, check_index, read_manifest
 from kb.search.limits import bounded_search
+from kb.search.naming import DEPTH as NAMED_DEPTH
+from kb.search.naming import promote_named
 from kb.search.plain import NULL, QUERY, plain_tree, to_query
 from kb.search.plan import plan_tree
 from kb.search.query import (
@@ -31,6 +34,7 @@ from kb.search.query import (
     check_language,
     check_types,
     default_filter,
+    drop_question_words,
     jump_numbers,
     parse,
     parse_words,
@@ -189,12 +193,16 @@ class SearchIndex:
             raise QueryError(f"the query is too long ({len(text)} characters; at most {MAX_QUERY})")
         if not 1 <= limit <= MAX_LIMIT:
             raise QueryError(f"limit must be between 1 and {MAX_LIMIT} (got {limit})")
-        language = check_language(lang, default_lang)
+        language, any_language = query_language(text, lang, default_lang)
         type_list = check_types(",".join(types) if isinstance(types, list) else types)
-        context = QueryContext(lang=language, editions=self.editions, fuzzy=fuzzy)
+        context = QueryContext(
+            lang=language, editions=self.editions, fuzzy=fuzzy, any_language=any_language
+        )
         response: dict[str, Any] = {
             "query": text,
             "lang": language,
+            # No --lang: the query's language was detected and every language was searched.
+            "lang_detected": any_language,
             "types": type_list,
             "fuzzy": fuzzy,
             "edition": context.newest,
@@ -219,12 +227,15 @@ class SearchIndex:
                 response["results"] = hits
                 response["total"] = len(hits)
                 return response
-        self._ranked(text, context, type_list, limit, response)
+        words = drop_question_words(text, LANGS if any_language else (language,))
+        self._ranked(words, context, type_list, limit, response)
         suggestion = response["did_you_mean"]
         if not response["results"] and suggestion:
             # Nothing for the words as typed: show what the corrected words find.
             retry = dict(response, results=[], total=0, relaxed=False)
-            fresh = QueryContext(lang=language, editions=self.editions, fuzzy=fuzzy)
+            fresh = QueryContext(
+                lang=language, editions=self.editions, fuzzy=fuzzy, any_language=any_language
+            )
             self._ranked(suggestion, fresh, type_list, limit, retry)
             if retry["results"]:
                 response.update(
@@ -236,14 +247,17 @@ class SearchIndex:
         return response
 
     def rank(
-        self, text: str, *, lang: str = "en", types: list[str] | None = None, limit: int = 10
+        self, text: str, *, lang: str | None = "en", types: list[str] | None = None, limit: int = 10
     ) -> Any:
         """The first pass of a search: every word required, the best ``limit`` hits and the count.
 
         The result iterates over the hits (best first) and its ``len`` is the number of matches.
+        ``lang=None`` searches every language, as ``kb search`` without ``--lang``.
         """
-        context = QueryContext(lang=check_language(lang, "en"), editions=self.editions)
-        return self._first_pass(text, context, types, limit)[1]
+        language, any_language = query_language(text, lang, "en")
+        context = QueryContext(lang=language, editions=self.editions, any_language=any_language)
+        words = drop_question_words(text, LANGS if any_language else (language,))
+        return self._first_pass(words, context, types, limit)[1]
 
     def _first_pass(
         self, text: str, context: QueryContext, types: list[str] | None, limit: int
@@ -272,8 +286,8 @@ class SearchIndex:
         limit: int,
         response: dict[str, Any],
     ) -> None:
-        filt, results = self._first_pass(text, context, types, limit)
-        hits = list(results)
+        filt, results = self._first_pass(text, context, types, max(limit, NAMED_DEPTH))
+        hits = promote_named(self.schema, list(results), text, context)[:limit]
         response["total"] = len(results)
         if len(hits) < limit and len(context.words) > 1:
             # Fewer results than asked for: add the best of those holding only some of the words.
@@ -281,6 +295,7 @@ class SearchIndex:
                 lang=context.lang,
                 editions=context.editions,
                 fuzzy=context.fuzzy,
+                any_language=context.any_language,
                 too_common=self._too_common,
             )
             relaxed = self._tree(text, partial, relaxed=True)
@@ -396,6 +411,19 @@ class SearchIndex:
 
     def _result(self, hit: Any, lang: str, rank: int, newest: str | None) -> dict[str, Any]:
         return result_record(hit, self.schema, lang, rank, newest)
+
+
+def query_language(text: str, lang: str | None, default: str) -> tuple[str, bool]:
+    """The language a query is searched in, and whether it was detected (no ``--lang``).
+
+    Without ``--lang`` the query's words are searched in every language; the language the
+    project's detector sees in them (English when nothing tells) counts most in ranking.
+    """
+    if lang:
+        return check_language(lang, default), False
+    from kb.langs import detect_language
+
+    return detect_language(_FILTER_TOKEN.sub(" ", text)), True
 
 
 def _number_order(number: str) -> str:

@@ -15,6 +15,11 @@ from kb.search.lang import SearchLanguage
 # estado" are state-based actions; "sentido" as in a direction of play).
 _KEEP = frozenset({"contra", "sentido", "sentidos", "estado", "estados"})
 
+QUESTION_WORDS = frozenset(
+    "qué que cuándo cuando cuánto cuánta cuántos cuántas cómo dónde por qué pasa ocurre sucede"
+    " puede pueden hace hacen si".split()
+)
+
 TO_ENGLISH: dict[str, tuple[str, ...]] = {
     # objects, cards and zones
     "carta": ("card",),
@@ -184,4 +189,5 @@ LANGUAGE = SearchLanguage(
     stopwords=frozenset(stopwords_for_language("es")) - _KEEP,
     stemmer=stemmer_for_language("es"),
     to_english=TO_ENGLISH,
+    question_words=QUESTION_WORDS,
 )
