@@ -128,8 +128,6 @@ def build_index(db: Database, index_dir: Path) -> IndexReport:
     """Index every item of the database into a fresh index and swap it in place of the old one."""
     from whoosh import index as whoosh_index
 
-    from kb.search.codec import codec
-
     started = time.perf_counter()
     index_dir = Path(index_dir)
     index_dir.parent.mkdir(parents=True, exist_ok=True)
@@ -139,7 +137,7 @@ def build_index(db: Database, index_dir: Path) -> IndexReport:
     count = 0
     try:
         ix = whoosh_index.create_in(str(staging), build_schema(), indexname=INDEX_NAME)
-        writer = ix.writer(limitmb=256, codec=codec())  # posting blocks that read fast
+        writer = ix.writer(limitmb=256)
         items = index_order(list(all_items(db)))
         try:
             for item in items:
@@ -231,9 +229,8 @@ def _apply(db: Database, ix: Any, index_dir: Path) -> tuple[int, int, int, bool]
         return 0, 0, len(current), False
     if len(changed) + len(stale) > REBUILD_SHARE * max(len(expected), 1):
         return len(changed), len(stale), len(expected), True
-    from kb.search.codec import codec
 
-    writer = ix.writer(limitmb=128, codec=codec())
+    writer = ix.writer(limitmb=128)
     try:
         for key in stale:
             writer.delete_by_term("key", key)

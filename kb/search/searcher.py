@@ -21,7 +21,7 @@ from whoosh.searching import Searcher
 
 from kb.errors import KbError
 from kb.langs import LANGS
-from kb.search.engine import DocSet, TermEngine, as_set
+from kb.search.engine import DocSet, TermEngine, as_set, unsupported
 from kb.search.indexer import MANIFEST, check_index, read_manifest
 from kb.search.limits import bounded_search
 from kb.search.naming import DEPTH as NAMED_DEPTH
@@ -86,6 +86,12 @@ class SearchIndex:
         self.schema = self.ix.schema
         self._filters: dict[Any, Any] = {}
         first = self._thread_readers(opening=True)
+        if self._use_engine:
+            reason = unsupported(first.searcher)
+            if reason:
+                log.warning("%s: searching through Whoosh's public API instead", reason)
+                self._use_engine = False
+                first.engine = None
         reader = first.searcher.reader()
         self._doc_count = first.searcher.doc_count()
         self._vocabulary = Vocabulary(self.index_dir)
