@@ -91,10 +91,12 @@ def all_items(db: Database) -> Iterator[dict[str, Any]]:
     """Every item of the database, each with its hash, in a deterministic order."""
     from kb.search.card_docs import card_items
     from kb.search.documents import glossary_items, rule_items
+    from kb.search.editions import merge_editions
 
     seen: set[str] = set()
     with db.session() as session:
-        for items in (rule_items(session), glossary_items(session), card_items(session)):
+        built = [*rule_items(session), *glossary_items(session)]
+        for items in (merge_editions(built), card_items(session)):
             for item in items:
                 if item["key"] in seen:
                     log.warning(
@@ -115,11 +117,14 @@ def index_order(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
     without reading them. The order changes nothing else (ties aside, which go to the lower
     number, as in Whoosh).
     """
-    editions = sorted({i["edition"] for i in items if i.get("bound") == "edition"}, reverse=True)
+    from kb.search.editions import newest_edition
+
+    bound = [i for i in items if i.get("bound") == "edition"]
+    editions = sorted({newest_edition(i) for i in bound}, reverse=True)
     place = {edition: rank for rank, edition in enumerate(editions)}
 
     def rank(item: dict[str, Any]) -> int:
-        return place.get(item.get("edition"), 0) if item.get("bound") == "edition" else 0
+        return place.get(newest_edition(item), 0) if item.get("bound") == "edition" else 0
 
     return sorted(items, key=rank)
 

@@ -13,6 +13,7 @@ import re
 from typing import Any
 
 from kb.search.analysis import analyze
+from kb.search.editions import newest_edition
 from kb.search.query import LanguagePlugin, QueryContext
 from kb.search.schema import text_field
 
@@ -85,7 +86,7 @@ def promote_named(schema: Any, hits: list[Any], text: str, context: QueryContext
             and other.startswith(number)
             and len(other) > len(number)
             and (other[len(number)].isalpha() or other[len(number)] == ".")
-            and hit.get("edition") == named.get("edition")
+            and newest_edition(named) in str(hit.get("edition") or "").split()
         )
 
     subrules = [h for h in hits if h is not named and is_subrule(h)]

@@ -21,6 +21,7 @@ from whoosh.searching import Searcher
 
 from kb.errors import KbError
 from kb.langs import LANGS
+from kb.search.editions import newest_edition
 from kb.search.engine import DocSet, TermEngine, as_set, unsupported
 from kb.search.indexer import MANIFEST, check_index, read_manifest
 from kb.search.limits import bounded_search
@@ -405,7 +406,7 @@ class SearchIndex:
                 if h["number"][:-1] == number
                 and h["number"][-1:].isalpha()
                 and len(numbers) == 1
-                and (not own or h.get("edition") == own[0].get("edition"))
+                and (not own or newest_edition(own[0]) in str(h.get("edition", "")).split())
             ]
             for hit in own[:1] + children:
                 if hit["key"] not in seen and len(found) < limit:
