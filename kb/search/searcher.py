@@ -55,6 +55,7 @@ MAX_LIMIT = 100
 # more than this share of the documents ("creatures", "control") would match half the corpus.
 COMMON_SHARE, COMMON_MIN = 0.05, 200
 MAX_QUERY = 500
+QUESTION_WORDS = 3  # words left in a question from which it is ranked by the words it holds
 _FILTER_TOKEN = re.compile(r'(?<!\S)[-+]?\w+:(?:"[^"]*"|\[[^\]]*\]|\S+)')
 
 
@@ -235,7 +236,8 @@ class SearchIndex:
                 response["total"] = len(hits)
                 return response
         words = drop_question_words(text, LANGS if any_language else (language,))
-        self._ranked(words, context, type_list, limit, response)
+        question = words != text and len(words.split()) >= QUESTION_WORDS
+        self._ranked(words, context, type_list, limit, response, question=question)
         suggestion = response["did_you_mean"]
         if not response["results"] and suggestion:
             # Nothing for the words as typed: show what the corrected words find.
@@ -292,11 +294,27 @@ class SearchIndex:
         types: list[str] | None,
         limit: int,
         response: dict[str, Any],
+        question: bool = False,
     ) -> None:
         filt, results = self._first_pass(text, context, types, max(limit, NAMED_DEPTH))
         hits = promote_named(self.schema, list(results), text, context)[:limit]
         response["total"] = len(results)
-        if len(hits) < limit and len(context.words) > 1:
+        if question and len(context.words) >= QUESTION_WORDS:
+            # A question: the answer seldom holds every word of it (a ruling that does is long
+            # and says little); rank by the words it holds, the rarer counting more.
+            strict = {h.docnum for h in hits}
+            partial = QueryContext(
+                lang=context.lang,
+                editions=context.editions,
+                any_language=context.any_language,
+                too_common=self._too_common,
+            )
+            relaxed = self._tree(text, partial, relaxed=True)
+            if partial.words and relaxed is not NULL:
+                hits = self._best_partial(relaxed, limit, filt, set())
+                some_words = [i for i, h in enumerate(hits) if h.docnum not in strict]
+                response["relaxed"] = bool(some_words)
+        elif len(hits) < limit and len(context.words) > 1:
             # Fewer results than asked for: add the best of those holding only some of the words.
             partial = QueryContext(
                 lang=context.lang,
@@ -311,13 +329,12 @@ class SearchIndex:
                 extra = self._best_partial(relaxed, limit - len(hits), filt, seen)
                 response["relaxed"] = bool(extra)
                 hits += extra
-        all_words = len(results)
         response["results"] = [
             self._result(hit, context.lang, rank, context.newest)
             for rank, hit in enumerate(hits, 1)
         ]
-        for result in response["results"][all_words:]:
-            result["partial"] = True
+        for i in some_words if question else range(len(results), len(hits)):
+            response["results"][i]["partial"] = True
         if context.words:
             response["did_you_mean"] = did_you_mean(
                 self.searcher.reader(),
