@@ -109,7 +109,7 @@ class SearchIndex:
         with self._lock:
             if opening:
                 self._generation += 1
-                self._priors_list: list[float] | None = None
+                self._priors_list: LazyPriors | None = None
             if readers is not None:
                 readers.close()
                 self._readers.remove(readers)
@@ -131,11 +131,11 @@ class SearchIndex:
     def _engine(self) -> TermEngine | None:
         return self._thread_readers().engine
 
-    def priors(self, searcher: Any) -> list[float]:
-        """The type prior of every document, by document number (read once per opening)."""
+    def priors(self, searcher: Any) -> Any:
+        """The type prior of every document, by document number (shared by the threads)."""
         if self._priors_list is None:
-            types = searcher.reader().column_reader("type")
-            self._priors_list = [TYPE_PRIOR.get(t, 1.0) for t in types]
+            reader = searcher.reader()
+            self._priors_list = LazyPriors(reader.column_reader("type"), reader.doc_count_all())
         return self._priors_list
 
     def _filter(self, context: QueryContext, types: list[str] | None) -> Any:
@@ -457,6 +457,27 @@ def _number_order(number: str) -> str:
         return sort_key(number)
     except ValueError:
         return number
+
+
+class LazyPriors:
+    """Type priors read from the type column as documents are scored (no work per document when
+    an index opens: a one-off ``kb search`` scores a few hundred of them)."""
+
+    def __init__(self, types: Any, count: int) -> None:
+        self._types = types
+        self._count = count
+        self._known: dict[int, float] = {}
+        self._lock = threading.Lock()  # the column reader reads a file shared by the threads
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __getitem__(self, docnum: int) -> float:
+        prior = self._known.get(docnum)
+        if prior is None:
+            with self._lock:
+                prior = self._known[docnum] = TYPE_PRIOR.get(self._types[docnum], 1.0)
+        return prior
 
 
 class _Readers:
