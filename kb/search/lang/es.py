@@ -181,6 +181,21 @@ TO_ENGLISH: dict[str, tuple[str, ...]] = {
     "cascada": ("cascade",),
     "tripular": ("crew",),
     "equipar": ("equip",),
+    # words of judges' questions
+    "votación": ("vote",),
+    "vacío": ("empty",),
+    "vacía": ("empty",),
+    "dos": ("two",),
+    "mismo": ("same",),
+    "vez": ("time",),
+    "veces": ("time", "times"),
+    "segunda": ("second",),
+    "quitar": ("remove", "removed"),
+    "salir": ("leave", "leaves"),
+    "sale": ("leave", "leaves"),
+    "asignar": ("assign",),
+    "veneno": ("poison",),
+    "marcado": ("marked",),
 }
 
 LANGUAGE = SearchLanguage(

@@ -193,6 +193,17 @@ TO_ENGLISH: dict[str, tuple[str, ...]] = {
     "cascade": ("cascade",),
     "pilotage": ("crew",),
     "équiper": ("equip",),
+    # words of judges' questions
+    "vide": ("empty",),
+    "deux": ("two",),
+    "fois": ("time",),
+    "deuxième": ("second",),
+    "quitter": ("leave", "leaves"),
+    "retirer": ("remove", "removed"),
+    "assigner": ("assign",),
+    "poison": ("poison",),
+    "perte": ("lose",),
+    "tentation": ("tempt",),
 }
 
 LANGUAGE = SearchLanguage(
