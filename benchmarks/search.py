@@ -284,7 +284,7 @@ def run_scale(name: str, settings: Any, db: Any, args: argparse.Namespace) -> di
     cpu = time.process_time() - cpu
     print(f"  index build: {built.seconds:.1f} s, CPU {cpu:.1f} s ({built.items} items)")
     queries = load_queries(RELEVANCE) + load_queries(OLD_SET)
-    figures: dict[str, Any] = {"build_s": built.seconds}
+    figures: dict[str, Any] = {"build_s": built.seconds, "build_cpu_s": cpu}
     with (
         SearchIndex(settings.index_dir) as kb_index,
         SearchIndex(settings.index_dir, term_engine=False) as public,
@@ -343,11 +343,12 @@ def run_scale(name: str, settings: Any, db: Any, args: argparse.Namespace) -> di
             args.rounds,
         )
         for n, t in full.items():
-            figures[n] = summary(n, t)
+            figures[n] = (*summary(n, t), percentile(t["cpu"], 0.95))
         print("\n  relevance (tests/data/search/relevance.tsv), term engine:")
         figures["relevance"] = relevance(kb_index, load_queries(RELEVANCE))
     cold, cold_cpu = cold_search(settings.home)
     figures["cold_s"] = statistics.median(cold)
+    figures["cold_cpu_s"] = statistics.median(cold_cpu)
     print(
         f"\n  cold `kb search` (new process): first {cold[0]:.2f} s, median"
         f" {statistics.median(cold):.2f} s, max {max(cold):.2f} s over {len(cold)} runs"
@@ -371,20 +372,20 @@ def check_targets(name: str, figures: dict[str, Any]) -> None:
     """Print each target of the scale: met or not."""
     targets = TARGETS[name]
     checks = []
+    # Wall-clock time is the target's measure; the CPU time beside it is what a loaded machine
+    # (other processes on the same cores) cannot inflate.
     for engine in ("kb search (term engine)", "kb search (Whoosh public)"):
-        p95 = figures[engine][1]
-        checks.append(
-            (f"{engine} p95 {p95:.2f} ms < {targets['p95_ms']} ms", p95 < targets["p95_ms"])
-        )
-    cold = figures["cold_s"]
-    checks.append(
-        (f"cold kb search {cold:.2f} s < {targets['cold_s']} s", cold < targets["cold_s"])
-    )
-    if "build_s" in targets:
-        build = figures["build_s"]
-        checks.append(
-            (f"index build {build:.1f} s < {targets['build_s']} s", build < targets["build_s"])
-        )
+        _, p95, cpu95 = figures[engine]
+        limit = targets["p95_ms"]
+        checks.append((f"{engine} p95 {p95:.2f} ms < {limit} ms", p95 < limit))
+        checks.append((f"{engine} CPU p95 {cpu95:.2f} ms < {limit} ms", cpu95 < limit))
+    for what, unit_target in (("cold", "cold_s"), ("build", "build_s")):
+        if unit_target not in targets:
+            continue
+        wall, cpu = figures[unit_target], figures[unit_target.replace("_s", "_cpu_s")]
+        limit = targets[unit_target]
+        checks.append((f"{what} {wall:.2f} s < {limit} s", wall < limit))
+        checks.append((f"{what} CPU {cpu:.2f} s < {limit} s", cpu < limit))
     for (split, with_lang), report in figures["relevance"].items():
         if split != "test":
             continue
