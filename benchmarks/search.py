@@ -61,7 +61,12 @@ def analysed(schema: Any, lang: str, text: str) -> str:
     return " ".join(analyze(schema[text_field(lang)].analyzer, text))
 
 
-def build_fts(items: list[dict[str, Any]], schema: Any) -> sqlite3.Connection:
+def in_newest(item: dict[str, Any], newest: str) -> bool:
+    """Whether kb's default filter keeps an item: the newest edition holds it, or it has none."""
+    return item.get("bound") != "edition" or newest in str(item.get("edition", "")).split()
+
+
+def build_fts(items: list[dict[str, Any]], schema: Any, newest: str) -> sqlite3.Connection:
     """An in-memory FTS5 table of kb's items: one column per language of kb's analysed text.
 
     Rows go in the index's order (the newest edition first), so neither engine is favoured.
@@ -74,8 +79,7 @@ def build_fts(items: list[dict[str, Any]], schema: Any) -> sqlite3.Connection:
     rows = []
     for item in items:
         texts = [analysed(schema, lang, item.get(f"text_{lang}", "")) for lang in LANGS]
-        edition = item.get("edition", "") if item.get("bound") == "edition" else ""
-        rows.append((item["key"], edition, *texts))
+        rows.append((item["key"], "newest" if in_newest(item, newest) else "older", *texts))
     con.executemany("INSERT INTO items VALUES (?, ?, ?, ?, ?)", rows)
     con.commit()
     return con
@@ -102,17 +106,16 @@ def fts_run(con: sqlite3.Connection, match: str | None, newest: str, snippets: b
     """Top-10 keys and the count of an FTS5 query (with snippets when asked)."""
     if match is None:
         return [], 0
-    where = "items MATCH ? AND (edition = ? OR edition = '')"
+    where = "items MATCH ? AND edition = 'newest'"
     extra = ", snippet(items, 2, '<mark>', '</mark>', '…', 32)" if snippets else ""
     rows = con.execute(
-        f"SELECT key{extra} FROM items WHERE {where} ORDER BY bm25(items) LIMIT 10",
-        (match, newest),
+        f"SELECT key{extra} FROM items WHERE {where} ORDER BY bm25(items) LIMIT 10", (match,)
     ).fetchall()
-    (count,) = con.execute(f"SELECT count(*) FROM items WHERE {where}", (match, newest)).fetchone()
+    (count,) = con.execute(f"SELECT count(*) FROM items WHERE {where}", (match,)).fetchone()
     return [row[0] for row in rows], count
 
 
-def build_tantivy(items: list[dict[str, Any]], schema: Any) -> Any | None:
+def build_tantivy(items: list[dict[str, Any]], schema: Any, newest: str) -> Any | None:
     """A tantivy-py index of the same analysed texts, or None when tantivy is not installed."""
     try:
         import tantivy
@@ -126,8 +129,7 @@ def build_tantivy(items: list[dict[str, Any]], schema: Any) -> Any | None:
     index = tantivy.Index(builder.build())
     writer = index.writer()
     for item in items:
-        edition = item.get("edition", "") if item.get("bound") == "edition" else "-"
-        fields = {"key": item["key"], "edition": edition or "-"}
+        fields = {"key": item["key"], "edition": "newest" if in_newest(item, newest) else "older"}
         for lang in LANGS:
             fields[f"text_{lang}"] = analysed(schema, lang, item.get(f"text_{lang}", ""))
         writer.add_document(tantivy.Document(**fields))
@@ -141,11 +143,10 @@ def tantivy_run(index: Any, match: str | None, newest: str) -> Any:
     if match is None:
         return [], 0
     text = match.replace(" : ", ":")
-    query = index.parse_query(f'({text}) AND (edition:"{newest}" OR edition:"-")')
+    query = index.parse_query(f'({text}) AND edition:"newest"')
     searcher = index.searcher()
-    hits = searcher.search(query, 10).hits
-    count = searcher.search(query, 0, count=True).count
-    return [searcher.doc(addr)["key"][0] for _, addr in hits], count
+    found = searcher.search(query, 10, count=True)
+    return [searcher.doc(addr)["key"][0] for _, addr in found.hits], found.count
 
 
 # --- timing -------------------------------------------------------------------------------------
@@ -292,9 +293,9 @@ def run_scale(name: str, settings: Any, db: Any, args: argparse.Namespace) -> di
         schema, newest = kb_index.schema, kb_index.editions[-1]
         items = index_order(list(all_items(db)))
         started = time.perf_counter()
-        con = build_fts(items, schema)
+        con = build_fts(items, schema, newest)
         print(f"  FTS5 table of the same analysed texts: {time.perf_counter() - started:.1f} s")
-        tantivy_index = build_tantivy(items, schema)
+        tantivy_index = build_tantivy(items, schema, newest)
         if tantivy_index is None:
             print("  tantivy-py: not installed, left out")
         keys = kb_index.searcher.reader().column_reader("key")
