@@ -140,7 +140,7 @@ def whoosh_scoring_everything(searcher: Any, q: Any, limit: int, allowed: Any = 
 
 @pytest.mark.parametrize(("name", "q"), _queries())
 def test_the_engine_ranks_as_whoosh_does(twins: Any, name: str, q: Any) -> None:
-    from kb.search.searcher import PriorWeighting
+    from kb.search.readers import PriorWeighting
 
     ours, theirs = twins
     for ix in (ours, theirs):  # Whoosh's format and kb's give the same results too
@@ -287,7 +287,7 @@ def test_the_engine_reads_through_whooshs_public_interface_too(
 ) -> None:
     """Without the mapped buffer, the in-memory terms or the lengths column: the same results."""
     from kb.search import postings
-    from kb.search.searcher import PriorWeighting
+    from kb.search.readers import PriorWeighting
 
     ours, _ = twins
     with ours.searcher() as searcher:

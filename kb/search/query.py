@@ -30,6 +30,7 @@ from kb.errors import KbError
 from kb.langs import LANGS, check_lang
 from kb.search.analysis import analyze, query_terms
 from kb.search.lang import search_language
+from kb.search.questions import drop_question_words  # noqa: F401 (part of this module's API)
 from kb.search.schema import (
     FIELD_ALIASES,
     PROVENANCES,
@@ -62,44 +63,6 @@ JUMP_RE = re.compile(
 _DATE_RE = re.compile(r"^\d{4}(?:-?\d{2}(?:-?\d{2})?)?$")
 _EDITION_ALL = {"all", "any", "*"}
 _EDITION_NEWEST = {"newest", "latest", "current"}
-
-
-_QUESTION_EDGES = "¿¡"
-_WORD_END = "!,;:"
-
-
-def drop_question_words(text: str, langs: tuple[str, ...]) -> str:
-    """A question as a judge asks it, reduced to its words: ``¿``/``?`` and the words that frame
-    it ("what happens if", "que se passe-t-il si", "qué pasa si") left out, if others remain.
-
-    A final ``?`` after three words or more is a question mark, not a wildcard. Phrases in
-    quotes are left alone, as is a query made of question words only.
-    """
-    if '"' in text:
-        return text
-    tokens = text.split()
-    if len(tokens) >= 3 and tokens[-1].endswith("?"):
-        tokens[-1] = tokens[-1].rstrip("?")
-    framing: set[str] = set()
-    for code in langs:
-        framing |= search_language(code).folded_question_words
-    from kb.search.lang import fold_word
-
-    kept, cleaned = [], []
-    for token in tokens:
-        if ":" in token or token in ("AND", "OR", "NOT", "ANDNOT", "ANDMAYBE", "TO"):
-            kept.append(token)
-            cleaned.append(token)
-            continue
-        word = token.lstrip(_QUESTION_EDGES).rstrip(_WORD_END)
-        if not word:
-            continue
-        cleaned.append(word)
-        parts = [p for p in re.split(r"[-'’]", fold_word(word)) if p]
-        if not parts or not all(p in framing for p in parts):
-            kept.append(word)
-    content = [t for t in kept if ":" not in t and not t.isupper()]
-    return " ".join(kept if content else cleaned)
 
 
 def _date_key(value: str, last: bool = False) -> str:

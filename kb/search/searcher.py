@@ -16,8 +16,6 @@ from typing import Any
 
 from whoosh import index as whoosh_index
 from whoosh import query as wq
-from whoosh.scoring import BM25F
-from whoosh.searching import Searcher
 
 from kb.errors import KbError
 from kb.langs import LANGS
@@ -40,11 +38,11 @@ from kb.search.query import (
     parse,
     parse_words,
 )
+from kb.search.readers import LazyPriors, Readers
 from kb.search.results import result_record
 from kb.search.schema import (
     INDEX_NAME,
     NO_EDITION,
-    TYPE_PRIOR,
 )
 from kb.search.spelling import Vocabulary, did_you_mean
 
@@ -72,7 +70,7 @@ class SearchIndex:
         # guards opening them and reopening the index.
         self._lock = threading.RLock()
         self._local = threading.local()
-        self._readers: list[_Readers] = []
+        self._readers: list[Readers] = []
         self._generation = 0
         self._open(manifest)
 
@@ -101,9 +99,9 @@ class SearchIndex:
             e.decode("utf-8") for e in reader.lexicon("edition") if e.decode("utf-8") != NO_EDITION
         )
 
-    def _thread_readers(self, opening: bool = False) -> _Readers:
+    def _thread_readers(self, opening: bool = False) -> Readers:
         """This thread's readers of the index (opened on first use, renewed after a refresh)."""
-        readers: _Readers | None = getattr(self._local, "readers", None)
+        readers: Readers | None = getattr(self._local, "readers", None)
         if readers is not None and readers.generation == self._generation and not opening:
             return readers
         with self._lock:
@@ -113,7 +111,7 @@ class SearchIndex:
             if readers is not None:
                 readers.close()
                 self._readers.remove(readers)
-            readers = _Readers(self, self._generation)
+            readers = Readers(self, self._generation)
             self._readers.append(readers)
         self._local.readers = readers
         return readers
@@ -457,55 +455,6 @@ def _number_order(number: str) -> str:
         return sort_key(number)
     except ValueError:
         return number
-
-
-class LazyPriors:
-    """Type priors read from the type column as documents are scored (no work per document when
-    an index opens: a one-off ``kb search`` scores a few hundred of them)."""
-
-    def __init__(self, types: Any, count: int) -> None:
-        self._types = types
-        self._count = count
-        self._known: dict[int, float] = {}
-        self._lock = threading.Lock()  # the column reader reads a file shared by the threads
-
-    def __len__(self) -> int:
-        return self._count
-
-    def __getitem__(self, docnum: int) -> float:
-        prior = self._known.get(docnum)
-        if prior is None:
-            with self._lock:
-                prior = self._known[docnum] = TYPE_PRIOR.get(self._types[docnum], 1.0)
-        return prior
-
-
-class _Readers:
-    """One thread's searchers over the open index: Whoosh's, plain BM25F's, kb's term engine."""
-
-    def __init__(self, index: SearchIndex, generation: int) -> None:
-        self.generation = generation
-        self.searcher = index.ix.searcher()
-        self.searcher.weighting = PriorWeighting(index.priors(self.searcher))
-        self.plain = Searcher(self.searcher.reader(), weighting=BM25F(), closereader=False)
-        self.engine = TermEngine(self.searcher) if index._use_engine else None
-
-    def close(self) -> None:
-        self.plain.close()
-        self.searcher.close()
-
-
-class PriorWeighting(BM25F):
-    """BM25F, multiplied by the prior of the document's type (rules before examples)."""
-
-    use_final = True
-
-    def __init__(self, priors: list[float]) -> None:
-        super().__init__()
-        self.priors = priors
-
-    def final(self, searcher: Any, docnum: int, score: float) -> float:
-        return score * self.priors[docnum] if docnum < len(self.priors) else score
 
 
 def open_index(index_dir: Path) -> SearchIndex:
