@@ -157,3 +157,17 @@ def test_concurrent_searches_give_the_serial_answers(index: Any) -> None:
         thread.join(60)
     assert len(found) == 4 * 5 * len(queries)
     assert all(keys == expected[q] for q, keys in found)
+
+
+@pytest.mark.parametrize("query", ["tempt*", '"the ring"', "vote OR ring", "tempts --fuzzy"])
+def test_searches_through_whooshs_matchers_keep_the_default_filter(index: Any, query: str) -> None:
+    """Prefixes, phrases, fuzzy words: only the newest edition's items, as for plain words."""
+    newest = index.editions[-1]
+    text, _, option = query.partition(" --")
+    response = index.search(text, fuzzy=option == "fuzzy", limit=50)
+    assert response["results"], query
+    for result in response["results"]:
+        if result["type"] in ("rule", "example", "glossary"):
+            assert newest in result["editions"], (query, result["key"], result["editions"])
+    older = index.search(f"{text} edition:{index.editions[0]}", fuzzy=option == "fuzzy")
+    assert all(index.editions[0] in r["editions"] for r in older["results"] if r["editions"])

@@ -72,32 +72,40 @@ def _multi_terms(q: Any) -> list[Any]:
 
 
 def bounded_search(searcher: Any, q: Any, *, filter: Any = None, **options: Any) -> Any:
-    """``Searcher.search`` with the expansion limits checked first and the time budget kept."""
+    """``Searcher.search`` with the expansion limits checked first and the time budget kept.
+
+    The collectors are Whoosh's own, as ``Searcher.search`` chains them, with the budget inside
+    the filter (the filter's own loop then counts the documents it lets through).
+    """
+    from whoosh.collectors import FilterCollector
+
     check_expansions(q, searcher.reader())
-    collector = searcher.collector(filter=filter, **options)
-    searcher.search_with_collector(q, _budget(collector, TIME_BUDGET))
+    collector = _budget(searcher.collector(**options), TIME_BUDGET)
+    if filter:  # as Whoosh's: an empty set filters nothing
+        collector = FilterCollector(collector, filter, None)
+    searcher.search_with_collector(q, collector)
     return collector.results()
 
 
 def _budget(collector: Any, seconds: float) -> Any:
-    """A collector that gives up (QueryTooBroad) once a search has taken ``seconds``."""
+    """A collector that gives up (QueryTooBroad) once a search has taken ``seconds`` of CPU."""
     from whoosh.collectors import WrappingCollector
 
     class BudgetCollector(WrappingCollector):  # type: ignore[misc]
-        """Looks at the clock every 64 matches (no timer thread, no signal)."""
+        """Looks at the thread's CPU time every 64 documents (no timer thread, no signal)."""
 
         def prepare(self, top_searcher: Any, q: Any, context: Any) -> None:
             # The thread's CPU time, not the clock: a loaded machine does not refuse queries.
             self.deadline = time.thread_time() + seconds
+            self.seen = 0
             self.child.prepare(top_searcher, q, context)
 
-        def collect_matches(self) -> None:
-            child, deadline = self.child, self.deadline
-            for n, docnum in enumerate(child.matches()):
-                if not n % 64 and time.thread_time() > deadline:
-                    raise QueryTooBroad(
-                        f"query too broad: it takes longer than {seconds:g} s; add words or filters"
-                    )
-                child.collect(docnum)
+        def collect(self, sub_docnum: int) -> Any:
+            self.seen += 1
+            if self.seen % 64 == 1 and time.thread_time() > self.deadline:
+                raise QueryTooBroad(
+                    f"query too broad: it takes longer than {seconds:g} s; add words or filters"
+                )
+            return self.child.collect(sub_docnum)
 
     return BudgetCollector(collector)
