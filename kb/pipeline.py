@@ -113,8 +113,10 @@ def ingest(
                 # Also when nothing changed but an earlier run was killed before catching up.
                 if report.changed or not _in_step(db, "links"):
                     relink_after_ingest(db, report, changes, rebuild=rebuild_links)
-                if report.changed or not _in_step(db, "index"):
-                    _update_search_index(settings, db, [*report.loaded, *report.removed])
+                if report.changed or not _in_step(db, "index") or not _has_index(settings):
+                    # An ingest leaves a working index: built when there is none yet.
+                    changed = [*report.loaded, *report.removed]
+                    _update_search_index(settings, db, changed, build_missing=True)
                 return report
         finally:
             db.dispose()
@@ -165,16 +167,24 @@ def link(settings: Settings, *, wait: bool = True) -> dict[str, object]:
             db.dispose()
 
 
-def _update_search_index(settings: Settings, db: Database, changed: list[str]) -> None:
-    """Keep an existing search index in step: reindex only what the changed documents hold.
+def _has_index(settings: Settings) -> bool:
+    from kb.search import index_ready
 
-    No index yet means nothing to keep in step (``kb index`` builds one). A failure here leaves
-    the database loaded and the index as it was; the next ``kb index`` or ingest rewrites
-    whatever differs.
+    return index_ready(settings.index_dir)
+
+
+def _update_search_index(
+    settings: Settings, db: Database, changed: list[str], *, build_missing: bool = False
+) -> None:
+    """Keep the search index in step: reindex only what the changed documents hold.
+
+    No index yet: ``build_missing`` (an ingest) builds it, else there is nothing to keep in step.
+    A failure here leaves the database loaded and the index as it was; the next ``kb index``
+    or ingest rewrites whatever differs.
     """
-    from kb.search import index_ready, update_index
+    from kb.search import update_index
 
-    if not index_ready(settings.index_dir):
+    if not build_missing and not _has_index(settings):
         return
     try:
         update_index(db, settings.index_dir, changed)

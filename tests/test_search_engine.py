@@ -18,7 +18,6 @@ from whoosh import collectors
 from whoosh import query as wq
 from whoosh.scoring import BM25F
 
-from kb.search.codec import KbCodec, PackedValues
 from kb.search.engine import WARM_AFTER, DocSet, TermEngine, as_set, plan_query
 from kb.search.indexer import index_order
 
@@ -67,12 +66,12 @@ def _write(folder: Path, codec: Any) -> Any:
 
 @pytest.fixture(scope="module")
 def twins(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    """The synthetic index written by kb's codec (small blocks) and by Whoosh's own."""
+    """The synthetic index in small blocks (8 postings) and in Whoosh's default ones (128)."""
     from whoosh.codec.whoosh3 import W3Codec
 
     root = tmp_path_factory.mktemp("engine")
-    ours = _write(root / "kb", KbCodec(blocklimit=8))
-    theirs = _write(root / "whoosh", W3Codec(blocklimit=8))
+    ours = _write(root / "kb", W3Codec(blocklimit=8))
+    theirs = _write(root / "whoosh", W3Codec())
     assert len(ours._segments()) == 2
     yield ours, theirs
     ours.close()
@@ -141,7 +140,7 @@ def whoosh_scoring_everything(searcher: Any, q: Any, limit: int, allowed: Any = 
 
 @pytest.mark.parametrize(("name", "q"), _queries())
 def test_the_engine_ranks_as_whoosh_does(twins: Any, name: str, q: Any) -> None:
-    from kb.search.searcher import PriorWeighting
+    from kb.search.readers import PriorWeighting
 
     ours, theirs = twins
     for ix in (ours, theirs):  # Whoosh's format and kb's give the same results too
@@ -216,9 +215,6 @@ def test_phrases_read_the_packed_positions(twins: Any) -> None:
         with ix.searcher() as searcher:
             found.append([(h.docnum, h.score) for h in searcher.search(q, limit=None)])
     assert found[0] == found[1] and len(found[0]) > 10
-    values = PackedValues.pack((b"\x01", b"\x02\x03"), 3)
-    assert values[1] == b"\x02\x03" and len(values) == 2 and list(values) == [b"\x01", b"\x02\x03"]
-    assert PackedValues.pack((b"x",), 0)[0] == b"x"
 
 
 def test_terms_read_block_by_block_as_whooshs_reader_reads_them(twins: Any) -> None:
@@ -291,7 +287,7 @@ def test_the_engine_reads_through_whooshs_public_interface_too(
 ) -> None:
     """Without the mapped buffer, the in-memory terms or the lengths column: the same results."""
     from kb.search import postings
-    from kb.search.searcher import PriorWeighting
+    from kb.search.readers import PriorWeighting
 
     ours, _ = twins
     with ours.searcher() as searcher:
@@ -317,3 +313,44 @@ def test_the_engine_reads_through_whooshs_public_interface_too(
             assert after is not None and before is not None
             _same_hits(after, before)
             assert len(after) == len(before), name
+
+
+def test_an_index_the_engine_was_not_verified_on_is_searched_through_whoosh(
+    twins: Any, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The on-disk format is checked when an index opens: another version, Whoosh's public API."""
+    from kb.search import engine
+
+    ours, _ = twins
+    with ours.searcher() as searcher:
+        assert engine.unsupported(searcher) is None
+        monkeypatch.setattr(engine, "VERIFIED_WHOOSH", ((9, 9, 9),))
+        assert "not a version the term engine was verified on" in (
+            engine.unsupported(searcher) or ""
+        )
+
+
+def test_search_index_falls_back_to_whoosh_with_a_warning(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    from click.testing import CliRunner
+
+    from kb.cli import main
+    from kb.search import engine
+    from kb.search.searcher import SearchIndex
+
+    home = tmp_path / "_kb"
+    url = f"sqlite:///{(home / 'kb.sqlite').as_posix()}"
+    seeds = Path(__file__).resolve().parent.parent / "corpus"
+    result = CliRunner().invoke(
+        main, ["--home", str(home), "--database", url, "ingest", str(seeds)]
+    )
+    assert result.exit_code == 0, result.output
+    with SearchIndex(home / "index") as fast:
+        expected = [r["key"] for r in fast.search("ring bearer")["results"]]
+        assert fast._engine is not None
+    monkeypatch.setattr(engine, "VERIFIED_WHOOSH", ())
+    with caplog.at_level("WARNING"), SearchIndex(home / "index") as slow:
+        assert slow._engine is None
+        assert [r["key"] for r in slow.search("ring bearer")["results"]] == expected
+    assert "searching through Whoosh's public API instead" in caplog.text

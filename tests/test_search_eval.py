@@ -142,3 +142,20 @@ def test_the_term_engine_ranks_the_evaluation_queries_as_whoosh(real_index: Any)
             whoosh = _whoosh_scoring_everything(real_index._plain, relaxed, 40, allowed)
             assert [h.docnum for h in some] == [h.docnum for h in whoosh], q.query
     assert served >= 0.9 * len(queries)
+
+
+RELEVANCE_SET = Path(__file__).resolve().parent / "data" / "search" / "relevance.tsv"
+
+
+def test_the_relevance_set_is_well_formed() -> None:
+    """At least 60 queries, a third per language, half asked as questions, dev and test fixed."""
+    queries = load_queries(RELEVANCE_SET)
+    assert len(queries) >= 60
+    for lang in ("en", "fr", "es"):
+        mine = [q for q in queries if q.lang == lang]
+        assert len(mine) == len(queries) // 3
+        assert sum(q.style == "question" for q in mine) == len(mine) // 2
+        for split in ("dev", "test"):
+            assert sum(q.split == split for q in mine) == len(mine) // 2
+    assert all(a.startswith("rule:") for q in queries for a in q.answers)
+    assert len({(q.lang, q.query) for q in queries}) == len(queries)

@@ -83,14 +83,16 @@ def search(
 ) -> None:
     """Search rules, examples, glossary, rulings and cards; exit 1 when nothing is found.
 
-    Words are searched in --lang (default: the configured language) and, for French and
-    Spanish, in the English originals too. A rule number (701.54, 701.54a-c) jumps to the rule.
+    Words are searched in every language (the query's language, detected, ranks first), or
+    in --lang only and, for French and Spanish, the English originals. A rule number (701.54,
+    701.54a-c) jumps to the rule; a query too broad (a*, [a TO z]) is refused (exit 2).
     Syntax: "exact phrase", AND, OR, NOT, -word, and filters type:ruling lang:fr set:KHM
     card:"Name" date:2023 source:wotc edition:2025-11-14 (edition:all for every edition).
 
     \b
     Example:
         kb search ring tempts you
+        kb search portador del anillo
         kb search "voto empate" --lang es
         kb search type:ruling set:KHM date:2021 saga --json
         kb search 701.54a-c

@@ -27,6 +27,36 @@ from whoosh.scoring import BM25F, WeightingModel
 from kb.search.plan import Clause, Leaf, Plan, plan_query
 from kb.search.postings import TermTable, field_lengths, read_term
 
+# The whoosh-reloaded versions whose on-disk format (W3 codec: term tables, posting blocks,
+# length columns) this engine was verified on; pyproject.toml allows only these.
+VERIFIED_WHOOSH = ((2, 7, 5),)
+
+
+def unsupported(searcher: Any) -> str | None:
+    """Why the term engine cannot read this index safely (None when it can).
+
+    Checked when an index is opened: another Whoosh version, or a segment in another format,
+    and kb searches through Whoosh's public API instead (same results, slower).
+    """
+    import whoosh
+    from whoosh.codec.whoosh3 import W3Codec, W3PerDocReader, W3TermsReader
+
+    version = tuple(getattr(whoosh, "__version__", ())[:3])
+    if version not in VERIFIED_WHOOSH:
+        shown = ".".join(map(str, version)) or "unknown"
+        return f"whoosh-reloaded {shown} is not a version the term engine was verified on"
+    for segment, _offset in searcher.reader().leaf_readers():
+        parts = (
+            (getattr(segment, "_codec", None), W3Codec),
+            (getattr(segment, "_terms", None), W3TermsReader),
+            (getattr(segment, "_perdoc", None), W3PerDocReader),
+        )
+        if any(type(part) is not kind for part, kind in parts):
+            return f"segment {getattr(segment, 'segment', lambda: '?')()!r} is not in the W3 format"
+        if not hasattr(segment._terms, "_tindex") or not hasattr(segment._terms, "_postfile"):
+            return "the W3 term reader lacks the tables the term engine reads"
+    return None
+
 
 class DocSet:
     """A filter's document numbers: the set, and its sorted list (to skip the blocks it excludes).

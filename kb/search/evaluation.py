@@ -1,7 +1,9 @@
 """Relevance evaluation: run a set of queries with known answers and compute MRR and hit@k.
 
-The set is a TSV file (``tests/data/search_eval.tsv``): language, query, expected result and a
-note. ``rule:N`` expects that rule exactly, ``rule:N*`` the rule or one of its subrules, and
+Two sets, both TSV. ``tests/data/search/relevance.tsv`` (issue 12, written before tuning): split
+(dev or test, fixed), language, style (title or question), query and the accepted answers,
+space-separated. The older ``tests/data/search_eval.tsv``: language, query, one answer and a
+note. An answer ``rule:N`` is that rule exactly, ``rule:N*`` the rule or one of its subrules,
 ``card:NAME`` the card itself. Used by ``benchmarks/search.py`` and by the tests.
 """
 
@@ -13,53 +15,85 @@ from pathlib import Path
 from typing import Any
 
 DEPTH = 10  # results looked at per query (MRR counts a first hit below rank 10 as a miss)
+SPLITS = ("dev", "test")
+STYLES = ("title", "question")
 
 
 @dataclass(frozen=True)
 class EvalQuery:
-    """One query of the set and the result a judge expects first."""
+    """One query of the set and the results a judge accepts first."""
 
     lang: str
     query: str
     expected: str
     note: str = ""
+    split: str = "dev"
+    style: str = "title"
+    # The accepted answers (any one is a hit); by default the one ``expected`` names.
+    alternatives: tuple[str, ...] = ()
+
+    @property
+    def answers(self) -> tuple[str, ...]:
+        """The accepted answers (any one of them is a hit)."""
+        return self.alternatives or (self.expected,)
 
     def matches(self, result: dict[str, Any]) -> bool:
-        """Whether a search result is the expected one."""
-        kind, _, value = self.expected.partition(":")
-        if kind == "card":
-            return result["type"] == "card" and result.get("card", {}).get("name") == value
-        if kind != "rule" or result["type"] != "rule" or not result.get("number"):
-            return False
-        number = str(result["number"])
-        if not value.endswith("*"):
-            return number == value
-        base = value[:-1]
-        if number == base:
-            return True
-        if not number.startswith(base):
-            return False
-        rest = number[len(base) :]
-        return rest[0].isalpha() if "." in base else rest[0] == "."
+        """Whether a search result is one of the expected ones."""
+        return any(_matches(answer, result) for answer in self.answers)
+
+
+def _matches(answer: str, result: dict[str, Any]) -> bool:
+    kind, _, value = answer.partition(":")
+    if kind == "card":
+        return result["type"] == "card" and result.get("card", {}).get("name") == value
+    if kind != "rule" or result["type"] != "rule" or not result.get("number"):
+        return False
+    number = str(result["number"])
+    if not value.endswith("*"):
+        return number == value
+    base = value[:-1]
+    if number == base:
+        return True
+    if not number.startswith(base):
+        return False
+    rest = number[len(base) :]
+    return rest[0].isalpha() if "." in base else rest[0] == "."
 
 
 def load_queries(path: Path) -> list[EvalQuery]:
-    """Read the evaluation set (``#`` lines are comments, the first other line the header)."""
+    """Read an evaluation set (``#`` lines are comments, the first other line the header)."""
     lines = [
         line
         for line in Path(path).read_text(encoding="utf-8").splitlines()
         if line.strip() and not line.startswith("#")
     ]
+    header = lines[0].split("\t") if lines else []
     rows = list(csv.reader(lines[1:], delimiter="\t", quoting=csv.QUOTE_NONE))
     queries = []
     for number, row in enumerate(rows, 2):
-        if len(row) < 3:
-            raise ValueError(f"{path}: row {number}: expected language, query and expected result")
-        kind = row[2].partition(":")[0]
-        if kind not in ("rule", "card"):
-            raise ValueError(f"{path}: row {number}: expected must start with rule: or card:")
-        queries.append(EvalQuery(row[0], row[1], row[2], row[3] if len(row) > 3 else ""))
+        if "split" in header:
+            query = _split_row(path, number, row)
+        else:
+            if len(row) < 3:
+                raise ValueError(
+                    f"{path}: row {number}: expected language, query and expected result"
+                )
+            query = EvalQuery(row[0], row[1], row[2], row[3] if len(row) > 3 else "")
+        for answer in query.answers:
+            if answer.partition(":")[0] not in ("rule", "card"):
+                raise ValueError(f"{path}: row {number}: {answer!r} must start with rule: or card:")
+        queries.append(query)
     return queries
+
+
+def _split_row(path: Path, number: int, row: list[str]) -> EvalQuery:
+    if len(row) != 5:
+        raise ValueError(f"{path}: row {number}: expected split, lang, style, query, expected")
+    split, lang, style, query, expected = row
+    if split not in SPLITS or style not in STYLES:
+        raise ValueError(f"{path}: row {number}: split must be dev/test, style title/question")
+    answers = tuple(expected.split())
+    return EvalQuery(lang, query, expected, split=split, style=style, alternatives=answers)
 
 
 def rank_of(query: EvalQuery, results: list[dict[str, Any]]) -> int | None:
@@ -70,14 +104,16 @@ def rank_of(query: EvalQuery, results: list[dict[str, Any]]) -> int | None:
     return None
 
 
-def evaluate(index: Any, queries: list[EvalQuery]) -> dict[str, Any]:
-    """Run every query; return per-language MRR, hit@1, hit@5 and each query's rank."""
+def evaluate(index: Any, queries: list[EvalQuery], *, with_lang: bool = True) -> dict[str, Any]:
+    """Run every query (with its language as ``--lang``, or none); per-language MRR and hits."""
     per_query = []
     for q in queries:
-        response = index.search(q.query, lang=q.lang, limit=DEPTH)
+        response = index.search(q.query, lang=q.lang if with_lang else None, limit=DEPTH)
         per_query.append(
             {
                 "lang": q.lang,
+                "split": q.split,
+                "style": q.style,
                 "query": q.query,
                 "expected": q.expected,
                 "rank": rank_of(q, response["results"]),

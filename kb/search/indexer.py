@@ -91,10 +91,12 @@ def all_items(db: Database) -> Iterator[dict[str, Any]]:
     """Every item of the database, each with its hash, in a deterministic order."""
     from kb.search.card_docs import card_items
     from kb.search.documents import glossary_items, rule_items
+    from kb.search.editions import merge_editions
 
     seen: set[str] = set()
     with db.session() as session:
-        for items in (rule_items(session), glossary_items(session), card_items(session)):
+        built = [*rule_items(session), *glossary_items(session)]
+        for items in (merge_editions(built), card_items(session)):
             for item in items:
                 if item["key"] in seen:
                     log.warning(
@@ -115,11 +117,14 @@ def index_order(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
     without reading them. The order changes nothing else (ties aside, which go to the lower
     number, as in Whoosh).
     """
-    editions = sorted({i["edition"] for i in items if i.get("bound") == "edition"}, reverse=True)
+    from kb.search.editions import newest_edition
+
+    bound = [i for i in items if i.get("bound") == "edition"]
+    editions = sorted({newest_edition(i) for i in bound}, reverse=True)
     place = {edition: rank for rank, edition in enumerate(editions)}
 
     def rank(item: dict[str, Any]) -> int:
-        return place.get(item.get("edition"), 0) if item.get("bound") == "edition" else 0
+        return place.get(newest_edition(item), 0) if item.get("bound") == "edition" else 0
 
     return sorted(items, key=rank)
 
@@ -127,8 +132,6 @@ def index_order(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def build_index(db: Database, index_dir: Path) -> IndexReport:
     """Index every item of the database into a fresh index and swap it in place of the old one."""
     from whoosh import index as whoosh_index
-
-    from kb.search.codec import codec
 
     started = time.perf_counter()
     index_dir = Path(index_dir)
@@ -139,7 +142,7 @@ def build_index(db: Database, index_dir: Path) -> IndexReport:
     count = 0
     try:
         ix = whoosh_index.create_in(str(staging), build_schema(), indexname=INDEX_NAME)
-        writer = ix.writer(limitmb=256, codec=codec())  # posting blocks that read fast
+        writer = ix.writer(limitmb=256)
         items = index_order(list(all_items(db)))
         try:
             for item in items:
@@ -231,9 +234,8 @@ def _apply(db: Database, ix: Any, index_dir: Path) -> tuple[int, int, int, bool]
         return 0, 0, len(current), False
     if len(changed) + len(stale) > REBUILD_SHARE * max(len(expected), 1):
         return len(changed), len(stale), len(expected), True
-    from kb.search.codec import codec
 
-    writer = ix.writer(limitmb=128, codec=codec())
+    writer = ix.writer(limitmb=128)
     try:
         for key in stale:
             writer.delete_by_term("key", key)

@@ -8,6 +8,7 @@ Whoosh's public, posting-by-posting interface, with the same results.
 
 from __future__ import annotations
 
+import io
 import pickle
 import struct
 import zlib
@@ -119,7 +120,7 @@ def _walk_blocks(
     The layout is Whoosh 2.7's: a 4-byte tag, then per block a signed 4-byte length (negative
     for the last block), the block's info (a protocol-2 pickle: count, last document, highest
     weight, compression, shortest and longest length) and its data (ids, weights, values).
-    The info's size is that of its own pickle, checked byte for byte.
+    The info's size is where its pickle ends (the unpickler stops at the pickle's STOP).
     """
     from whoosh.codec.whoosh3 import WHOOSH3_HEADER_MAGIC
 
@@ -131,11 +132,14 @@ def _walk_blocks(
         pos += 4
         last = size < 0
         size = -size if last else size
-        head = buffer[pos : pos + min(size, 64)]
-        info = pickle.loads(head)
-        packed = pickle.dumps(info, 2)
-        if head[: len(packed)] != packed or len(info) != 6:
+        stream = io.BytesIO(buffer[pos : pos + min(size, 64)])
+        try:
+            info = pickle.Unpickler(stream).load()
+        except (pickle.UnpicklingError, EOFError, ValueError) as exc:
+            raise _OtherLayout from exc
+        if not isinstance(info, tuple) or len(info) != 6:
             raise _OtherLayout
+        info_size = stream.tell()
         top = info[1]
         first = last_wanted = 0
         if within is not None:
@@ -144,7 +148,7 @@ def _walk_blocks(
                 return  # no document of ``within`` lies further on
             last_wanted = bisect_right(within, top + offset, first)
         if within is None or last_wanted > first:
-            data = buffer[pos + len(packed) : pos + size]
+            data = buffer[pos + info_size : pos + size]
             if info[3]:
                 data = zlib.decompress(data)
             ids, weights = pickle.loads(data)[:2]

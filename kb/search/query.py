@@ -27,9 +27,10 @@ from whoosh.qparser import (
 from whoosh.qparser.plugins import FuzzyTermPlugin, PhrasePlugin, Plugin
 
 from kb.errors import KbError
-from kb.langs import check_lang
+from kb.langs import LANGS, check_lang
 from kb.search.analysis import analyze, query_terms
 from kb.search.lang import search_language
+from kb.search.questions import drop_question_words  # noqa: F401 (part of this module's API)
 from kb.search.schema import (
     FIELD_ALIASES,
     PROVENANCES,
@@ -46,6 +47,10 @@ class QueryError(KbError):
 # Boosts: the user's language counts more than the English searched on their behalf, as typed
 # or through the bridge; a word that is a rule number counts most on that rule.
 OWN_LANGUAGE, ENGLISH_AS_TYPED, BRIDGED, RULE_NUMBER = 1.0, 0.5, 0.7, 6.0
+# Without --lang, every language's texts are searched: the query's detected language counts
+# most, the others as English typed in a French query does; a bridge of another language than
+# the detected one counts a little less than the detected language's own.
+OTHER_LANGUAGE, OTHER_BRIDGE = 0.5, 0.6
 FUZZY_DISTANCE, FUZZY_PREFIX = 1, 1
 
 _NUMBER = r"\d{1,3}(?:\.\d{1,3}[a-z]?)?"
@@ -58,6 +63,13 @@ JUMP_RE = re.compile(
 _DATE_RE = re.compile(r"^\d{4}(?:-?\d{2}(?:-?\d{2})?)?$")
 _EDITION_ALL = {"all", "any", "*"}
 _EDITION_NEWEST = {"newest", "latest", "current"}
+
+
+def _date_key(value: str, last: bool = False) -> str:
+    """A date filter value as a comparable YYYYMMDD (a year or month counts from its start, or
+    to its end when ``last``)."""
+    digits = value.replace("-", "")
+    return digits + ("1231"[len(digits) - 4 :] if last else "0101"[len(digits) - 4 :])
 
 
 def jump_numbers(text: str) -> list[str] | None:
@@ -85,6 +97,8 @@ class QueryContext:
     lang: str
     editions: list[str]
     fuzzy: bool = False
+    # No --lang: ``lang`` is the detected language, and every language's texts are searched.
+    any_language: bool = False
     # When set (the "some of the words" pass), words this says are too common are left out.
     too_common: Callable[[str, str], bool] | None = None
     filters: dict[str, list[str]] = field(default_factory=dict)
@@ -127,6 +141,8 @@ class FilterValuesPlugin(Plugin):
         for node in group:
             if isinstance(node, syntax.GroupNode):
                 self.do_values(parser, node)
+            elif isinstance(node, syntax.RangeNode) and node.fieldname == "date":
+                self.check_date_range(node)
             elif node.has_fieldname and node.fieldname is not None and hasattr(node, "text"):
                 if isinstance(node, syntax.WordNode):
                     node.text = self.normalise(node.fieldname, node.text)
@@ -160,6 +176,19 @@ class FilterValuesPlugin(Plugin):
             return lowered
         return value
 
+    def check_date_range(self, node: Any) -> None:
+        """``date:[A TO B]``: each end a date (or left open), the start not after the end."""
+        start, end = (node.start or "").strip(), (node.end or "").strip()
+        shown = f"date:[{start} TO {end}]"
+        for value in (start, end):
+            if value and not _DATE_RE.match(value):
+                raise QueryError(
+                    f"{shown} — {value!r} is not a date (expected a year, YYYY-MM or YYYY-MM-DD)"
+                )
+        if start and end and _date_key(start) > _date_key(end, last=True):
+            raise QueryError(f"{shown} — the range starts after it ends ({start} > {end})")
+        self.context.filters.setdefault("date", []).append(shown)
+
     def edition(self, value: str, lowered: str) -> str:
         if lowered in _EDITION_ALL:
             return "*"
@@ -180,9 +209,23 @@ class LanguagePlugin(Plugin):
         lang = context.lang
         self.analyzer = schema[text_field(lang)].analyzer
         self.fields: list[tuple[str, float]] = [(text_field(lang), OWN_LANGUAGE)]
-        if lang != "en":
-            self.fields.append((text_field("en"), ENGLISH_AS_TYPED))
         self.language = search_language(lang)
+        # The languages whose stop words are dropped and whose bridge is crossed, with its boost.
+        self.bridges: list[tuple[Any, Any, float]] = []
+        if context.any_language:
+            others = [code for code in LANGS if code != lang]
+            self.fields += [(text_field(code), OTHER_LANGUAGE) for code in others]
+            for code in (lang, *others):
+                boost = BRIDGED if code == lang else OTHER_BRIDGE
+                if code != "en":
+                    analyzer = schema[text_field(code)].analyzer
+                    self.bridges.append((search_language(code), analyzer, boost))
+            self.stop_analyzers = [schema[text_field(code)].analyzer for code in LANGS]
+        else:
+            if lang != "en":
+                self.fields.append((text_field("en"), ENGLISH_AS_TYPED))
+                self.bridges.append((self.language, self.analyzer, BRIDGED))
+            self.stop_analyzers = [self.analyzer]
 
     def filters(self, parser: Any) -> list[tuple[Any, int]]:
         return [(self.do_languages, 110)]
@@ -221,23 +264,27 @@ class LanguagePlugin(Plugin):
         too common, for those). A word searched is added to the context's words.
         """
         is_word = isinstance(node, syntax.WordNode)
-        stems: list[str] = []
-        if is_word:
-            stems = query_terms(self.analyzer, node.text)
-            if not stems and not re.search(r"\d", node.text):
-                return None  # a stop word of the user's language
+        if is_word and not re.search(r"\d", node.text):
+            # A stop word of the language (without --lang: of any language) is not searched.
+            for analyzer in self.stop_analyzers:
+                if not query_terms(analyzer, node.text):
+                    return None
         found: list[tuple[str, str | None, float]] = [
             (fieldname, None, boost) for fieldname, boost in self.fields
         ]
         bridged: list[str] = []
-        if is_word and len(stems) == 1:
-            if _NUMBER_RE.fullmatch(node.text):
-                found.append(("number", None, RULE_NUMBER))
+        if is_word and _NUMBER_RE.fullmatch(node.text):
+            found.append(("number", None, RULE_NUMBER))
+        if is_word:
             typed = node.text.lower()
-            for english in self.language.english_for(stems[0]):
-                if english != typed:
-                    bridged.append(english)
-                    found.append((text_field("en"), english, BRIDGED))
+            for language, analyzer, boost in self.bridges:
+                stems = query_terms(analyzer, node.text)
+                if len(stems) != 1:
+                    continue
+                for english in language.english_for(stems[0]):
+                    if english != typed and english not in bridged:
+                        bridged.append(english)
+                        found.append((text_field("en"), english, boost))
         if is_word and self.context.too_common and self._common(node.text, bridged):
             return None
         if is_word:

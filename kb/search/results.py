@@ -48,6 +48,8 @@ def result_record(
         "provenance": text.get("provenance"),
         "badge": BADGES.get(text.get("provenance", ""), text.get("provenance")),
         "edition": data.get("edition"),
+        # One item per distinct text: every edition that holds this one, newest first.
+        "editions": data.get("editions") or ([data["edition"]] if data.get("edition") else []),
         "date": data.get("date") or data.get("edition"),
         "source": data.get("source"),
         "sets": data.get("sets", []),

@@ -15,7 +15,7 @@ from typing import Any
 from kb.langs import LANGS
 
 # Bump when the schema or the analyzers change: an index of another version is rebuilt.
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 5
 INDEX_NAME = "kb"
 NO_EDITION = "-"  # the edition of a translated rule no loaded English edition has
 
@@ -82,7 +82,8 @@ def build_schema() -> Any:
         "type": ID(stored=True, sortable=True),
         "kind": ID(stored=True),
         "number": ID(stored=True),
-        "edition": ID(stored=True),
+        # Every edition that holds the item's text, newest first (one item per distinct text).
+        "edition": KEYWORD(stored=True, scorable=False),
         # "edition" for items that belong to one CR edition, "none" for cards and rulings.
         "bound": ID(),
         "langs": KEYWORD(stored=True, lowercase=True, scorable=False),

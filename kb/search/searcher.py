@@ -16,12 +16,15 @@ from typing import Any
 
 from whoosh import index as whoosh_index
 from whoosh import query as wq
-from whoosh.scoring import BM25F
-from whoosh.searching import Searcher
 
 from kb.errors import KbError
-from kb.search.engine import DocSet, TermEngine, as_set
+from kb.langs import LANGS
+from kb.search.editions import newest_edition
+from kb.search.engine import DocSet, TermEngine, as_set, unsupported
 from kb.search.indexer import MANIFEST, check_index, read_manifest
+from kb.search.limits import bounded_search
+from kb.search.naming import DEPTH as NAMED_DEPTH
+from kb.search.naming import promote_named
 from kb.search.plain import NULL, QUERY, plain_tree, to_query
 from kb.search.plan import plan_tree
 from kb.search.query import (
@@ -30,15 +33,16 @@ from kb.search.query import (
     check_language,
     check_types,
     default_filter,
+    drop_question_words,
     jump_numbers,
     parse,
     parse_words,
 )
+from kb.search.readers import LazyPriors, Readers
 from kb.search.results import result_record
 from kb.search.schema import (
     INDEX_NAME,
     NO_EDITION,
-    TYPE_PRIOR,
 )
 from kb.search.spelling import Vocabulary, did_you_mean
 
@@ -49,17 +53,25 @@ MAX_LIMIT = 100
 # more than this share of the documents ("creatures", "control") would match half the corpus.
 COMMON_SHARE, COMMON_MIN = 0.05, 200
 MAX_QUERY = 500
+QUESTION_WORDS = 3  # words left in a question from which it is ranked by the words it holds
 _FILTER_TOKEN = re.compile(r'(?<!\S)[-+]?\w+:(?:"[^"]*"|\[[^\]]*\]|\S+)')
 
 
 class SearchIndex:
     """An open index with a warm searcher."""
 
-    def __init__(self, index_dir: Path) -> None:
+    def __init__(self, index_dir: Path, *, term_engine: bool = True) -> None:
         self.index_dir = Path(index_dir)
+        self._use_engine = term_engine
         check_index(self.index_dir)
         manifest = read_manifest(self.index_dir) or {}
+        # No lock around searching: each thread searches with readers of its own (Whoosh's
+        # posting readers seek a shared file), opened on its first search; this lock only
+        # guards opening them and reopening the index.
         self._lock = threading.RLock()
+        self._local = threading.local()
+        self._readers: list[Readers] = []
+        self._generation = 0
         self._open(manifest)
 
     def _open(self, manifest: dict[str, Any]) -> None:
@@ -71,28 +83,62 @@ class SearchIndex:
             ) from None
         self.build = manifest.get("build")
         self._stamp = self._manifest_stamp()
-        self.searcher = self.ix.searcher()
-        self.searcher.weighting = PriorWeighting(self._priors())
-        self._plain = Searcher(self.searcher.reader(), weighting=BM25F(), closereader=False)
-        self._engine = TermEngine(self.searcher)
         self.schema = self.ix.schema
         self._filters: dict[Any, Any] = {}
-        self._doc_count = self.searcher.doc_count()
+        first = self._thread_readers(opening=True)
+        if self._use_engine:
+            reason = unsupported(first.searcher)
+            if reason:
+                log.warning("%s: searching through Whoosh's public API instead", reason)
+                self._use_engine = False
+                first.engine = None
+        reader = first.searcher.reader()
+        self._doc_count = first.searcher.doc_count()
         self._vocabulary = Vocabulary(self.index_dir)
         self.editions = sorted(
-            e.decode("utf-8")
-            for e in self.searcher.reader().lexicon("edition")
-            if e.decode("utf-8") != NO_EDITION
+            e.decode("utf-8") for e in reader.lexicon("edition") if e.decode("utf-8") != NO_EDITION
         )
 
-    def _priors(self) -> list[float]:
-        """The type prior of every document, by document number."""
-        types = self.searcher.reader().column_reader("type")
-        return [TYPE_PRIOR.get(t, 1.0) for t in types]
+    def _thread_readers(self, opening: bool = False) -> Readers:
+        """This thread's readers of the index (opened on first use, renewed after a refresh)."""
+        readers: Readers | None = getattr(self._local, "readers", None)
+        if readers is not None and readers.generation == self._generation and not opening:
+            return readers
+        with self._lock:
+            if opening:
+                self._generation += 1
+                self._priors_list: LazyPriors | None = None
+            if readers is not None:
+                readers.close()
+                self._readers.remove(readers)
+            readers = Readers(self, self._generation)
+            self._readers.append(readers)
+        self._local.readers = readers
+        return readers
+
+    @property
+    def searcher(self) -> Any:
+        """This thread's Whoosh searcher (scoring with the type priors)."""
+        return self._thread_readers().searcher
+
+    @property
+    def _plain(self) -> Any:
+        return self._thread_readers().plain
+
+    @property
+    def _engine(self) -> TermEngine | None:
+        return self._thread_readers().engine
+
+    def priors(self, searcher: Any) -> Any:
+        """The type prior of every document, by document number (shared by the threads)."""
+        if self._priors_list is None:
+            reader = searcher.reader()
+            self._priors_list = LazyPriors(reader.column_reader("type"), reader.doc_count_all())
+        return self._priors_list
 
     def _filter(self, context: QueryContext, types: list[str] | None) -> Any:
         """The document set of the default filter (cached: Whoosh would recompute it per query)."""
-        key = (tuple(types or ()), "edition" in context.filters, context.newest)
+        key = (self._generation, tuple(types or ()), "edition" in context.filters, context.newest)
         if key not in self._filters:
             filt = default_filter(context, types)
             # A plain set (Whoosh tests a filter's truth on every search, which walks a BitSet),
@@ -115,13 +161,16 @@ class SearchIndex:
             manifest = read_manifest(self.index_dir)
             if manifest is None:
                 return  # being swapped: keep serving the old one
-            self.close()
+            # Other threads renew their readers on their next search (the generation moved on).
             self._open(manifest)
 
     def close(self) -> None:
-        """Release the searcher and the index."""
-        self._plain.close()
-        self.searcher.close()
+        """Release every thread's searchers and the index."""
+        with self._lock:
+            for readers in self._readers:
+                readers.close()
+            self._readers.clear()
+            self._generation += 1
         self.ix.close()
 
     def __enter__(self) -> SearchIndex:
@@ -150,63 +199,72 @@ class SearchIndex:
             raise QueryError(f"the query is too long ({len(text)} characters; at most {MAX_QUERY})")
         if not 1 <= limit <= MAX_LIMIT:
             raise QueryError(f"limit must be between 1 and {MAX_LIMIT} (got {limit})")
-        language = check_language(lang, default_lang)
+        language, any_language = query_language(text, lang, default_lang)
         type_list = check_types(",".join(types) if isinstance(types, list) else types)
-        with self._lock:
-            context = QueryContext(lang=language, editions=self.editions, fuzzy=fuzzy)
-            response: dict[str, Any] = {
-                "query": text,
-                "lang": language,
-                "types": type_list,
-                "fuzzy": fuzzy,
-                "edition": context.newest,
-                "jump": None,
-                "relaxed": False,
-                "did_you_mean": None,
-                "showing": None,
-                "total": 0,
-                "results": [],
-            }
-            words_only = _FILTER_TOKEN.sub(" ", text).strip()
-            numbers = jump_numbers(words_only) if words_only else None
-            if numbers:
-                filters_only = " ".join(_FILTER_TOKEN.findall(text))
-                hits = self._jump(numbers, filters_only, context, type_list, limit)
-                if hits:
-                    response["jump"] = {
-                        "numbers": numbers,
-                        "url": hits[0]["url"],
-                        "found": [h["number"] for h in hits if h["number"] in numbers],
-                    }
-                    response["results"] = hits
-                    response["total"] = len(hits)
-                    return response
-            self._ranked(text, context, type_list, limit, response)
-            suggestion = response["did_you_mean"]
-            if not response["results"] and suggestion:
-                # Nothing for the words as typed: show what the corrected words find.
-                retry = dict(response, results=[], total=0, relaxed=False)
-                fresh = QueryContext(lang=language, editions=self.editions, fuzzy=fuzzy)
-                self._ranked(suggestion, fresh, type_list, limit, retry)
-                if retry["results"]:
-                    response.update(
-                        results=retry["results"],
-                        total=retry["total"],
-                        relaxed=retry["relaxed"],
-                        showing=suggestion,
-                    )
-            return response
+        context = QueryContext(
+            lang=language, editions=self.editions, fuzzy=fuzzy, any_language=any_language
+        )
+        response: dict[str, Any] = {
+            "query": text,
+            "lang": language,
+            # No --lang: the query's language was detected and every language was searched.
+            "lang_detected": any_language,
+            "types": type_list,
+            "fuzzy": fuzzy,
+            "edition": context.newest,
+            "jump": None,
+            "relaxed": False,
+            "did_you_mean": None,
+            "showing": None,
+            "total": 0,
+            "results": [],
+        }
+        words_only = _FILTER_TOKEN.sub(" ", text).strip()
+        numbers = jump_numbers(words_only) if words_only else None
+        if numbers:
+            filters_only = " ".join(_FILTER_TOKEN.findall(text))
+            hits = self._jump(numbers, filters_only, context, type_list, limit)
+            if hits:
+                response["jump"] = {
+                    "numbers": numbers,
+                    "url": hits[0]["url"],
+                    "found": [h["number"] for h in hits if h["number"] in numbers],
+                }
+                response["results"] = hits
+                response["total"] = len(hits)
+                return response
+        words = drop_question_words(text, LANGS if any_language else (language,))
+        question = words != text and len(words.split()) >= QUESTION_WORDS
+        self._ranked(words, context, type_list, limit, response, question=question)
+        suggestion = response["did_you_mean"]
+        if not response["results"] and suggestion:
+            # Nothing for the words as typed: show what the corrected words find.
+            retry = dict(response, results=[], total=0, relaxed=False)
+            fresh = QueryContext(
+                lang=language, editions=self.editions, fuzzy=fuzzy, any_language=any_language
+            )
+            self._ranked(suggestion, fresh, type_list, limit, retry)
+            if retry["results"]:
+                response.update(
+                    results=retry["results"],
+                    total=retry["total"],
+                    relaxed=retry["relaxed"],
+                    showing=suggestion,
+                )
+        return response
 
     def rank(
-        self, text: str, *, lang: str = "en", types: list[str] | None = None, limit: int = 10
+        self, text: str, *, lang: str | None = "en", types: list[str] | None = None, limit: int = 10
     ) -> Any:
         """The first pass of a search: every word required, the best ``limit`` hits and the count.
 
         The result iterates over the hits (best first) and its ``len`` is the number of matches.
+        ``lang=None`` searches every language, as ``kb search`` without ``--lang``.
         """
-        context = QueryContext(lang=check_language(lang, "en"), editions=self.editions)
-        with self._lock:
-            return self._first_pass(text, context, types, limit)[1]
+        language, any_language = query_language(text, lang, "en")
+        context = QueryContext(lang=language, editions=self.editions, any_language=any_language)
+        words = drop_question_words(text, LANGS if any_language else (language,))
+        return self._first_pass(words, context, types, limit)[1]
 
     def _first_pass(
         self, text: str, context: QueryContext, types: list[str] | None, limit: int
@@ -234,16 +292,33 @@ class SearchIndex:
         types: list[str] | None,
         limit: int,
         response: dict[str, Any],
+        question: bool = False,
     ) -> None:
-        filt, results = self._first_pass(text, context, types, limit)
-        hits = list(results)
+        filt, results = self._first_pass(text, context, types, max(limit, NAMED_DEPTH))
+        hits = promote_named(self.schema, list(results), text, context)[:limit]
         response["total"] = len(results)
-        if len(hits) < limit and len(context.words) > 1:
+        if question and len(context.words) >= QUESTION_WORDS:
+            # A question: the answer seldom holds every word of it (a ruling that does is long
+            # and says little); rank by the words it holds, the rarer counting more.
+            strict = {h.docnum for h in hits}
+            partial = QueryContext(
+                lang=context.lang,
+                editions=context.editions,
+                any_language=context.any_language,
+                too_common=self._too_common,
+            )
+            relaxed = self._tree(text, partial, relaxed=True)
+            if partial.words and relaxed is not NULL:
+                hits = self._best_partial(relaxed, limit, filt, set())
+                some_words = [i for i, h in enumerate(hits) if h.docnum not in strict]
+                response["relaxed"] = bool(some_words)
+        elif len(hits) < limit and len(context.words) > 1:
             # Fewer results than asked for: add the best of those holding only some of the words.
             partial = QueryContext(
                 lang=context.lang,
                 editions=context.editions,
                 fuzzy=context.fuzzy,
+                any_language=context.any_language,
                 too_common=self._too_common,
             )
             relaxed = self._tree(text, partial, relaxed=True)
@@ -252,13 +327,12 @@ class SearchIndex:
                 extra = self._best_partial(relaxed, limit - len(hits), filt, seen)
                 response["relaxed"] = bool(extra)
                 hits += extra
-        all_words = len(results)
         response["results"] = [
             self._result(hit, context.lang, rank, context.newest)
             for rank, hit in enumerate(hits, 1)
         ]
-        for result in response["results"][all_words:]:
-            result["partial"] = True
+        for i in some_words if question else range(len(results), len(hits)):
+            response["results"][i]["partial"] = True
         if context.words:
             response["did_you_mean"] = did_you_mean(
                 self.searcher.reader(),
@@ -271,7 +345,7 @@ class SearchIndex:
 
     def _run(self, tree: Any, limit: int, filt: Any) -> Any:
         """Every word required: kb's term engine when it can rank the query, else Whoosh."""
-        plan = plan_tree(tree)
+        plan = plan_tree(tree) if self._engine is not None else None
         if plan is not None:
             ranking = self._engine.rank(
                 plan, limit=limit, allowed=filt, priors=self.searcher.weighting.priors
@@ -281,11 +355,15 @@ class SearchIndex:
         # optimize=False: results that hold every word are few, and scoring them all gives the
         # exact count in the same pass (Whoosh's block skipping would need a second one).
         q = to_query(tree)
-        return self.searcher.search(q, limit=limit, filter=as_set(filt), terms=True, optimize=False)
+        return bounded_search(
+            self.searcher, q, limit=limit, filter=as_set(filt), terms=True, optimize=False
+        )
 
     def _too_common(self, fieldname: str, term: str) -> bool:
         """A term in more than COMMON_SHARE of the documents says little on its own."""
         limit = max(COMMON_SHARE * self._doc_count, COMMON_MIN)
+        if self._engine is None:
+            return self.searcher.doc_frequency(fieldname, term) > limit
         return self._engine.doc_frequency(fieldname, term) > limit
 
     def _best_partial(self, tree: Any, wanted: int, filt: Any, seen: set[int]) -> list[Any]:
@@ -295,7 +373,7 @@ class SearchIndex:
         Whoosh's bonus for each further word), then the type prior reorders the best few.
         """
         limit = 3 * (wanted + len(seen)) + 10
-        plan = plan_tree(tree)
+        plan = plan_tree(tree) if self._engine is not None else None
         results = None
         if plan is not None:
             results = self._engine.rank(
@@ -303,8 +381,8 @@ class SearchIndex:
             )
         if results is None:  # Whoosh skips the blocks that cannot reach the top
             q = to_query(tree)
-            results = self._plain.search(
-                q, limit=limit, filter=as_set(filt), terms=True, optimize=True
+            results = bounded_search(
+                self._plain, q, limit=limit, filter=as_set(filt), terms=True, optimize=True
             )
         priors = self.searcher.weighting.priors
         kept = [h for h in results if h.docnum not in seen]
@@ -331,7 +409,7 @@ class SearchIndex:
                 wanted = wq.And([wanted, extra])
             hits = [
                 h
-                for h in self.searcher.search(wanted, filter=as_set(filt), limit=None)
+                for h in bounded_search(self.searcher, wanted, filter=as_set(filt), limit=None)
                 if h["type"] == "rule"
             ]
             hits.sort(key=lambda h: _number_order(h["number"]))
@@ -343,7 +421,7 @@ class SearchIndex:
                 if h["number"][:-1] == number
                 and h["number"][-1:].isalpha()
                 and len(numbers) == 1
-                and (not own or h.get("edition") == own[0].get("edition"))
+                and (not own or newest_edition(own[0]) in str(h.get("edition", "")).split())
             ]
             for hit in own[:1] + children:
                 if hit["key"] not in seen and len(found) < limit:
@@ -357,6 +435,19 @@ class SearchIndex:
         return result_record(hit, self.schema, lang, rank, newest)
 
 
+def query_language(text: str, lang: str | None, default: str) -> tuple[str, bool]:
+    """The language a query is searched in, and whether it was detected (no ``--lang``).
+
+    Without ``--lang`` the query's words are searched in every language; the language the
+    project's detector sees in them (English when nothing tells) counts most in ranking.
+    """
+    if lang:
+        return check_language(lang, default), False
+    from kb.langs import detect_language
+
+    return detect_language(_FILTER_TOKEN.sub(" ", text)), True
+
+
 def _number_order(number: str) -> str:
     from kb.corpus.numbers import sort_key
 
@@ -364,19 +455,6 @@ def _number_order(number: str) -> str:
         return sort_key(number)
     except ValueError:
         return number
-
-
-class PriorWeighting(BM25F):
-    """BM25F, multiplied by the prior of the document's type (rules before examples)."""
-
-    use_final = True
-
-    def __init__(self, priors: list[float]) -> None:
-        super().__init__()
-        self.priors = priors
-
-    def final(self, searcher: Any, docnum: int, score: float) -> float:
-        return score * self.priors[docnum] if docnum < len(self.priors) else score
 
 
 def open_index(index_dir: Path) -> SearchIndex:

@@ -53,6 +53,14 @@ class SearchLanguage:
     stemmer: Callable[[str], str] | None
     elisions: frozenset[str] = frozenset()
     to_english: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # Words that frame a question ("what happens if", "que se passe-t-il si"): left out of a
+    # query that has other words, kept in the texts (they are ordinary words there).
+    question_words: frozenset[str] = frozenset()
+
+    @property
+    def folded_question_words(self) -> frozenset[str]:
+        """The question words, folded as the analyzer folds."""
+        return frozenset(fold_word(w) for w in self.question_words)
 
     @property
     def folded_stopwords(self) -> frozenset[str]:

@@ -11,4 +11,8 @@ LANGUAGE = SearchLanguage(
     name="English",
     stopwords=frozenset(stopwords_for_language("en")),
     stemmer=stemmer_for_language("en"),
+    question_words=frozenset(
+        "what happens happen happened how many much when can could does do is if which"
+        " whether would should i my me".split()
+    ),
 )

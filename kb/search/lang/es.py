@@ -15,6 +15,11 @@ from kb.search.lang import SearchLanguage
 # estado" are state-based actions; "sentido" as in a direction of play).
 _KEEP = frozenset({"contra", "sentido", "sentidos", "estado", "estados"})
 
+QUESTION_WORDS = frozenset(
+    "qué que cuándo cuando cuánto cuánta cuántos cuántas cómo dónde por qué pasa ocurre sucede"
+    " puede pueden hace hacen si".split()
+)
+
 TO_ENGLISH: dict[str, tuple[str, ...]] = {
     # objects, cards and zones
     "carta": ("card",),
@@ -176,6 +181,21 @@ TO_ENGLISH: dict[str, tuple[str, ...]] = {
     "cascada": ("cascade",),
     "tripular": ("crew",),
     "equipar": ("equip",),
+    # words of judges' questions
+    "votación": ("vote",),
+    "vacío": ("empty",),
+    "vacía": ("empty",),
+    "dos": ("two",),
+    "mismo": ("same",),
+    "vez": ("time",),
+    "veces": ("time", "times"),
+    "segunda": ("second",),
+    "quitar": ("remove", "removed"),
+    "salir": ("leave", "leaves"),
+    "sale": ("leave", "leaves"),
+    "asignar": ("assign",),
+    "veneno": ("poison",),
+    "marcado": ("marked",),
 }
 
 LANGUAGE = SearchLanguage(
@@ -184,4 +204,5 @@ LANGUAGE = SearchLanguage(
     stopwords=frozenset(stopwords_for_language("es")) - _KEEP,
     stemmer=stemmer_for_language("es"),
     to_english=TO_ENGLISH,
+    question_words=QUESTION_WORDS,
 )

@@ -14,6 +14,17 @@ from kb.search.lang import SearchLanguage
 # Forms of "avoir" in Whoosh's stop list that are also a card type here ("Aura").
 _KEEP = frozenset({"aura", "auras"})
 
+# Whoosh's French list lacks these (it has "le" and "la" but not "les"): without them "les"
+# would be stemmed to "le" and searched.
+_MORE = frozenset(
+    "les leurs cette ils elles celle celles celui ceux ceci cela ça dont où quoi quel quelle"
+    " quels quelles si".split()
+)
+QUESTION_WORDS = frozenset(
+    "que qu quoi comment combien quand pourquoi est-ce passe passe-t-il arrive arrive-t-il"
+    " faut faut-il peut peut-il peut-elle peuvent devient devient-il fait t il elle je".split()
+)
+
 ELISIONS = frozenset("c d j l m n s t qu jusqu lorsqu puisqu quoiqu presqu".split())
 
 TO_ENGLISH: dict[str, tuple[str, ...]] = {
@@ -182,13 +193,25 @@ TO_ENGLISH: dict[str, tuple[str, ...]] = {
     "cascade": ("cascade",),
     "pilotage": ("crew",),
     "équiper": ("equip",),
+    # words of judges' questions
+    "vide": ("empty",),
+    "deux": ("two",),
+    "fois": ("time",),
+    "deuxième": ("second",),
+    "quitter": ("leave", "leaves"),
+    "retirer": ("remove", "removed"),
+    "assigner": ("assign",),
+    "poison": ("poison",),
+    "perte": ("lose",),
+    "tentation": ("tempt",),
 }
 
 LANGUAGE = SearchLanguage(
     code="fr",
     name="Français",
-    stopwords=frozenset(stopwords_for_language("fr")) - _KEEP,
+    stopwords=(frozenset(stopwords_for_language("fr")) | _MORE) - _KEEP,
     stemmer=stemmer_for_language("fr"),
     elisions=ELISIONS,
     to_english=TO_ENGLISH,
+    question_words=QUESTION_WORDS,
 )

@@ -1,0 +1,111 @@
+"""Bounds on what one query may cost, so that no request can stall the search API.
+
+A wildcard, prefix, range or fuzzy term stands for every indexed term it matches: ``a*`` in
+three languages is tens of thousands of posting lists. Each may stand for at most
+``MAX_EXPANSIONS`` terms and a whole query for ``MAX_TOTAL_EXPANSIONS``; a search through
+Whoosh's matchers also gets a budget of CPU time. Beyond either, the query is refused as too broad
+(the API answers 400, ``kb search`` exits 2) rather than answered slowly for everyone.
+"""
+
+from __future__ import annotations
+
+import time
+from itertools import islice
+from typing import Any
+
+from kb.search.query import QueryError
+
+MAX_EXPANSIONS = 200  # indexed terms one wildcard, prefix, range or fuzzy term may match
+MAX_TOTAL_EXPANSIONS = 600  # over the whole query
+TIME_BUDGET = 2.0  # seconds of CPU a search through Whoosh's matchers may take
+
+
+class QueryTooBroad(QueryError):
+    """A query that would match too many terms, or take too long (the API answers 400)."""
+
+
+def _describe(q: Any) -> str:
+    """How the user wrote a term-expanding query, near enough (``a*``, ``[a TO z]``)."""
+    from whoosh import query as wq
+
+    if isinstance(q, wq.Prefix):
+        return f"{q.text}*"
+    if isinstance(q, wq.TermRange):
+        return f"[{q.start or ''} TO {q.end or ''}]"
+    if isinstance(q, wq.FuzzyTerm):
+        return f"{q.text}~"
+    return str(getattr(q, "text", q))
+
+
+def check_expansions(q: Any, reader: Any) -> None:
+    """Refuse a query whose wildcards, prefixes, ranges or fuzzy terms match too many terms."""
+    from whoosh import query as wq
+
+    total = 0
+    for sub in _multi_terms(q):
+        if isinstance(sub, wq.Variations):
+            continue  # a word's own inflections: a handful
+        count = sum(1 for _ in islice(sub.expanded_terms(reader), MAX_EXPANSIONS + 1))
+        if count > MAX_EXPANSIONS:
+            raise QueryTooBroad(
+                f"query too broad: {_describe(sub)!r} matches more than {MAX_EXPANSIONS} indexed"
+                " words; give more letters or fewer wildcards"
+            )
+        total += count
+        if total > MAX_TOTAL_EXPANSIONS:
+            raise QueryTooBroad(
+                f"query too broad: its wildcards, ranges and fuzzy words match more than"
+                f" {MAX_TOTAL_EXPANSIONS} indexed words together; use fewer of them"
+            )
+
+
+def _multi_terms(q: Any) -> list[Any]:
+    """The term-expanding queries inside a query tree."""
+    from whoosh import query as wq
+
+    if isinstance(q, wq.MultiTerm):
+        return [q]
+    found = []
+    for child in q.children():
+        found.extend(_multi_terms(child))
+    return found
+
+
+def bounded_search(searcher: Any, q: Any, *, filter: Any = None, **options: Any) -> Any:
+    """``Searcher.search`` with the expansion limits checked first and the time budget kept.
+
+    The collectors are Whoosh's own, as ``Searcher.search`` chains them, with the budget inside
+    the filter (the filter's own loop then counts the documents it lets through).
+    """
+    from whoosh.collectors import FilterCollector
+
+    check_expansions(q, searcher.reader())
+    collector = _budget(searcher.collector(**options), TIME_BUDGET)
+    if filter:  # as Whoosh's: an empty set filters nothing
+        collector = FilterCollector(collector, filter, None)
+    searcher.search_with_collector(q, collector)
+    return collector.results()
+
+
+def _budget(collector: Any, seconds: float) -> Any:
+    """A collector that gives up (QueryTooBroad) once a search has taken ``seconds`` of CPU."""
+    from whoosh.collectors import WrappingCollector
+
+    class BudgetCollector(WrappingCollector):  # type: ignore[misc]
+        """Looks at the thread's CPU time every 64 documents (no timer thread, no signal)."""
+
+        def prepare(self, top_searcher: Any, q: Any, context: Any) -> None:
+            # The thread's CPU time, not the clock: a loaded machine does not refuse queries.
+            self.deadline = time.thread_time() + seconds
+            self.seen = 0
+            self.child.prepare(top_searcher, q, context)
+
+        def collect(self, sub_docnum: int) -> Any:
+            self.seen += 1
+            if self.seen % 64 == 1 and time.thread_time() > self.deadline:
+                raise QueryTooBroad(
+                    f"query too broad: it takes longer than {seconds:g} s; add words or filters"
+                )
+            return self.child.collect(sub_docnum)
+
+    return BudgetCollector(collector)

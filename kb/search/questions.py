@@ -1,0 +1,47 @@
+"""Questions as judges ask them, reduced to the words worth searching.
+
+"what happens if two players tie a vote", "que se passe-t-il si…", "¿qué pasa si…?": the words
+that frame a question (each search language's ``question_words``) say nothing of the answer,
+and the question marks are not wildcards.
+"""
+
+from __future__ import annotations
+
+import re
+
+from kb.search.lang import fold_word, search_language
+
+_QUESTION_EDGES = "¿¡"
+_WORD_END = "!,;:"
+
+
+def drop_question_words(text: str, langs: tuple[str, ...]) -> str:
+    """A question as a judge asks it, reduced to its words: ``¿``/``?`` and the words that frame
+    it ("what happens if", "que se passe-t-il si", "qué pasa si") left out, if others remain.
+
+    A final ``?`` after three words or more is a question mark, not a wildcard. Phrases in
+    quotes are left alone, as is a query made of question words only.
+    """
+    if '"' in text:
+        return text
+    tokens = text.split()
+    if len(tokens) >= 3 and tokens[-1].endswith("?"):
+        tokens[-1] = tokens[-1].rstrip("?")
+    framing: set[str] = set()
+    for code in langs:
+        framing |= search_language(code).folded_question_words
+    kept, cleaned = [], []
+    for token in tokens:
+        if ":" in token or token in ("AND", "OR", "NOT", "ANDNOT", "ANDMAYBE", "TO"):
+            kept.append(token)
+            cleaned.append(token)
+            continue
+        word = token.lstrip(_QUESTION_EDGES).rstrip(_WORD_END)
+        if not word:
+            continue
+        cleaned.append(word)
+        parts = [p for p in re.split(r"[-'’]", fold_word(word)) if p]
+        if not parts or not all(p in framing for p in parts):
+            kept.append(word)
+    content = [t for t in kept if ":" not in t and not t.isupper()]
+    return " ".join(kept if content else cleaned)

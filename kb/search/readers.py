@@ -1,0 +1,63 @@
+"""What each thread searches with: its own Whoosh searchers (Whoosh's posting readers seek a
+file they share, so a searcher serves one thread at a time), and the type priors they score with.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from whoosh.scoring import BM25F
+from whoosh.searching import Searcher
+
+from kb.search.engine import TermEngine
+from kb.search.schema import TYPE_PRIOR
+
+
+class LazyPriors:
+    """Type priors read from the type column as documents are scored (no work per document when
+    an index opens: a one-off ``kb search`` scores a few hundred of them)."""
+
+    def __init__(self, types: Any, count: int) -> None:
+        self._types = types
+        self._count = count
+        self._known: dict[int, float] = {}
+        self._lock = threading.Lock()  # the column reader reads a file shared by the threads
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __getitem__(self, docnum: int) -> float:
+        prior = self._known.get(docnum)
+        if prior is None:
+            with self._lock:
+                prior = self._known[docnum] = TYPE_PRIOR.get(self._types[docnum], 1.0)
+        return prior
+
+
+class Readers:
+    """One thread's searchers over the open index: Whoosh's, plain BM25F's, kb's term engine."""
+
+    def __init__(self, index: Any, generation: int) -> None:
+        self.generation = generation
+        self.searcher = index.ix.searcher()
+        self.searcher.weighting = PriorWeighting(index.priors(self.searcher))
+        self.plain = Searcher(self.searcher.reader(), weighting=BM25F(), closereader=False)
+        self.engine = TermEngine(self.searcher) if index._use_engine else None
+
+    def close(self) -> None:
+        self.plain.close()
+        self.searcher.close()
+
+
+class PriorWeighting(BM25F):
+    """BM25F, multiplied by the prior of the document's type (rules before examples)."""
+
+    use_final = True
+
+    def __init__(self, priors: list[float]) -> None:
+        super().__init__()
+        self.priors = priors
+
+    def final(self, searcher: Any, docnum: int, score: float) -> float:
+        return score * self.priors[docnum] if docnum < len(self.priors) else score
