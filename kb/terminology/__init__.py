@@ -1,0 +1,1 @@
+"""Keyword terminology learned from Wizards' French and Spanish card translations."""
