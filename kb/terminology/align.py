@@ -38,12 +38,13 @@ FUNCTION_WORDS = {
     "fr": set(
         "à au aux de des du d' l' la le les un une et ou en par pour sur contre avec dans sans "
         "que qu' qui ce cet cette ces se s' sa son ses vous votre vos il elle ils elles leur "
-        "leurs lui est sont ne n' pas y plus puis si chaque tout toute tous toutes jusqu' "
+        "pouvez leurs lui est sont ne n' pas y plus puis si chaque tout toute tous toutes jusqu' "
         "cartes carte créature créatures".split()
     ),
     "es": set(
         "a al de del el la las los lo le les un una unos unas y e o u en por para con contra "
         "sin que se su sus tu tus te es son no más luego si cada todo toda todos todas hasta sobre "
+        "puedes cuanto "
         "esa ese esta este carta cartas criatura criaturas".split()
     ),
 }
@@ -96,6 +97,7 @@ class LearnedTerm:
     examples: list[tuple[str, str]] = field(default_factory=list)
     reminder_cards: int = 0
     alternatives: list[dict[str, object]] = field(default_factory=list)
+    g2: float = 0.0  # log-likelihood of the association
 
 
 def words(text: str) -> list[str]:
@@ -107,21 +109,6 @@ def _spans(text: str) -> list[tuple[str, int, int]]:
     return [
         (m.group().casefold().replace("’", "'"), m.start(), m.end()) for m in _WORD.finditer(text)
     ]
-
-
-def ngrams(tokens: Sequence[str], stop: set[str]) -> set[tuple[str, ...]]:
-    """Every 1..MAX_N-gram that neither starts nor ends with a function word."""
-    found: set[tuple[str, ...]] = set()
-    for i, first in enumerate(tokens):
-        if first in stop or len(first) < 2:
-            continue
-        for n in range(1, MAX_N + 1):
-            gram = tuple(tokens[i : i + n])
-            if len(gram) < n:
-                break
-            if gram[-1] not in stop and len(gram[-1]) > 1:
-                found.add(gram)
-    return found
 
 
 def _parts(line: str) -> tuple[str, str]:
@@ -183,22 +170,22 @@ class KeywordMatcher:
                 self.lengths[parts[0]].append(len(parts))
         for sizes in self.lengths.values():
             sizes.sort(reverse=True)
-        self._seen: dict[str, set[str]] = {}
+        self._seen: dict[str, dict[str, float]] = {}
 
-    def mentions(self, text: str) -> set[str]:
-        """The keyword names (lower case) the text mentions; remembered per text."""
+    def mentions(self, text: str) -> dict[str, float]:
+        """{keyword name (lower case): relative position of its first mention}; remembered."""
         known = self._seen.get(text)
         if known is not None:
             return known
         tokens = _EN_WORD.findall(text.casefold())
-        found: set[str] = set()
+        found: dict[str, float] = {}
         i = 0
         while i < len(tokens):
             step = 1
             for n in self.lengths.get(tokens[i], ()):
                 name = self.forms.get(" ".join(tokens[i : i + n]))
                 if name is not None:
-                    found.add(name)
+                    found.setdefault(name, i / len(tokens))
                     step = n
                     break
             i += step
@@ -211,19 +198,24 @@ class _Unit:
     card: int
     text: str
     grams: set[tuple[str, ...]]
-    mentions: set[str]
+    mentions: dict[str, float]  # keyword -> relative position in the English text
+
+
+_CLAUSE = re.compile(r"[.,;:!?¡¿«»\"“”()\[\]•]+")
 
 
 def _grams(text: str, stop: set[str]) -> set[tuple[str, ...]]:
-    tokens = words(text)
-    ok = [t not in stop and len(t) > 1 for t in tokens]
-    size = len(tokens)
-    found = set()
-    for i in range(size):
-        if ok[i]:
-            for j in range(i + 1, min(i + MAX_N, size) + 1):
-                if ok[j - 1]:
-                    found.add(tuple(tokens[i:j]))
+    """The n-grams of a text, never across punctuation (a term is never split by a comma)."""
+    found: set[tuple[str, ...]] = set()
+    for clause in _CLAUSE.split(text):
+        tokens = words(clause)
+        ok = [t not in stop and len(t) > 1 for t in tokens]
+        size = len(tokens)
+        for i in range(size):
+            if ok[i]:
+                for j in range(i + 1, min(i + MAX_N, size) + 1):
+                    if ok[j - 1]:
+                        found.add(tuple(tokens[i:j]))
     return found
 
 
@@ -261,7 +253,7 @@ class _Corpus:
                 if en_reminder and tr_reminder:
                     self._add("reminders", index, tr_reminder, matcher.mentions(en_reminder))
 
-    def _add(self, kind: str, card: int, text: str, mentions: set[str]) -> None:
+    def _add(self, kind: str, card: int, text: str, mentions: dict[str, float]) -> None:
         unit = _Unit(card, text, _grams(text, self.stop), mentions)
         self.units[kind].append(unit)
         for mention in mentions:
@@ -276,7 +268,7 @@ class _Corpus:
             for line in self.cards[index].translated.replace(" // ", "\n").split("\n"):
                 grams[index] |= _grams(_parts(line)[0], self.stop)
         return [
-            _Unit(index, self.cards[index].translated, grams[index], set())
+            _Unit(index, self.cards[index].translated, grams[index], {})
             for index in range(len(self.cards))
         ]
 
@@ -331,6 +323,18 @@ def _split(
     return positive, ambiguous
 
 
+_SYMBOL = re.compile(r"\{[^}]*\}")
+_LETTER = re.compile(r"[^\W\d_]")
+
+
+def _opens(before: str) -> bool:
+    """Whether a word after this text opens a sentence (so its capital says nothing)."""
+    before = before.rstrip()
+    return not _LETTER.search(_SYMBOL.sub("", before)) or before.endswith(
+        (".", ":", "—", "!", "?", ";", "•")
+    )
+
+
 def _label(gram: tuple[str, ...], units: Iterable[_Unit]) -> str:
     """The n-gram as printed: its most common mid-sentence spelling, else lower-cased."""
     inside: Counter[str] = Counter()
@@ -342,8 +346,7 @@ def _label(gram: tuple[str, ...], units: Iterable[_Unit]) -> str:
         for i in range(len(tokens) - n + 1):
             if tuple(tokens[i : i + n]) == gram:
                 surface = " ".join(unit.text[spans[i][1] : spans[i + n - 1][2]].split())
-                before = unit.text[: spans[i][1]].strip(" \t—-:.,;")
-                (inside if before else opening)[surface] += 1
+                (opening if _opens(unit.text[: spans[i][1]]) else inside)[surface] += 1
     if inside:
         return min(inside, key=lambda s: (-inside[s], s))
     if opening:
@@ -377,14 +380,48 @@ def _extend(best: Candidate, candidates: list[Candidate]) -> Candidate:
             at = _contains(cand.words, best.words)
             if at is None:
                 continue
-            if at > 0:  # words before: more specific, and with half the units at least
-                if cand.units >= 0.5 * best.units and cand.precision >= best.precision + 0.02:
-                    longer.append(cand)
-            elif cand.units >= 0.9 * best.units:
+            if cand.units >= 0.9 * best.units or (
+                at > 0  # words before: more specific, with half the units at least
+                and cand.units >= 0.5 * best.units
+                and cand.precision >= best.precision + 0.02
+            ):
                 longer.append(cand)
         if not longer:
             return best
         best = min(longer, key=lambda c: (-c.units, -c.g2, c.words))
+
+
+def _distortion(gram: tuple[str, ...], units: Iterable[_Unit], keyword: str) -> float:
+    """Mean distance between the gram's relative position and the English keyword's."""
+    total, count = 0.0, 0
+    n = len(gram)
+    for unit in units:
+        if gram not in unit.grams or keyword not in unit.mentions:
+            continue
+        tokens = words(unit.text)
+        for i in range(len(tokens) - n + 1):
+            if tuple(tokens[i : i + n]) == gram:
+                total += abs(i / len(tokens) - unit.mentions[keyword])
+                count += 1
+                break
+    return total / count if count else 1.0
+
+
+def _placement(
+    gram: tuple[str, ...], key: str, split: dict[str, tuple[list[_Unit], list[_Unit]]]
+) -> float:
+    """How far from the keyword's English position the gram sits, over its positive lines."""
+    units = split.get("bodies", ([], []))[0] or split.get("reminders", ([], []))[0]
+    return round(_distortion(gram, units, key), 2)
+
+
+def _untie(candidates: list[Candidate], units: list[_Unit], keyword: str) -> Candidate:
+    """Among candidates scoring alike, the one printed where the English names the keyword."""
+    best = candidates[0]
+    tied = [c for c in candidates[:10] if c.g2 >= best.g2 * 0.999 and c.units == best.units]
+    if len(tied) == 1:
+        return best
+    return min(tied, key=lambda c: (_distortion(c.words, units, keyword), len(c.words), c.words))
 
 
 def learn(
@@ -431,16 +468,33 @@ def learn(
                 for unit in holders:
                     wanted["whole"] |= unit.grams
     frequency = {kind: _frequency(units[kind], grams) for kind, grams in wanted.items() if grams}
-    learned = []
+    results: dict[str, dict[str, list[Candidate]]] = {}
     for key in sorted(names):
-        results: dict[str, list[Candidate]] = {}
+        results[key] = {}
         for kind, (positive, ambiguous) in splits[key].items():
             if len({u.card for u in positive}) >= MIN_CARDS and kind in frequency:
-                results[kind] = _score(len(units[kind]), positive, ambiguous, frequency[kind])
-        term = _term(corpus, names[key], language, splits[key], results)
-        if term is not None:
-            learned.append(term)
-    return learned
+                results[key][kind] = _score(len(units[kind]), positive, ambiguous, frequency[kind])
+    chosen = {key: _term(corpus, names[key], language, splits[key], results[key]) for key in names}
+    # Competitive linking (Melamed 2000): one term names one keyword. When two keywords pick
+    # the same n-gram ("then shuffle" closes every "search" line), the stronger association
+    # keeps it and the other takes its next candidate.
+    for _ in range(5):
+        holders: dict[str, list[str]] = defaultdict(list)
+        for key, term in chosen.items():
+            if term is not None:
+                holders[term.term].append(key)
+        clashes = [keys for keys in holders.values() if len(keys) > 1]
+        if not clashes:
+            break
+        for keys in clashes:
+            taken = tuple(chosen[keys[0]].term.split())  # type: ignore[union-attr]
+            # The keyword named where the term is printed keeps it, then the stronger one.
+            keys.sort(key=lambda k: (_placement(taken, k, splits[k]), -chosen[k].g2, k))  # type: ignore[union-attr]
+            for key in keys[1:]:
+                for kind in results[key]:
+                    results[key][kind] = [c for c in results[key][kind] if c.words != taken]
+                chosen[key] = _term(corpus, names[key], language, splits[key], results[key])
+    return [chosen[key] for key in sorted(chosen) if chosen[key] is not None]  # type: ignore[misc]
 
 
 def _term(
@@ -454,8 +508,9 @@ def _term(
     if source is None:
         return None
     candidates = results[source]
-    best = _extend(candidates[0], candidates)
     positive = split[source][0]
+    keyword = " ".join(_EN_WORD.findall(name.casefold()))
+    best = _extend(_untie(candidates, positive, keyword), candidates)
     holding = [u for u in positive if best.words in u.grams]
     examples: list[tuple[str, str]] = []
     for unit in sorted(holding, key=lambda u: (len(u.text), corpus.cards[u.card].name)):
@@ -464,14 +519,25 @@ def _term(
             examples.append((card.name, card.translated_name))
         if len(examples) == 2:
             break
-    alternatives = [
-        {"term": " ".join(c.words), "cards": c.cards, "confidence": round(c.confidence, 3)}
-        for c in candidates
-        if c is not best
-        and _contains(c.words, best.words) is None
-        and _contains(best.words, c.words) is None
-        and (c.g2 >= best.g2 / 4 or (c.precision >= 0.9 and c.cards >= best.cards / 10))
-    ][:3]
+    alternatives: list[dict[str, object]] = []
+    shown = [best.words]
+    for cand in candidates:
+        if len(alternatives) == 3:
+            break
+        if any(
+            _contains(cand.words, w) is not None or _contains(w, cand.words) is not None
+            for w in shown
+        ):
+            continue
+        if cand.g2 >= best.g2 / 4 or (cand.precision >= 0.9 and cand.cards >= best.cards / 10):
+            shown.append(cand.words)
+            alternatives.append(
+                {
+                    "term": " ".join(cand.words),
+                    "cards": cand.cards,
+                    "confidence": round(cand.confidence, 3),
+                }
+            )
     reminder_cards = 0
     if source == "bodies" and split["reminders"][0]:
         reminder_cards = len({u.card for u in split["reminders"][0] if best.words in u.grams})
@@ -487,4 +553,5 @@ def _term(
         examples=examples,
         reminder_cards=reminder_cards,
         alternatives=alternatives,
+        g2=round(best.g2, 1),
     )
