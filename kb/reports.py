@@ -197,6 +197,12 @@ def print_rule(console: Console, view: dict[str, Any]) -> None:
                 suffix = f"\n[dim]({escape(badge)})[/dim]" if badge != shown_badge else ""
                 shown_badge = badge
                 row.append(_body(translation) + suffix)
+            elif item.get("card_term"):
+                term = item["card_term"]
+                row.append(
+                    f"[bold]{escape(term['title'])}[/bold]\n[dim]({escape(term['note'])}; "
+                    f"no {language_name(lang, 'en')} text of the rule)[/dim]"
+                )
             else:
                 row.append(f"[dim]no {language_name(lang, 'en')} text[/dim]")
         table.add_row(*row)
