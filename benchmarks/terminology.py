@@ -36,6 +36,7 @@ def build(home: Path, allprintings: Path, cr: Path) -> None:
     """A data folder with one CR edition (ingested) and every card (bulk-inserted)."""
     from kb.config import Settings
     from kb.corpus import mtgjson
+    from kb.errors import ParseError
     from kb.models import Card, CardLocalization
     from kb.pipeline import ingest, open_db
 
@@ -47,7 +48,11 @@ def build(home: Path, allprintings: Path, cr: Path) -> None:
     records = {}
     order = sorted(sets, key=lambda c: (sets[c].get("releaseDate") or "", c))
     for code in order:
-        document = mtgjson.parse(json.dumps({"data": sets.pop(code)}), f"AllPrintings:{code}")
+        try:
+            document = mtgjson.parse(json.dumps({"data": sets.pop(code)}), f"AllPrintings:{code}")
+        except ParseError as exc:  # as `kb ingest` would: the set fails whole, the others load
+            print(f"skipped {exc}", flush=True)
+            continue
         for record in document.cards:
             records[record.oracle_id] = record
     print(f"parsed {len(records)} cards in {time.perf_counter() - started:.0f} s", flush=True)

@@ -22,6 +22,8 @@ from whoosh.searching import Searcher
 from kb.errors import KbError
 from kb.search.engine import DocSet, TermEngine, as_set
 from kb.search.indexer import MANIFEST, check_index, read_manifest
+from kb.search.lang import learned_language
+from kb.search.learned import load_learned_terms
 from kb.search.plain import NULL, QUERY, plain_tree, to_query
 from kb.search.plan import plan_tree
 from kb.search.query import (
@@ -79,6 +81,7 @@ class SearchIndex:
         self._filters: dict[Any, Any] = {}
         self._doc_count = self.searcher.doc_count()
         self._vocabulary = Vocabulary(self.index_dir)
+        load_learned_terms(self.index_dir)
         self.editions = sorted(
             e.decode("utf-8")
             for e in self.searcher.reader().lexicon("edition")
@@ -150,7 +153,8 @@ class SearchIndex:
             raise QueryError(f"the query is too long ({len(text)} characters; at most {MAX_QUERY})")
         if not 1 <= limit <= MAX_LIMIT:
             raise QueryError(f"limit must be between 1 and {MAX_LIMIT} (got {limit})")
-        language = check_language(lang, default_lang)
+        # A query that is a learned French or Spanish keyword term searches in that language.
+        language = check_language(lang or learned_language(text), default_lang)
         type_list = check_types(",".join(types) if isinstance(types, list) else types)
         with self._lock:
             context = QueryContext(lang=language, editions=self.editions, fuzzy=fuzzy)
