@@ -180,3 +180,44 @@ def test_conflicts_flag_competing_translations(settings):
             assert conflicts(session, "fr") == []
     finally:
         db.dispose()
+
+
+def test_po_entries_carry_the_official_terms_they_name(full_db):
+    from kb.export.po import export_po
+
+    with full_db.session() as session:
+        po = export_po(session, "fr", items=["702.2"]).data.decode("utf-8")
+    assert "Official terms (from Wizards' card translations): Deathtouch = contact" in po
+
+
+@pytest.fixture(scope="module")
+def full_index(full_settings, tmp_path_factory):
+    from kb.pipeline import open_db
+    from kb.search import build_index
+
+    index_dir = tmp_path_factory.mktemp("terms-index") / "index"
+    db = open_db(full_settings, create=False)
+    try:
+        build_index(db, index_dir)
+    finally:
+        db.dispose()
+    return index_dir
+
+
+@pytest.mark.parametrize(
+    ("query", "lang"),
+    [
+        ("contact mortel", None),
+        ("contact mortel", "fr"),
+        ("toque mortal", None),
+        ("toque mortal", "es"),
+        ("piétinement", None),
+        ("arrolla", "es"),
+    ],
+)
+def test_learned_terms_find_their_keyword_rule_first(full_index, query, lang):
+    from kb.search import search
+
+    expected = {"contact mortel": "702.2", "toque mortal": "702.2"}.get(query, "702.19")
+    response = search(full_index, query, lang=lang, limit=3)
+    assert response["results"][0]["number"] == expected

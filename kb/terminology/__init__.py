@@ -9,9 +9,9 @@ from __future__ import annotations
 from .align import CardText, LearnedTerm, learn
 from .store import (
     LANGUAGES,
+    OfficialTerms,
     conflicts,
     list_terms,
-    official_terms_in,
     rebuild_terms,
     rule_terms,
     terms_current,
@@ -22,10 +22,10 @@ __all__ = [
     "LANGUAGES",
     "CardText",
     "LearnedTerm",
+    "OfficialTerms",
     "conflicts",
     "learn",
     "list_terms",
-    "official_terms_in",
     "rebuild_terms",
     "rule_terms",
     "terms_current",

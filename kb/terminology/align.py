@@ -154,6 +154,11 @@ _INFLECTIONS = ("s", "es", "ed", "d", "ing")
 _DASH = re.compile(r"\s*—\s*")
 
 
+def normal_name(keyword: str) -> str:
+    """A keyword as the matcher names it: lower-case English words ("council s dilemma")."""
+    return " ".join(_EN_WORD.findall(keyword.casefold()))
+
+
 class KeywordMatcher:
     """Finds the keywords an English text names: longest name first, actions inflected."""
 

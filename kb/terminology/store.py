@@ -27,7 +27,7 @@ from kb.models import (
     RuleText,
 )
 
-from .align import CardText, KeywordMatcher, learn
+from .align import CardText, KeywordMatcher, learn, normal_name
 
 log = logging.getLogger(__name__)
 
@@ -235,10 +235,20 @@ def vocabulary(session: Session, language: str) -> list[tuple[str, str]]:
     return sorted((term, keyword) for term, keyword in rows)
 
 
-def official_terms_in(text: str, terms: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
-    """The (term, keyword) pairs whose words occur in a text, in the order given."""
-    from .align import words
+class OfficialTerms:
+    """Finds which learned keyword terms an English text names, for translators' comments."""
 
-    tokens = words(text)
-    joined = f" {' '.join(tokens)} "
-    return [(term, keyword) for term, keyword in terms if f" {' '.join(words(term))} " in joined]
+    def __init__(self, session: Session, language: str) -> None:
+        rows = session.execute(
+            select(CardTerm.keyword, CardTerm.label, CardTerm.rule).where(
+                CardTerm.language == language, CardTerm.confidence >= USABLE_CONFIDENCE
+            )
+        ).all()
+        self.labels = {normal_name(k): (k, label) for k, label, _ in rows}
+        actions = [k for k, _, rule in rows if rule and rule.startswith("701.")]
+        self.matcher = KeywordMatcher([k for k, _, _ in rows], actions)
+
+    def find(self, english: str) -> list[tuple[str, str]]:
+        """(English keyword, official term) for each keyword the text names, in text order."""
+        mentions = self.matcher.mentions(english)
+        return [self.labels[m] for m in sorted(mentions, key=lambda m: (mentions[m], m))]
