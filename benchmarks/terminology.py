@@ -4,10 +4,10 @@ Usage: python benchmarks/terminology.py [--allprintings PATH] [--cr PATH] [--kee
        python benchmarks/terminology.py --home DIR   (reuse a data folder built by --keep)
 
 Builds a SQLite knowledge base holding the newest Comprehensive Rules (through `kb ingest`) and
-every card of AllPrintings (parsed by kb.corpus.mtgjson set by set, newest set last as an ingest
-would leave them, then inserted in bulk: a full ingest takes minutes and is measured by
-benchmarks/ingest.py). Then it times `rebuild_terms` (what `kb ingest` runs when card data
-changed) and prints:
+every card of AllPrintings (parsed by kb.corpus.mtgjson set by set, newest set last, a card
+keeping a language a newer set lacks, as the loader leaves them; then inserted in bulk: a full
+ingest takes minutes and is measured by benchmarks/ingest.py). Then it times `rebuild_terms`
+(what `kb ingest` runs when card data changed) and prints:
 
 - coverage: the share of keywords on at least 3 translated cards that got a term (target 90 %);
 - precision on the hand-checked sample tests/data/terminology/hand_sample.tsv (target 0.95);
@@ -54,6 +54,16 @@ def build(home: Path, allprintings: Path, cr: Path) -> None:
             print(f"skipped {exc}", flush=True)
             continue
         for record in document.cards:
+            older = records.get(record.oracle_id)
+            if older is not None:  # as the loader does: a language the newer set lacks stays
+                for lang in older.names.keys() - record.names.keys():
+                    record.names[lang] = older.names[lang]
+                    for field in (record.texts, record.type_lines):
+                        value = (older.texts if field is record.texts else older.type_lines).get(
+                            lang
+                        )
+                        if value:
+                            field[lang] = value
             records[record.oracle_id] = record
     print(f"parsed {len(records)} cards in {time.perf_counter() - started:.0f} s", flush=True)
     db = open_db(settings)
