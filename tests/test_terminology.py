@@ -221,3 +221,28 @@ def test_learned_terms_find_their_keyword_rule_first(full_index, query, lang):
     expected = {"contact mortel": "702.2", "toque mortal": "702.2"}.get(query, "702.19")
     response = search(full_index, query, lang=lang, limit=3)
     assert response["results"][0]["number"] == expected
+
+
+def test_official_keyword_names_reach_their_rule_first(full_settings, full_index):
+    """tests/data/search_eval_terms.tsv, judged on the queries the shared sets' cards teach."""
+    from kb.pipeline import open_db
+    from kb.search import open_index
+    from kb.search.evaluation import evaluate, load_queries
+
+    db = open_db(full_settings, create=False)
+    try:
+        with db.session() as session:
+            taught = {(r["language"], r["keyword"]) for r in list_terms(session)}
+    finally:
+        db.dispose()
+    queries = [
+        q
+        for q in load_queries(Path(__file__).parent / "data" / "search_eval_terms.tsv")
+        if (q.lang, q.note) in taught
+    ]
+    with open_index(full_index) as index:
+        report = evaluate(index, queries)
+    for lang in ("fr", "es"):
+        scores = report["languages"][lang]
+        assert scores["queries"] >= 12, scores
+        assert scores["hit@1"] >= 0.9, [q for q in report["queries"] if q["rank"] != 1]
