@@ -19,7 +19,12 @@ from kb.config import Settings
 from kb.ingest import IngestReport, ProgressHook
 from kb.langs import LANGS, language_name
 
-BADGES = {"official": "official", "machine": "machine translation", "community": "community"}
+BADGES = {
+    "official": "official",
+    "machine": "machine translation",
+    "community": "community",
+    "card-term": "term from official card translations",
+}
 
 
 @contextmanager
