@@ -3,7 +3,8 @@
 Revision ID: 0006
 Revises: 0002
 
-Existing cards get an empty keyword list: re-ingesting their MTGJSON files fills it.
+Existing cards get an empty keyword list; the recorded digest of the MTGJSON documents is
+cleared, so the next `kb ingest` reloads them and fills it.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ def upgrade() -> None:
             "cards",
             sa.Column("keywords", sa.JSON(), nullable=False, server_default=sa.text("'[]'")),
         )
+    op.execute("UPDATE documents SET sha256 = '' WHERE format = 'mtgjson'")
     op.create_table(
         "card_terms",
         sa.Column("id", sa.Integer(), nullable=False),
