@@ -488,17 +488,24 @@ def learn(
         for key, term in chosen.items():
             if term is not None:
                 holders[term.term].append(key)
-        clashes = [keys for keys in holders.values() if len(keys) > 1]
-        if not clashes:
-            break
-        for keys in clashes:
+        changed = False
+        for keys in holders.values():
+            if len(keys) < 2:
+                continue
             taken = tuple(chosen[keys[0]].term.split())  # type: ignore[union-attr]
-            # The keyword named where the term is printed keeps it, then the stronger one.
+            # The keyword named where the term is printed keeps it, then the stronger one;
+            # a keyword sharing an English word with it ("Hexproof from") may share it too.
             keys.sort(key=lambda k: (_placement(taken, k, splits[k]), -chosen[k].g2, k))  # type: ignore[union-attr]
+            winner = set(keys[0].split())
             for key in keys[1:]:
+                if winner & set(key.split()):
+                    continue
                 for kind in results[key]:
                     results[key][kind] = [c for c in results[key][kind] if c.words != taken]
                 chosen[key] = _term(corpus, names[key], language, splits[key], results[key])
+                changed = True
+        if not changed:
+            break
     return [chosen[key] for key in sorted(chosen) if chosen[key] is not None]  # type: ignore[misc]
 
 
