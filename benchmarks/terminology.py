@@ -1,7 +1,8 @@
 """Keyword terms learned from card translations, on all of AllPrintings: coverage, precision, time.
 
 Usage: python benchmarks/terminology.py [--allprintings PATH] [--cr PATH] [--keep DIR]
-       python benchmarks/terminology.py --home DIR   (reuse a data folder built by --keep)
+       python benchmarks/terminology.py --home DIR   (reuse a data folder built by --keep;
+       after `kb --home DIR index` it also scores tests/data/search_eval_terms.tsv)
 
 Builds a SQLite knowledge base holding the newest Comprehensive Rules (through `kb ingest`) and
 every card of AllPrintings (parsed by kb.corpus.mtgjson set by set, newest set last, a card
@@ -151,7 +152,25 @@ def measure(home: Path) -> dict:
             "sample_answered": f"{judged}/{sum(1 for r in sample if r['language'] == lang)}",
             "sample_errors": errors,
         }
+    figures["search"] = search_figures(home)
     return figures
+
+
+def search_figures(home: Path) -> dict | None:
+    """hit@1 of tests/data/search_eval_terms.tsv on the data folder's index (if it has one)."""
+    from kb.search import index_ready, open_index
+    from kb.search.evaluation import evaluate, load_queries
+
+    index_dir = home / "index"
+    if not index_ready(index_dir):
+        return None
+    queries = load_queries(ROOT / "tests" / "data" / "search_eval_terms.tsv")
+    with open_index(index_dir) as index:
+        report = evaluate(index, queries)
+    misses = [
+        f"{q['lang']} {q['query']!r}: {q['top']}" for q in report["queries"] if q["rank"] != 1
+    ]
+    return {"languages": report["languages"], "not_first": misses}
 
 
 def main() -> None:
