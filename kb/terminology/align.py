@@ -151,7 +151,7 @@ def g2(a: int, b: int, c: int, d: int) -> float:
 
 _EN_WORD = re.compile(r"[a-z]+")
 _INFLECTIONS = ("s", "es", "ed", "d", "ing")
-_DASH = re.compile(r"\s*—\s*")
+_DASH = re.compile(r"\s*—\s*|\s+[-–]\s+")
 
 
 def normal_name(keyword: str) -> str:
@@ -533,7 +533,8 @@ def _term(
             break
     alternatives: list[dict[str, object]] = []
     shown = [best.words]
-    for cand in candidates:
+    with_best = {id(u) for u in holding}
+    for cand in candidates[:50]:
         if len(alternatives) == 3:
             break
         if any(
@@ -541,13 +542,21 @@ def _term(
             for w in shown
         ):
             continue
-        if cand.g2 >= best.g2 / 4 or (cand.precision >= 0.9 and cand.cards >= best.cards / 10):
+        # A competing name is printed (almost) only where the keyword is, like the term, and
+        # mostly on lines without the term: an older or newer name ("dañar primero"), not the
+        # words around it ("comparte un tipo" beside "hermandad").
+        if cand.precision < 0.8 or cand.cards < MIN_CARDS:
+            continue
+        units = [u for u in positive if cand.words in u.grams]
+        apart = sum(1 for u in units if id(u) not in with_best) / max(len(units), 1)
+        if apart >= 0.7:
             shown.append(cand.words)
             alternatives.append(
                 {
                     "term": " ".join(cand.words),
                     "cards": cand.cards,
                     "confidence": round(cand.confidence, 3),
+                    "precision": round(cand.precision, 3),
                 }
             )
     reminder_cards = 0
