@@ -204,7 +204,7 @@ class _Reader:
             elif current is None:
                 raise self.error(i + 1, f"text before the first rule: {_shorten(line)!r}")
             elif line.startswith(_EXAMPLE):
-                current.examples.append([line[len(_EXAMPLE) :].strip()])
+                current.examples.append([line[len(_EXAMPLE):].strip()])
                 current.in_example = True
             elif current.in_example and self.lines[i - 1].strip():
                 current.examples[-1].append(line.strip())

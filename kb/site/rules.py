@@ -258,7 +258,9 @@ class RulePages:
                         "chapter": heading,
                         "part": part,
                         "previous": self._heading(rules[index - 1]) if index else None,
-                        "next": self._heading(rules[index + 1]) if index + 1 < len(rules) else None,
+                        "next": self._heading(rules[index + 1])
+                        if index + 1 < len(rules)
+                        else None,
                         "indexed": True,
                         "page_kind": "rule",
                     },
