@@ -32,6 +32,7 @@ class Base(DeclarativeBase):
     """Declarative base of every kb table."""
 
 
+
 class Document(Base):
     """A corpus file: where it is, what it held (sha256) and whether it loaded."""
 
