@@ -22,7 +22,7 @@ FILE = "learned_terms.json"
 
 
 def save_learned_terms(db: Database, index_dir: Path) -> None:
-    """Write {language: [[term, English keyword], ...]} into the index folder."""
+    """Write {language: [[term, English keyword, rule], ...]} into the index folder."""
     from kb.terminology import LANGUAGES, vocabulary
 
     with db.session() as session:
@@ -43,4 +43,4 @@ def load_learned_terms(index_dir: Path) -> None:
         log.warning("ignoring the learned terms in %s: %s", path, exc)
         return
     for code, pairs in sorted(data.items()):
-        register_learned_terms(code, [(str(t), str(k)) for t, k in pairs])
+        register_learned_terms(code, [tuple(map(str, row)) for row in pairs])

@@ -22,7 +22,7 @@ from whoosh.searching import Searcher
 from kb.errors import KbError
 from kb.search.engine import DocSet, TermEngine, as_set
 from kb.search.indexer import MANIFEST, check_index, read_manifest
-from kb.search.lang import learned_language
+from kb.search.lang import learned_language, learned_rule
 from kb.search.learned import load_learned_terms
 from kb.search.plain import NULL, QUERY, plain_tree, to_query
 from kb.search.plan import plan_tree
@@ -186,6 +186,7 @@ class SearchIndex:
                     response["total"] = len(hits)
                     return response
             self._ranked(text, context, type_list, limit, response)
+            self._keyword_rule_first(words_only, context, type_list, limit, response)
             suggestion = response["did_you_mean"]
             if not response["results"] and suggestion:
                 # Nothing for the words as typed: show what the corrected words find.
@@ -315,6 +316,37 @@ class SearchIndex:
         for hit in kept:
             hit.score = hit.score * priors[hit.docnum]
         return sorted(kept, key=lambda h: (-h.score, h.docnum))[:wanted]
+
+    def _keyword_rule_first(
+        self,
+        words: str,
+        context: QueryContext,
+        types: list[str] | None,
+        limit: int,
+        response: dict[str, Any],
+    ) -> None:
+        """A query that is a keyword's official French/Spanish name gets the keyword's rule first.
+
+        Cards named like the keyword ("Vol", "Lien de vie") would otherwise outrank its rule.
+        """
+        rule = learned_rule(words, context.lang)
+        if not rule or (types and "rule" not in types):
+            return
+        results = response["results"]
+        at = next(
+            (i for i, r in enumerate(results) if r["type"] == "rule" and r["number"] == rule), None
+        )
+        if at is None:
+            found = self._jump([rule], "", context, types, 1)
+            if not found:
+                return
+            results.insert(0, found[0])
+            response["total"] += 1
+        else:
+            results.insert(0, results.pop(at))
+        del results[limit:]
+        for rank, result in enumerate(results, 1):
+            result["rank"] = rank
 
     def _jump(
         self,

@@ -225,14 +225,14 @@ def rule_terms(session: Session, numbers: Iterable[str], language: str) -> dict[
     return chosen
 
 
-def vocabulary(session: Session, language: str) -> list[tuple[str, str]]:
-    """(learned term, English keyword) pairs of a language, confident terms only, sorted."""
+def vocabulary(session: Session, language: str) -> list[tuple[str, str, str]]:
+    """(learned term, English keyword, rule or "") of a language, confident terms only, sorted."""
     rows = session.execute(
-        select(CardTerm.term, CardTerm.keyword).where(
+        select(CardTerm.term, CardTerm.keyword, CardTerm.rule).where(
             CardTerm.language == language, CardTerm.confidence >= USABLE_CONFIDENCE
         )
     ).all()
-    return sorted((term, keyword) for term, keyword in rows)
+    return sorted((term, keyword, rule or "") for term, keyword, rule in rows)
 
 
 class OfficialTerms:

@@ -76,14 +76,27 @@ def _folded_stopwords(language: SearchLanguage) -> frozenset[str]:
 
 
 # Keyword terms learned from Wizards' card translations (kb.terminology), per language code:
-# {folded term: English keyword}. The index stores them; an opened index registers them here.
+# {folded term: English keyword}, and the keyword's rule. The index stores them; an opened
+# index registers them here.
 _LEARNED: dict[str, dict[str, str]] = {}
+_LEARNED_RULES: dict[str, dict[str, str]] = {}
 
 
-def register_learned_terms(code: str, terms: Iterable[tuple[str, str]]) -> None:
-    """Add (term, English keyword) pairs learned from card translations to a language's bridge."""
-    _LEARNED[code] = {" ".join(fold_word(w) for w in t.split()): k.casefold() for t, k in terms}
+def _fold_phrase(text: str) -> str:
+    return " ".join(fold_word(w) for w in text.split())
+
+
+def register_learned_terms(code: str, terms: Iterable[tuple[str, ...]]) -> None:
+    """Add (term, English keyword[, rule]) learned from card translations to a language."""
+    rows = [tuple(row) for row in terms]
+    _LEARNED[code] = {_fold_phrase(row[0]): row[1].casefold() for row in rows}
+    _LEARNED_RULES[code] = {_fold_phrase(row[0]): row[2] for row in rows if len(row) > 2 and row[2]}
     _bridge.cache_clear()
+
+
+def learned_rule(text: str, code: str) -> str | None:
+    """The keyword rule a query names by its official term in a language ("toque mortal")."""
+    return _LEARNED_RULES.get(code, {}).get(_fold_phrase(text))
 
 
 def learned_language(text: str) -> str | None:
@@ -91,7 +104,7 @@ def learned_language(text: str) -> str | None:
 
     None when the query is also an English keyword ("vigilance", "flash") or no term.
     """
-    folded = " ".join(fold_word(w) for w in text.split())
+    folded = _fold_phrase(text)
     for code in sorted(_LEARNED):
         keyword = _LEARNED[code].get(folded)
         if keyword is not None and fold_word(keyword) != folded:
