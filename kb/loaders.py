@@ -428,6 +428,7 @@ def load_card_set(
             cards[record.oracle_id] = card
         card.name, card.mana_value = record.name, record.mana_value
         card.layout, card.faces = record.layout, list(record.faces)
+        card.keywords = list(record.keywords)
     session.flush()
     locs = {
         (loc.card_id, loc.language): loc

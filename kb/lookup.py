@@ -124,6 +124,8 @@ def rule_view(
     if not rules or rules[0].number != number:
         raise NotFoundError(f"rule {number} is not in the {ed.effective_date} edition")
     translated = _translations(session, [r.number for r in rules], language, ed)
+    untranslated = [r.number for r in rules if r.number not in translated]
+    terms = card_term_titles(session, untranslated, language)
     items = []
     for rule in rules:
         english = next((t for t in rule.texts if t.language == "en"), None)
@@ -133,6 +135,7 @@ def rule_view(
                 "kind": rule.kind,
                 "english": _text_dict(english),
                 "translation": translated.get(rule.number),
+                "card_term": terms.get(rule.number),
             }
         )
     missing = sum(1 for i in items if i["translation"] is None)
@@ -145,6 +148,28 @@ def rule_view(
         "translated": len(items) - missing if language != "en" else len(items),
         "missing": missing if language != "en" else 0,
         "today": _today(session, number, ed, edition),
+    }
+
+
+CARD_TERM_PROVENANCE = "card-term"
+CARD_TERM_NOTE = "term from official card translations"
+
+
+def card_term_titles(
+    session: Session, numbers: list[str], language: str
+) -> dict[str, dict[str, str]]:
+    """Titles of keyword rules learned from Wizards' card translations, where no human text is.
+
+    Their own provenance (``card-term``): a term Wizards prints on cards, never a translation of
+    the rule itself.
+    """
+    if language == "en" or not numbers:
+        return {}
+    from kb.terminology import rule_terms
+
+    return {
+        number: {"title": title, "provenance": CARD_TERM_PROVENANCE, "note": CARD_TERM_NOTE}
+        for number, title in rule_terms(session, numbers, language).items()
     }
 
 

@@ -223,6 +223,7 @@ class Card(Base):
     mana_value: Mapped[float | None] = mapped_column(Float)
     layout: Mapped[str | None] = mapped_column(String(32))
     faces: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    keywords: Mapped[list[Any]] = mapped_column(JSON, default=list)  # MTGJSON keywords, sorted
 
     localizations: Mapped[list[CardLocalization]] = relationship(
         back_populates="card", cascade="all, delete-orphan", passive_deletes=True
@@ -395,3 +396,29 @@ class DerivedState(Base):
 
     stage: Mapped[str] = mapped_column(String(32), primary_key=True)
     inputs: Mapped[str] = mapped_column(String(64))
+
+
+class CardTerm(Base):
+    """A keyword's French or Spanish term, learned from Wizards' card translations (kb.terminology).
+
+    Derived data, rebuilt whenever card data changes: ``cards`` of ``keyword_cards`` carry the
+    term where the English names the keyword; ``examples`` are two (English, translated) card
+    names; ``alternatives`` are competing n-grams for a person to review (``kb terms --check``).
+    """
+
+    __tablename__ = "card_terms"
+    __table_args__ = (UniqueConstraint("keyword", "language"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    keyword: Mapped[str] = mapped_column(String(64))
+    language: Mapped[str] = mapped_column(LANG)
+    rule: Mapped[str | None] = mapped_column(String(16), index=True)  # 702.2, when a title matches
+    term: Mapped[str] = mapped_column(String(128))  # normalised: lower case, single spaces
+    label: Mapped[str] = mapped_column(String(128))  # as printed mid-sentence
+    cards: Mapped[int] = mapped_column(Integer)
+    keyword_cards: Mapped[int] = mapped_column(Integer)
+    confidence: Mapped[float] = mapped_column(Float)
+    source: Mapped[str] = mapped_column(String(16))  # lines | reminders | cards
+    reminder_cards: Mapped[int] = mapped_column(Integer, default=0)
+    examples: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    alternatives: Mapped[list[Any]] = mapped_column(JSON, default=list)

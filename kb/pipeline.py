@@ -110,6 +110,8 @@ def ingest(
                     progress=progress,
                     before_load=changes.before_load if changes else None,
                 )
+                # Terms first: rule titles and the search vocabulary read them.
+                rebuild_terms_if_stale(db)
                 # Also when nothing changed but an earlier run was killed before catching up.
                 if report.changed or not _in_step(db, "links"):
                     relink_after_ingest(db, report, changes, rebuild=rebuild_links)
@@ -143,6 +145,29 @@ def rebuild_links(db: Database) -> dict[str, object]:
             session.rollback()
             raise
         return counts
+
+
+def rebuild_terms_if_stale(db: Database, *, force: bool = False) -> dict[str, object] | None:
+    """Relearn the keyword terms when the card or rules documents changed (or when forced)."""
+    from kb.terminology import rebuild_terms, terms_current
+
+    with db.session() as session, session.begin():
+        if not force and terms_current(session):
+            return None
+        return rebuild_terms(session)
+
+
+def relearn_terms(settings: Settings, *, wait: bool = True) -> dict[str, object]:
+    """Relearn the keyword terms now (``kb terms --rebuild``), under the writer lock."""
+    with writer_lock(settings, wait=wait), storage_errors(settings):
+        db = open_db(settings, create=False)
+        try:
+            with db.writer_lock(wait=wait):
+                counts = rebuild_terms_if_stale(db, force=True)
+                assert counts is not None
+                return counts
+        finally:
+            db.dispose()
 
 
 def _in_step(db: Database, stage: str) -> bool:

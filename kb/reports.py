@@ -22,7 +22,12 @@ from kb.config import Settings
 from kb.ingest import IngestReport, ProgressHook
 from kb.langs import LANGS, language_name
 
-BADGES = {"official": "official", "machine": "machine translation", "community": "community"}
+BADGES = {
+    "official": "official",
+    "machine": "machine translation",
+    "community": "community",
+    "card-term": "term from official card translations",
+}
 
 
 def counts_table(title: str) -> Table:
@@ -221,6 +226,12 @@ def print_rule(console: Console, view: dict[str, Any]) -> None:
                 suffix = f"\n[dim]({escape(badge)})[/dim]" if badge != shown_badge else ""
                 shown_badge = badge
                 row.append(_body(translation) + suffix)
+            elif item.get("card_term"):
+                term = item["card_term"]
+                row.append(
+                    f"[bold]{escape(term['title'])}[/bold]\n[dim]({escape(term['note'])}; "
+                    f"no {language_name(lang, 'en')} text of the rule)[/dim]"
+                )
             else:
                 row.append(f"[dim]no {language_name(lang, 'en')} text[/dim]")
         table.add_row(*row)

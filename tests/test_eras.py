@@ -164,7 +164,7 @@ def test_kb_ingest_prints_the_warnings_and_kb_check_lists_them(tmp_path, setting
     runner = CliRunner()
     result = runner.invoke(main, [*home, "ingest", str(path)])
     assert result.exit_code == 0, result.output
-    assert "1 documents: 1 loaded, 0 unchanged, 0 failed, 1 warnings" in result.output
+    assert "1 documents read: 1 loaded, 0 unchanged, 0 failed, 1 warnings" in result.output
     line = line_of(path.read_text(encoding="utf-8"), "100.24.")
     assert f"MagicCompRules_20240303.txt:{line}: 100.24. kept as 100.2" in result.output
     report = json.loads(runner.invoke(main, [*home, "check", "--json"]).output)

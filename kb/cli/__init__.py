@@ -1,14 +1,14 @@
 """The ``kb`` command: one click group; each command parses options and calls one library function.
 
 Commands live in one module per pipeline stage (``corpus``, ``links``, ``search``, ``site``,
-``export``, ``update``); importing them registers them on :data:`main`. Stages are imported
-inside the commands so that ``kb --help`` stays fast. Expected failures (``KbError``) become a
+``export``, ``terms``, ``update``); importing them registers them on :data:`main`. Stages are
+imported inside the commands so that ``kb --help`` stays fast. Expected failures (``KbError``) become a
 one-line message and a non-zero exit, never a traceback.
 """
 
 from __future__ import annotations
 
-from kb.cli import corpus, export, links, search, site, update
+from kb.cli import corpus, export, links, search, site, terms, update
 from kb.cli.app import main
 
-__all__ = ["corpus", "export", "links", "main", "search", "site", "update"]
+__all__ = ["corpus", "export", "links", "main", "search", "site", "terms", "update"]

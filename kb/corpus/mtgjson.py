@@ -20,6 +20,8 @@ Decisions this module makes (see FORMATS.md section 4):
 - French and Spanish come from ``foreignData`` (English from the card itself). A language is
   kept only when every face has a name in it, so no half-translated ``A // ?`` name is stored;
   its text and type line likewise need every face (a vanilla card has no text in any language).
+- ``keywords`` (MTGJSON's keyword abilities and actions of a face) are merged over every face
+  and printing, sorted: the terminology stage learns their French and Spanish names from them.
 - Rulings are Wizards' (``source='wotc'``, English, ``official``), deduplicated per card since
   every printing repeats them; ``line`` is 0, JSON positions mean nothing to a reader.
 - Tokens and Alchemy rebalanced (``A-``) cards: tokens are ignored (no oracle rulings to link,
@@ -170,7 +172,19 @@ def _card(
         _put(record.type_lines, lang, [entry.get("type") for entry in foreign if entry])
     record.printings = _printings(entries)
     record.rulings = _rulings(entries, warnings, label)
+    record.keywords = _keywords(entries)
     return record
+
+
+def _keywords(entries: list[dict[str, Any]]) -> list[str]:
+    """MTGJSON's ``keywords`` of every face and printing, once each, sorted."""
+    found: set[str] = set()
+    for entry in entries:
+        keywords = entry.get("keywords") or []
+        if not isinstance(keywords, list):
+            raise _BadCard("keywords is not a list")
+        found.update(k.strip() for k in keywords if isinstance(k, str) and k.strip())
+    return sorted(found)
 
 
 def _faces(entries: list[dict[str, Any]]) -> list[tuple[str, list[dict[str, Any]]]]:

@@ -190,6 +190,7 @@ class CardRecord(Record):
     faces: list[str] = field(default_factory=list)
     printings: list[PrintingRecord] = field(default_factory=list)
     rulings: list[RulingRecord] = field(default_factory=list)
+    keywords: list[str] = field(default_factory=list)  # MTGJSON ``keywords``, every face, sorted
 
 
 @dataclass

@@ -30,6 +30,7 @@ from kb.export.translations import Translation, translations
 from kb.langs import check_lang, language_name
 from kb.lookup import find_edition
 from kb.models import Document, Edition, Rule, RuleText
+from kb.terminology import OfficialTerms
 
 PROJECT = "kb-rules"
 ONLY = ("missing", "stale", "current", "all")
@@ -179,6 +180,7 @@ def export_po(
     doc = session.get(Document, ed.document_id) if ed.document_id else None
     source = PurePath(doc.path).name if doc else ed.key
     catalog = _catalog(language, ed, source)
+    official = OfficialTerms(session, language)
     counts = {"missing": 0, "stale": 0, "current": 0, "messages": 0}
     for number in numbers:
         text, chosen = english.get(number), shown[number]
@@ -186,7 +188,7 @@ def export_po(
             continue
         counts[chosen.status] += 1
         old = then.get((number, chosen.follows or ""))
-        _add_rule(catalog, number, text, chosen, old, stale.get(number), ed, source)
+        _add_rule(catalog, number, text, chosen, old, stale.get(number), ed, source, official)
     counts["messages"] = len(catalog)
     return PoExport(
         data=_write(catalog),
@@ -194,6 +196,15 @@ def export_po(
         edition=str(catalog.version),
         counts=counts,
     )
+
+
+def _official_comment(official: OfficialTerms, english: str) -> list[str]:
+    """The official terms of the keywords a text names, so a translator uses Wizards' words."""
+    found = official.find(english)
+    if not found:
+        return []
+    pairs = "; ".join(f"{keyword} = {term}" for keyword, term in found)
+    return [f"Official terms (from Wizards' card translations): {pairs}"]
 
 
 def _write(catalog: Catalog) -> bytes:
@@ -228,6 +239,7 @@ def _add_rule(
     stale: dict | None,
     edition: Edition,
     source: str,
+    official: OfficialTerms,
 ) -> None:
     """Add a rule's text and examples to the catalog, with their state in the comments."""
     is_stale = chosen.status == "stale"
@@ -249,6 +261,7 @@ def _add_rule(
             comments.append(word_diff(then_text, _text_of(english)))
         else:
             comments.append(f"STALE: the English of this rule changed since {chosen.follows}.")
+    comments.extend(_official_comment(official, _text_of(english)))
     locations = [(source, english.line)] if english.line else []
     catalog.add(
         _text_of(english),
@@ -268,6 +281,7 @@ def _add_rule(
         )
         previous = old_examples[index - 1] if is_stale and index <= len(old_examples) else None
         example_comments = [f"Example {index} of {number}."]
+        example_comments.extend(_official_comment(official, example.text))
         if previous is not None and previous != example.text:
             example_comments.append(word_diff(previous, example.text))
         catalog.add(

@@ -151,12 +151,29 @@ def rule_items(session: Session) -> Iterator[dict[str, Any]]:
             }
             node["examples"][lang] = (examples.get(text_id, []), prov)
 
+    _add_card_terms(session, nodes)
     children: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
     for (edition, _), node in nodes.items():
         if node["parent"]:
             children[(edition, node["parent"])].append(node)
     for (edition, number), node in sorted(nodes.items(), key=lambda kv: (kv[0][0], kv[1]["sort"])):
         yield from _rule_and_examples(node, nodes, children.get((edition, number), []))
+
+
+def _add_card_terms(session: Session, nodes: dict[tuple[str, str], dict[str, Any]]) -> None:
+    """Keyword rules without a translation get the term learned from card translations as title.
+
+    Its provenance is ``card-term``: a term Wizards prints on cards, not a rules translation.
+    """
+    from kb.terminology import LANGUAGES, rule_terms
+
+    numbers = sorted({n["number"] for n in nodes.values() if n["kind"] == "rule"})
+    for lang in LANGUAGES:
+        titles = rule_terms(session, numbers, lang)
+        for node in nodes.values():
+            title = titles.get(node["number"])
+            if title and lang not in node["texts"]:
+                node["texts"][lang] = {"title": title, "text": "", "provenance": "card-term"}
 
 
 def _context(node: dict[str, Any], nodes: dict[tuple[str, str], dict[str, Any]]) -> dict[str, str]:

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kb.errors import KbError
+from kb.search.learned import save_learned_terms
 from kb.search.schema import INDEX_NAME, SCHEMA_VERSION, build_schema
 from kb.search.spelling import vocabulary, write_vocabulary
 
@@ -154,6 +155,7 @@ def build_index(db: Database, index_dir: Path) -> IndexReport:
         ix.close()
         count = len(items)
         write_vocabulary(staging, vocabulary(items))
+        save_learned_terms(db, staging)
         _write_manifest(staging, count)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
@@ -201,6 +203,7 @@ def update_index(db: Database, index_dir: Path, changed: Iterable[str] = ()) -> 
         rebuilt.changed_documents, rebuilt.removed = report.changed_documents, report.removed
         return rebuilt
     if report.written or report.removed:
+        save_learned_terms(db, index_dir)
         _write_manifest(index_dir, report.items)
     report.seconds = time.perf_counter() - started
     log.info(

@@ -14,7 +14,12 @@ from kb.search import highlight
 from kb.search.schema import NO_EDITION, field_language, text_field
 from kb.urls import site_url
 
-BADGES = {"official": "official", "machine": "machine translation", "community": "community"}
+BADGES = {
+    "official": "official",
+    "machine": "machine translation",
+    "community": "community",
+    "card-term": "term from official card translations",
+}
 
 
 def result_record(

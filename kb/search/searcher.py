@@ -22,6 +22,8 @@ from kb.langs import LANGS
 from kb.search.editions import newest_edition
 from kb.search.engine import DocSet, TermEngine, as_set, unsupported
 from kb.search.indexer import MANIFEST, check_index, read_manifest
+from kb.search.lang import learned_language, learned_rule
+from kb.search.learned import load_learned_terms
 from kb.search.limits import bounded_search
 from kb.search.naming import DEPTH as NAMED_DEPTH
 from kb.search.naming import promote_named
@@ -95,6 +97,7 @@ class SearchIndex:
         reader = first.searcher.reader()
         self._doc_count = first.searcher.doc_count()
         self._vocabulary = Vocabulary(self.index_dir)
+        load_learned_terms(self.index_dir)
         self.editions = sorted(
             e.decode("utf-8") for e in reader.lexicon("edition") if e.decode("utf-8") != NO_EDITION
         )
@@ -199,7 +202,8 @@ class SearchIndex:
             raise QueryError(f"the query is too long ({len(text)} characters; at most {MAX_QUERY})")
         if not 1 <= limit <= MAX_LIMIT:
             raise QueryError(f"limit must be between 1 and {MAX_LIMIT} (got {limit})")
-        language, any_language = query_language(text, lang, default_lang)
+        # A query that is a learned French or Spanish keyword term searches in that language.
+        language, any_language = query_language(text, lang or learned_language(text), default_lang)
         type_list = check_types(",".join(types) if isinstance(types, list) else types)
         context = QueryContext(
             lang=language, editions=self.editions, fuzzy=fuzzy, any_language=any_language
@@ -236,6 +240,7 @@ class SearchIndex:
         words = drop_question_words(text, LANGS if any_language else (language,))
         question = words != text and len(words.split()) >= QUESTION_WORDS
         self._ranked(words, context, type_list, limit, response, question=question)
+        self._keyword_rule_first(words_only, context, type_list, limit, response)
         suggestion = response["did_you_mean"]
         if not response["results"] and suggestion:
             # Nothing for the words as typed: show what the corrected words find.
@@ -389,6 +394,37 @@ class SearchIndex:
         for hit in kept:
             hit.score = hit.score * priors[hit.docnum]
         return sorted(kept, key=lambda h: (-h.score, h.docnum))[:wanted]
+
+    def _keyword_rule_first(
+        self,
+        words: str,
+        context: QueryContext,
+        types: list[str] | None,
+        limit: int,
+        response: dict[str, Any],
+    ) -> None:
+        """A query that is a keyword's official French/Spanish name gets the keyword's rule first.
+
+        Cards named like the keyword ("Vol", "Lien de vie") would otherwise outrank its rule.
+        """
+        rule = learned_rule(words, context.lang)
+        if not rule or (types and "rule" not in types):
+            return
+        results = response["results"]
+        at = next(
+            (i for i, r in enumerate(results) if r["type"] == "rule" and r["number"] == rule), None
+        )
+        if at is None:
+            found = self._jump([rule], "", context, types, 1)
+            if not found:
+                return
+            results.insert(0, found[0])
+            response["total"] += 1
+        else:
+            results.insert(0, results.pop(at))
+        del results[limit:]
+        for rank, result in enumerate(results, 1):
+            result["rank"] = rank
 
     def _jump(
         self,

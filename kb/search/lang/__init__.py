@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import importlib
 import unicodedata
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -83,14 +83,66 @@ def _folded_stopwords(language: SearchLanguage) -> frozenset[str]:
     return frozenset(fold_word(w) for w in language.stopwords)
 
 
+# Keyword terms learned from Wizards' card translations (kb.terminology), per language code:
+# {folded term: English keyword}, and the keyword's rule. The index stores them; an opened
+# index registers them here.
+_LEARNED: dict[str, dict[str, str]] = {}
+_LEARNED_RULES: dict[str, dict[str, str]] = {}
+
+
+def _fold_phrase(text: str) -> str:
+    return " ".join(fold_word(w) for w in text.split())
+
+
+def register_learned_terms(code: str, terms: Iterable[tuple[str, ...]]) -> None:
+    """Add (term, English keyword[, rule]) learned from card translations to a language."""
+    rows = [tuple(row) for row in terms]
+    _LEARNED[code] = {_fold_phrase(row[0]): row[1].casefold() for row in rows}
+    _LEARNED_RULES[code] = {_fold_phrase(row[0]): row[2] for row in rows if len(row) > 2 and row[2]}
+    _bridge.cache_clear()
+
+
+def learned_rule(text: str, code: str) -> str | None:
+    """The keyword rule a query names by its official term in a language ("toque mortal")."""
+    return _LEARNED_RULES.get(code, {}).get(_fold_phrase(text))
+
+
+def learned_language(text: str) -> str | None:
+    """The language whose learned keyword term the whole query is ("toque mortal" -> es).
+
+    None when the query is also an English keyword ("vigilance", "flash") or no term.
+    """
+    folded = _fold_phrase(text)
+    for code in sorted(_LEARNED):
+        keyword = _LEARNED[code].get(folded)
+        if keyword is not None and fold_word(keyword) != folded:
+            return code
+    return None
+
+
 @cache
 def _bridge(language: SearchLanguage) -> dict[str, tuple[str, ...]]:
-    """The term bridge keyed by stem, so that any inflection of a key finds its English terms."""
+    """The term bridge keyed by stem, so that any inflection of a key finds its English terms.
+
+    The hand-written ``to_english`` comes first; learned keyword terms add the words it lacks
+    (every content word of "contact mortel" leads to "deathtouch").
+    """
     bridge: dict[str, list[str]] = {}
     for word, english in sorted(language.to_english.items()):
         stem = language.stem(fold_word(word))
         terms = bridge.setdefault(stem, [])
         terms.extend(t for t in english if t not in terms)
+    hand = set(bridge)
+    stop = _folded_stopwords(language)
+    for term, keyword in sorted(_LEARNED.get(language.code, {}).items()):
+        for word in term.replace("'", " ").split():
+            if word in stop or len(word) < 2:
+                continue
+            stem = language.stem(word)
+            if stem not in hand:
+                terms = bridge.setdefault(stem, [])
+                if keyword not in terms:
+                    terms.append(keyword)
     return {stem: tuple(terms) for stem, terms in bridge.items()}
 
 

@@ -1,0 +1,254 @@
+"""Learned terms in the database: rebuilt from the cards, read by the CLI, lookup, search, export.
+
+Derived data like links: ``rebuild_terms`` recomputes every term from the stored cards (about
+half a minute on all of AllPrintings) and records the digest of its inputs (the MTGJSON and
+Comprehensive Rules documents), so an ingest that changed neither does not relearn.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import time
+from collections.abc import Iterable
+from typing import Any
+
+from sqlalchemy import delete, select
+from sqlalchemy.orm import Session, aliased
+
+from kb.models import (
+    Card,
+    CardLocalization,
+    CardTerm,
+    DerivedState,
+    Document,
+    Edition,
+    Rule,
+    RuleText,
+)
+
+from .align import CardText, KeywordMatcher, learn, normal_name
+
+log = logging.getLogger(__name__)
+
+LANGUAGES = ("fr", "es")
+STAGE = "terms"
+# A rule title no card lists among its keywords ("Destroy", "Counter") is an ordinary English
+# word too: its association must be near-perfect before it counts as a term.
+UNCARRIED_CONFIDENCE = 0.95
+# Terms at least this confident feed rule titles and the search vocabulary.
+USABLE_CONFIDENCE = 0.5
+# A competing translation with at least this share of the chosen one's cards is a conflict.
+CONFLICT_SHARE = 0.25
+
+
+def inputs_digest(session: Session) -> str:
+    """Digest of what the terms are learned from: the loaded card and rules documents."""
+    digest = hashlib.sha256()
+    rows = session.execute(
+        select(Document.path, Document.sha256).where(
+            Document.status == "loaded", Document.format.in_(("mtgjson", "comprules"))
+        )
+    ).all()
+    for path, sha in sorted(rows):
+        digest.update(f"{path}\0{sha}\n".encode())
+    return digest.hexdigest()
+
+
+def terms_current(session: Session) -> bool:
+    """Whether the stored terms were learned from the documents loaded now."""
+    state = session.get(DerivedState, STAGE)
+    return state is not None and state.inputs == inputs_digest(session)
+
+
+def keyword_rules(session: Session) -> tuple[dict[str, tuple[str, str]], set[str]]:
+    """Titles of 701.x/702.x, newest English edition: {folded title: (rule, title)}, actions."""
+    edition = session.scalar(
+        select(Edition.id)
+        .where(Edition.kind == "comprules", Edition.language == "en")
+        .order_by(Edition.effective_date.desc())
+        .limit(1)
+    )
+    if edition is None:
+        return {}, set()
+    rows = session.execute(
+        select(Rule.number, RuleText.title)
+        .join(RuleText, RuleText.rule_id == Rule.id)
+        .where(
+            Rule.edition_id == edition,
+            Rule.kind == "rule",
+            RuleText.language == "en",
+            Rule.number.like("70_.%"),
+        )
+    ).all()
+    rules: dict[str, tuple[str, str]] = {}
+    actions: set[str] = set()
+    for number, title in sorted(rows):
+        if not title or not number.startswith(("701.", "702.")):
+            continue
+        rules.setdefault(title.casefold(), (number, title))
+        if number.startswith("701."):
+            actions.add(title.casefold())
+    return rules, actions
+
+
+def card_texts(session: Session, language: str) -> list[CardText]:
+    """Every card with English and translated text, with its keywords, in a stable order."""
+    english, translated = aliased(CardLocalization), aliased(CardLocalization)
+    rows = session.execute(
+        select(Card.name, translated.name, english.text, translated.text, Card.keywords)
+        .join(english, (english.card_id == Card.id) & (english.language == "en"))
+        .join(translated, (translated.card_id == Card.id) & (translated.language == language))
+        .where(english.text != "", translated.text != "")
+        .order_by(Card.key)
+    ).all()
+    return [
+        CardText(name, tr_name, en, tr, tuple(keywords or ()))
+        for name, tr_name, en, tr, keywords in rows
+    ]
+
+
+def rebuild_terms(session: Session) -> dict[str, Any]:
+    """Relearn every keyword's French and Spanish term from the stored cards; return counts."""
+    started = time.perf_counter()
+    rules, actions = keyword_rules(session)
+    carried: set[str] = set()
+    for keywords in session.scalars(select(Card.keywords)):
+        carried.update(k for k in keywords or () if isinstance(k, str))
+    inventory = {name: True for name in carried}
+    by_fold = {name.casefold() for name in carried}
+    for folded, (_, title) in rules.items():
+        if folded not in by_fold:
+            inventory[title] = False
+    matcher = KeywordMatcher(inventory, actions)
+    session.execute(delete(CardTerm))
+    counts: dict[str, Any] = {}
+    for language in LANGUAGES:
+        learned = learn(card_texts(session, language), language, inventory, actions, matcher)
+        kept = [
+            t
+            for t in learned
+            if inventory.get(t.keyword, True) or t.confidence >= UNCARRIED_CONFIDENCE
+        ]
+        session.add_all(
+            CardTerm(
+                keyword=t.keyword,
+                language=language,
+                rule=rules.get(t.keyword.casefold(), (None, ""))[0],
+                term=t.term,
+                label=t.label,
+                cards=t.cards,
+                keyword_cards=t.keyword_cards,
+                confidence=t.confidence,
+                source=t.source,
+                reminder_cards=t.reminder_cards,
+                examples=[list(pair) for pair in t.examples],
+                alternatives=t.alternatives,
+            )
+            for t in kept
+        )
+        counts[language] = len(kept)
+    state = session.get(DerivedState, STAGE)
+    if state is None:
+        session.add(DerivedState(stage=STAGE, inputs=inputs_digest(session)))
+    else:
+        state.inputs = inputs_digest(session)
+    session.flush()
+    counts["seconds"] = round(time.perf_counter() - started, 1)
+    log.info("learned keyword terms: %s", counts)
+    return counts
+
+
+def _row(term: CardTerm) -> dict[str, Any]:
+    return {
+        "keyword": term.keyword,
+        "rule": term.rule,
+        "language": term.language,
+        "term": term.label,
+        "cards": term.cards,
+        "keyword_cards": term.keyword_cards,
+        "confidence": term.confidence,
+        "source": term.source,
+        "reminder_cards": term.reminder_cards,
+        "examples": [{"en": en, "translated": tr} for en, tr in term.examples],
+        "alternatives": list(term.alternatives),
+    }
+
+
+def _query(language: str | None) -> Any:
+    query = select(CardTerm).order_by(CardTerm.language, CardTerm.keyword)
+    if language:
+        query = query.where(CardTerm.language == language)
+    return query
+
+
+def list_terms(session: Session, language: str | None = None) -> list[dict[str, Any]]:
+    """Every learned term (optionally of one language) with its evidence, sorted."""
+    return [_row(t) for t in session.scalars(_query(language))]
+
+
+def conflicts(session: Session, language: str | None = None) -> list[dict[str, Any]]:
+    """Terms a person should review: competing translations with similar support, weak ones."""
+    found = []
+    for term in session.scalars(_query(language)):
+        reasons = []
+        for alt in term.alternatives:
+            if alt["cards"] >= CONFLICT_SHARE * term.cards:
+                reasons.append(
+                    f"competing translation {alt['term']!r} on {alt['cards']} cards "
+                    f"(an older or newer name, or another sense)"
+                )
+        if term.confidence < USABLE_CONFIDENCE:
+            reasons.append(f"weak association (confidence {term.confidence:.2f})")
+        if reasons:
+            found.append({**_row(term), "reasons": reasons})
+    return found
+
+
+def rule_terms(session: Session, numbers: Iterable[str], language: str) -> dict[str, str]:
+    """{rule number: learned term, capitalised} for keyword rules, confident terms only."""
+    wanted = list(numbers)
+    if not wanted or language not in LANGUAGES:
+        return {}
+    rows = session.scalars(
+        select(CardTerm)
+        .where(
+            CardTerm.language == language,
+            CardTerm.rule.in_(wanted),
+            CardTerm.confidence >= USABLE_CONFIDENCE,
+        )
+        .order_by(CardTerm.rule, CardTerm.cards.desc(), CardTerm.keyword)
+    )
+    chosen: dict[str, str] = {}
+    for term in rows:
+        chosen.setdefault(term.rule, term.label[:1].upper() + term.label[1:])
+    return chosen
+
+
+def vocabulary(session: Session, language: str) -> list[tuple[str, str, str]]:
+    """(learned term, English keyword, rule or "") of a language, confident terms only, sorted."""
+    rows = session.execute(
+        select(CardTerm.term, CardTerm.keyword, CardTerm.rule).where(
+            CardTerm.language == language, CardTerm.confidence >= USABLE_CONFIDENCE
+        )
+    ).all()
+    return sorted((term, keyword, rule or "") for term, keyword, rule in rows)
+
+
+class OfficialTerms:
+    """Finds which learned keyword terms an English text names, for translators' comments."""
+
+    def __init__(self, session: Session, language: str) -> None:
+        rows = session.execute(
+            select(CardTerm.keyword, CardTerm.label, CardTerm.rule).where(
+                CardTerm.language == language, CardTerm.confidence >= USABLE_CONFIDENCE
+            )
+        ).all()
+        self.labels = {normal_name(k): (k, label) for k, label, _ in rows}
+        actions = [k for k, _, rule in rows if rule and rule.startswith("701.")]
+        self.matcher = KeywordMatcher([k for k, _, _ in rows], actions)
+
+    def find(self, english: str) -> list[tuple[str, str]]:
+        """(English keyword, official term) for each keyword the text names, in text order."""
+        mentions = self.matcher.mentions(english)
+        return [self.labels[m] for m in sorted(mentions, key=lambda m: (mentions[m], m))]
