@@ -2,8 +2,8 @@
 
 Commands live in one module per pipeline stage (``corpus``, ``links``, ``search``, ``site``,
 ``export``, ``terms``, ``update``); importing them registers them on :data:`main`. Stages are
-imported inside the commands so that ``kb --help`` stays fast. Expected failures (``KbError``) become a
-one-line message and a non-zero exit, never a traceback.
+imported inside the commands so that ``kb --help`` stays fast. Expected failures (``KbError``)
+become a one-line message and a non-zero exit, never a traceback.
 """
 
 from __future__ import annotations
