@@ -175,6 +175,10 @@ class CardRecord(Record):
     faces: list[str] = field(default_factory=list)
     printings: list[PrintingRecord] = field(default_factory=list)
     rulings: list[RulingRecord] = field(default_factory=list)
+    # What a card page shows beside the names and texts (English, from the card itself).
+    mana_cost: str = ""
+    face_details: list[dict[str, str]] = field(default_factory=list)
+    legalities: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass

@@ -149,8 +149,10 @@ def render_site(
 
 def _render(env: Any, page: Page, common: dict[str, Any]) -> bytes:
     lang = page.lang or "en"
-    subpath = page.path.split("/", 1)[1]
-    context = base_context(lang, page.path, subpath=subpath, **common, **page.context)
+    # A paginated list's later pages switch language to the list's first page.
+    context = dict(page.context)
+    subpath = context.pop("alt_subpath", None) or page.path.split("/", 1)[1]
+    context = base_context(lang, page.path, subpath=subpath, **common, **context)
     try:
         return env.get_template(page.template).render(context).encode("utf-8")
     except Exception as exc:

@@ -11,10 +11,11 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from kb.langs import fold
+from kb.site.cards import CardPages
 from kb.site.data import SiteData, Text
 from kb.site.env import page_root
-from kb.site.rules import NUMBERED, Page, RulePages
-from kb.urls import card_file, glossary_slug, site_url
+from kb.site.rules import NUMBERED, Page
+from kb.urls import glossary_slug, site_url
 
 __all__ = ["LanguageSite", "Page", "english_texts"]
 
@@ -34,7 +35,7 @@ def _letters(items: list[Any], label: Callable[[Any], str], key: str) -> list[di
     ]
 
 
-class LanguageSite(RulePages):
+class LanguageSite(CardPages):
     """Builds every page of one language from the shared site data and extras."""
 
     def coverage(self) -> dict[str, Any]:
@@ -131,78 +132,6 @@ class LanguageSite(RulePages):
                 "letters": _letters(entries, lambda e: e["term"], "entries"),
                 "indexed": True,
                 "page_kind": "glossary",
-            },
-            self.lang,
-        )
-
-    def card_pages(self) -> Iterator[Page]:
-        """One page per card, then the list of cards."""
-        shared: dict[int, int] = {}
-        for card in self.data.cards:
-            for ruling in card["rulings"]:
-                shared[ruling["id"]] = shared.get(ruling["id"], 0) + 1
-        listing = []
-        for card in self.data.cards:
-            path = f"{self.lang}/cards/{card_file(card['key'])}.html"
-            root = page_root(path)
-            title = self._card_title(card)
-            text_lang = self.lang if card["texts"].get(self.lang) else "en"
-            type_lang = self.lang if card["type_lines"].get(self.lang) else "en"
-            rulings = []
-            for ruling in card["rulings"]:
-                codes = [c for c in dict.fromkeys([self.lang, "en"]) if c in ruling["texts"]]
-                codes = codes or sorted(ruling["texts"])
-                rulings.append(
-                    {
-                        "id": ruling["id"],
-                        "date": ruling["date"],
-                        "source": ruling["source"],
-                        "shared": shared[ruling["id"]],
-                        "rules": self.extras.rules_of_clarification.get(ruling["id"], []),
-                        "columns": [
-                            {
-                                "lang": code,
-                                "provenance": ruling["texts"][code]["provenance"],
-                                "html": self.linker(ruling["texts"][code]["text"], code, root),
-                            }
-                            for code in codes
-                        ],
-                    }
-                )
-            view = {
-                "key": card["key"],
-                "title": title,
-                "is_page": card["is_page"],
-                "names": {code: card["names"].get(code) for code in ("en", "fr", "es")},
-                "mana_value": card["mana_value"],
-                "type_line": card["type_lines"].get(type_lang, ""),
-                "type_lang": type_lang,
-                "text": [
-                    self.linker(line, text_lang, root)
-                    for line in (card["texts"].get(text_lang) or "").splitlines()
-                    if line.strip()
-                ],
-                "text_lang": text_lang,
-                "attributes": sorted(card["attributes"].items()),
-                "pages": card["pages"],
-                "rulings": rulings,
-            }
-            if view["names"]["en"] is None and not card["is_page"]:
-                view["names"]["en"] = card["name"]
-            listing.append(
-                {"key": card["key"], "title": title, "name": card["name"], "rulings": len(rulings)}
-            )
-            yield Page(
-                path, "card.html", {"card": view, "indexed": True, "page_kind": "cards"}, self.lang
-            )
-        listing.sort(key=lambda c: (fold(c["title"]), c["key"]))
-        yield Page(
-            f"{self.lang}/cards/index.html",
-            "cards.html",
-            {
-                "cards": listing,
-                "letters": _letters(listing, lambda c: c["title"], "cards"),
-                "page_kind": "cards",
             },
             self.lang,
         )

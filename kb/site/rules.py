@@ -64,8 +64,7 @@ class RulePages:
         self.card_titles = {card["key"]: self._card_title(card) for card in data.cards}
 
     def _card_title(self, card: dict[str, Any]) -> str:
-        if card["is_page"] and card["name"] == card["key"]:
-            return self._("Rulings page %(id)s") % {"id": card["key"]}
+        """The card's name in the language (the card pages give unnamed rulings pages a title)."""
         return str(card["names"].get(self.lang) or card["name"])
 
     # --- one rule ------------------------------------------------------------------------------
@@ -258,9 +257,7 @@ class RulePages:
                         "chapter": heading,
                         "part": part,
                         "previous": self._heading(rules[index - 1]) if index else None,
-                        "next": self._heading(rules[index + 1])
-                        if index + 1 < len(rules)
-                        else None,
+                        "next": self._heading(rules[index + 1]) if index + 1 < len(rules) else None,
                         "indexed": True,
                         "page_kind": "rule",
                     },
