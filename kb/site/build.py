@@ -22,7 +22,7 @@ from kb.db import Database
 from kb.errors import KbError
 from kb.langs import LANGS, language_name
 from kb.models import Document, Link
-from kb.site import check, data, extras, i18n
+from kb.site import check, cite, data, extras, i18n
 from kb.site.env import TEMPLATES, base_context, make_environment
 from kb.site.pagefind import run_pagefind
 from kb.site.pages import LanguageSite, Page, english_texts
@@ -123,9 +123,22 @@ def render_site(
             site.search_data(), ensure_ascii=False, sort_keys=True, separators=(",", ":")
         )
         files[f"assets/search-{lang}.js"] = f"window.KB_SEARCH = {search};\n".encode()
+        cards = json.dumps(
+            site.card_search_data(), ensure_ascii=False, sort_keys=True, separators=(",", ":")
+        )
+        files[f"assets/search-cards-{lang}.js"] = f"window.KB_CARDS = {cards};\n".encode()
         if unresolved is not None:
             for numbers, count in site.linker.unresolved.items():
                 unresolved[numbers] = unresolved.get(numbers, 0) + count
+    if len(site_data.editions) > 1 and "en" in sites:
+        numbers = [n for n, node in site_data.nodes.items() if node.english is not None]
+        files["assets/cite-map.js"] = cite.cite_script(
+            cite.cite_map(site_data.editions, site_extras.diffs, site_extras.versions, numbers)
+        )
+        env, site = sites["en"]
+        common = {"edition": site_data.edition, "editions": site_data.editions}
+        files["cite.html"] = _render(env, site.cite_page("cite.html"), common)
+        pages += 1
     english = json.dumps(
         english_texts(site_data), ensure_ascii=False, sort_keys=True, separators=(",", ":")
     )
@@ -151,7 +164,7 @@ def _render(env: Any, page: Page, common: dict[str, Any]) -> bytes:
     lang = page.lang or "en"
     # A paginated list's later pages switch language to the list's first page.
     context = dict(page.context)
-    subpath = context.pop("alt_subpath", None) or page.path.split("/", 1)[1]
+    subpath = context.pop("alt_subpath", None) or page.path.split("/", 1)[-1]
     context = base_context(lang, page.path, subpath=subpath, **common, **context)
     try:
         return env.get_template(page.template).render(context).encode("utf-8")

@@ -161,6 +161,8 @@ class RulePages:
                 e for e in sub["history"] if (e["status"], e["edition"]) not in implied
             ]
         _label_changes_only([item, *item["subrules"]])
+        item["versions"] = self.extras.versions.get(node.number, [])
+        item["loaded_editions"] = len(self.data.editions)
         item["glossary"] = self.glossary_terms.get(fold(node.title)) if node.title else None
         item["clarifications"] = self._clarifications(node, root)
         item["cited_by"], item["cards"] = self._cited_by(node, root)
