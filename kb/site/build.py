@@ -144,11 +144,23 @@ def render_site(
     )
     files["assets/search-text.js"] = f"window.KB_TEXTS = {english};\n".encode()
     root_env = make_environment("en")
+    blurbs = {}
+    dates = {}
+    for code in langs:
+        env = sites[code][0]
+        blurbs[code] = env.from_string(
+            "{{ _('The Magic: The Gathering Comprehensive Rules and card rulings') }}"
+        ).render()
+        dates[code] = env.filters["date"](site_data.edition) if site_data.edition else ""
     files["index.html"] = (
         root_env.get_template("root.html")
         .render(
             lang="en",
-            names={code: language_name(code) for code in langs},
+            names={code: language_name(code, code) for code in langs},
+            blurbs=blurbs,
+            edition=site_data.edition,
+            edition_dates=dates,
+            editions=site_data.editions,
             LANGS=langs,
         )
         .encode()

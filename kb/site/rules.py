@@ -21,6 +21,19 @@ from kb.site.text import Linker
 from kb.urls import site_url
 
 NUMBERED = ("rule", "subrule")
+
+
+def N_(message: str) -> str:
+    """Mark a string for extraction (translated when a page is built)."""
+    return message
+
+
+# The tooltip of the translation state dot on the part pages.
+STATUS_LABELS = {
+    "current": N_("translation up to date"),
+    "stale": N_("translation stale: the English has changed since"),
+    "missing": N_("not translated"),
+}
 FIRST_WORDS = 72  # characters of an untitled rule's text that stand for its title
 
 
@@ -333,7 +346,7 @@ class RulePages:
                                 {
                                     **self._heading(rule),
                                     "badge": self._status(rule) if self.lang != "en" else None,
-                                    "badge_label": self._status(rule),
+                                    "badge_label": self._(STATUS_LABELS[self._status(rule)]),
                                 }
                                 for rule in chapter.children
                             ],
