@@ -228,7 +228,7 @@ class CardPages(RulePages):
                 }
             )
             yield Page(
-                path, "card.html", {"card": view, "indexed": True, "page_kind": "cards"}, self.lang
+                path, "card.html", {"card": view, "page_kind": "cards"}, self.lang
             )
         listing.sort(key=lambda c: (fold(c["title"]), c["key"]))
         yield from self._letter_pages(listing)

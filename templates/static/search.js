@@ -152,7 +152,22 @@
         item(sub.url, result.meta.title + " — " + sub.title, sub.excerpt);
       });
     });
-    return { shown: list.children.length, total: search.results.length };
+    /* Card pages are not in Pagefind's index (tens of thousands of them): cards whose names
+       hold every word come from the cards' titles file, after the rules and glossary. */
+    var cardsFound = await cardTitles(query);
+    return { shown: list.children.length, total: search.results.length + cardsFound };
+  }
+  async function cardTitles(query) {
+    var cards = await loadScript("search-cards-" + form.dataset.lang + ".js", "KB_CARDS");
+    var words = fold(query).split(/\s+/).filter(Boolean);
+    var found = 0;
+    (cards.titles || []).forEach(function (entry) {
+      var label = fold(entry[0]);
+      if (!words.length || !words.every(function (w) { return label.indexOf(w) >= 0; })) { return; }
+      found += 1;
+      if (found <= 20) { item(new URL(entry[1], root).href, entry[0], ""); }
+    });
+    return found;
   }
   function counted(found) {
     /* The count said is the count listed; when more were found, say of how many. */
