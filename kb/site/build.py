@@ -173,13 +173,11 @@ def iter_site(
     yield "assets/search-text.js", f"window.KB_TEXTS = {english};\n".encode()
     root_env = make_environment("en")
     blurbs = {}
-    dates = {}
     for code in langs:
         env = sites[code][0]
         blurbs[code] = env.from_string(
             "{{ _('The Magic: The Gathering Comprehensive Rules and card rulings') }}"
         ).render()
-        dates[code] = env.filters["date"](site_data.edition) if site_data.edition else ""
     yield (
         "index.html",
         (
@@ -189,7 +187,7 @@ def iter_site(
                 names={code: language_name(code, code) for code in langs},
                 blurbs=blurbs,
                 edition=site_data.edition,
-                edition_dates=dates,
+                edition_date=root_env.filters["date"](site_data.edition),
                 editions=site_data.editions,
                 LANGS=langs,
             )
