@@ -30,6 +30,7 @@ from kb.models import (
     Card,
     CardClarification,
     CardLocalization,
+    CardSet,
     Clarification,
     ClarificationText,
     Document,
@@ -429,6 +430,17 @@ def load_card_set(
         card.name, card.mana_value = record.name, record.mana_value
         card.layout, card.faces = record.layout, list(record.faces)
         card.keywords = list(record.keywords)
+        card.mana_cost = record.mana_cost or None
+        card.face_details = [dict(d) for d in record.face_details] or None
+        card.legalities = dict(record.legalities) or None
+    session.add(
+        CardSet(
+            code=parsed.code,
+            name=parsed.name,
+            release_date=parsed.release_date,
+            document_id=doc.id,
+        )
+    )
     session.flush()
     locs = {
         (loc.card_id, loc.language): loc

@@ -224,6 +224,10 @@ class Card(Base):
     layout: Mapped[str | None] = mapped_column(String(32))
     faces: Mapped[list[Any]] = mapped_column(JSON, default=list)
     keywords: Mapped[list[Any]] = mapped_column(JSON, default=list)  # MTGJSON keywords, sorted
+    # Card-page fields (migration 0005): English mana cost, per-face details, MTGJSON legalities.
+    mana_cost: Mapped[str | None] = mapped_column(String(128))
+    face_details: Mapped[list[Any] | None] = mapped_column(JSON)
+    legalities: Mapped[dict[str, Any] | None] = mapped_column(JSON)
 
     localizations: Mapped[list[CardLocalization]] = relationship(
         back_populates="card", cascade="all, delete-orphan", passive_deletes=True
@@ -266,6 +270,21 @@ class Printing(Base):
     )
 
     card: Mapped[Card] = relationship(back_populates="printings")
+
+
+class CardSet(Base):
+    """A set as an MTGJSON set file names it, so printings can show and link their set."""
+
+    __tablename__ = "card_sets"
+    __table_args__ = (UniqueConstraint("code", "document_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    code: Mapped[str] = mapped_column(String(16), index=True)
+    name: Mapped[str] = mapped_column(String(256))
+    release_date: Mapped[dt.date | None] = mapped_column(Date)
+    document_id: Mapped[int] = mapped_column(
+        ForeignKey("documents.id", ondelete="CASCADE"), index=True
+    )
 
 
 class Clarification(Base):

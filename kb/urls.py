@@ -9,6 +9,8 @@ results and the API link into them, so the shapes below are a contract between t
 - chapter, part: ``/{lang}/rules/{number}.html``         (``/en/rules/701.html``, ``7.html``)
 - card:          ``/{lang}/cards/{card_file}.html``      (:func:`card_file` of ``Card.key``)
 - glossary term: ``/{lang}/glossary.html#{slug}``        (slug = :func:`glossary_slug`)
+- set:           ``/{lang}/sets/{set_file}.html``        (``/fr/sets/KHM.html``; page 2: ``KHM-2``)
+- cards by initial: ``/{lang}/cards/letter-{id}.html``   (``letter-a.html``, ``letter-a-2.html``)
 
 A rule page holds ``id="{rule}"`` on its heading and ``id="{subrule}"`` on each subrule; a
 chapter page lists its rules with ``id="{rule}"`` on each row, so the chapter anchors of the
@@ -79,4 +81,14 @@ def site_url(kind: str, lang: str, **keys: str) -> str:
         return f"/{code}/cards/{card_file(keys['key'])}.html"
     if kind == "glossary":
         return f"/{code}/glossary.html#{glossary_slug(keys['term'])}"
-    raise ValueError(f"unknown kind of page: {kind!r} (expected rule, card or glossary)")
+    if kind == "set":
+        return f"/{code}/sets/{card_file(keys['code'])}{_page_suffix(keys)}.html"
+    if kind == "letter":
+        return f"/{code}/cards/letter-{keys['letter']}{_page_suffix(keys)}.html"
+    raise ValueError(f"unknown kind of page: {kind!r} (expected rule, card, glossary, set, letter)")
+
+
+def _page_suffix(keys: dict[str, str]) -> str:
+    """``-2`` for the second page of a paginated list, nothing for the first."""
+    page = int(keys.get("page") or 1)
+    return f"-{page}" if page > 1 else ""

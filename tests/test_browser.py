@@ -4,7 +4,9 @@ Follows a rule link to its page and a reference to a subrule's anchor there, swi
 on the same anchor, follows an old chapter anchor on to the rule's page, jumps to a rule number
 from the search box, runs a Pagefind search over HTTP (a local server on 127.0.0.1) and the search
 from the files, checks the layout at 360 px and in print, and saves screenshots under
-tests/_artifacts/.
+tests/_artifacts/. Also: the French card page of a card, kb's own search under `kb serve`, the
+citation page following a renumbered rule, no page id shown as text, and no sideways scrolling
+at 1280 and 390 px.
 """
 
 from __future__ import annotations
@@ -12,8 +14,14 @@ from __future__ import annotations
 import functools
 import http.server
 import os
+import re
 import shutil
+import socket
+import subprocess
+import sys
 import threading
+import time
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -201,3 +209,141 @@ def test_no_request_leaves_the_machine(browser):
         if not url.startswith(("file://", "http://127.0.0.1", "data:", "about:"))
     ]
     assert outside == []
+
+
+PAGE_ID = re.compile(r"\d{3}_[0-9a-f]{16}")
+HEIST = "78f99c66-cb50-49e3-ab2d-e7755818ffd7"  # The Trickster-God's Heist (KHM), its oracle id
+
+
+def test_the_french_card_page_shows_the_card(browser, full_site: Path):
+    page = browser.new_page()
+    page.goto((full_site / "fr" / "cards" / f"{HEIST}.html").as_uri())
+    assert "Le vol du dieu-décepteur" in page.locator("h1").inner_text()
+    cost = page.locator("dd.mana-cost .sym")
+    assert cost.count() == 3
+    assert [cost.nth(i).get_attribute("aria-label") for i in range(3)] == [
+        "2 mana générique",
+        "mana bleu",
+        "mana noir",
+    ]
+    oracle = page.locator('.text-english[lang="en"]').inner_text()
+    assert "You may exchange control of two target creatures." in oracle
+    printed = page.locator('.text-translation[lang="fr"]').inner_text()
+    assert "Vous pouvez échanger le contrôle de deux créatures ciblées." in printed
+    printing = page.locator("table.printings tbody tr").first
+    assert printing.inner_text().split("\t")[1:3] == ["KHM", "232"]
+    assert "Standard" in page.locator(".legalities").inner_text()
+    shared = page.locator("p.shared a")
+    assert shared.count() >= 19
+    assert "Arni tue le troll" in page.locator("p.shared").first.inner_text()
+    assert not PAGE_ID.search(page.locator("body").inner_text())
+    page.screenshot(path=str(ARTIFACTS / "card-heist-fr.png"), full_page=True)
+    page.locator("table.printings a").first.click()
+    page.wait_for_url("**/fr/sets/KHM.html")
+    assert "Kaldheim" in page.locator("h1").inner_text()
+    page.close()
+
+
+def test_no_page_id_is_shown_as_text(browser, full_site: Path):
+    page = browser.new_page()
+    for path in (
+        "fr/cards/003_c5873bb13b9e08b7.html",
+        "en/rules/701.54.html",
+        "fr/cards/index.html",
+        "fr/cards/letter-other.html",
+        "es/index.html",
+    ):
+        if not (full_site / path).is_file():
+            continue
+        page.goto((full_site / path).as_uri())
+        text = page.locator("body").inner_text()
+        assert not PAGE_ID.search(text), (path, PAGE_ID.search(text))
+    page.close()
+
+
+def test_the_cite_page_follows_a_renumbered_rule(browser, full_site: Path):
+    page = browser.new_page()
+    page.goto((full_site / "cite.html").as_uri() + "#2021-02-05/701.32")
+    page.wait_for_selector("#cite-link")
+    answer = page.locator("#cite-result").inner_text()
+    assert "701.32 of February 5, 2021 is 701.38" in answer
+    assert "Renumbered: 701.32 became 701.38" in answer
+    page.click("#cite-link")
+    page.wait_for_url("**/en/rules/701.38.html")
+    assert "Vote" in page.locator("h1").inner_text()
+    page.goto((full_site / "es" / "cite.html").as_uri() + "#2021-02-05/701.32b")
+    page.wait_for_selector("#cite-link")
+    assert page.locator("#cite-link").get_attribute("href").endswith("es/rules/701.38.html#701.38b")
+    page.close()
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def kb_server(full_settings, full_site: Path) -> Iterator[str]:
+    """`kb serve` (the site and kb's /api/search) as a user runs it, on a free local port."""
+    from kb import pipeline
+
+    pipeline.index(full_settings)
+    port = _free_port()
+    env = dict(os.environ, KB_HOME=str(full_settings.home), KB_DATABASE=full_settings.database)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "kb", "serve", "--port", str(port), "--site", str(full_site)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    url = f"http://127.0.0.1:{port}/"
+    try:
+        for _ in range(100):
+            try:
+                urllib.request.urlopen(url + "api/search?q=vote", timeout=2).read()
+                break
+            except OSError:
+                time.sleep(0.2)
+        yield url
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def test_served_search_uses_kbs_own_ranking(browser, kb_server: str):
+    page = browser.new_page()
+    page.goto(kb_server + "en/search.html?q=ring%20tempts%20you")
+    page.wait_for_selector("#search-results li a", timeout=30_000)
+    links = page.locator("#search-results li a")
+    first = links.first.get_attribute("href") or ""
+    # kb search's ranking (kb/search) puts 701.54 or one of its subrules first.
+    assert first.split("#")[0].endswith("/en/rules/701.54.html"), first
+    assert links.first.inner_text().startswith("701.54")
+    assert not any("Glossary —" in t for t in links.all_inner_texts())
+    shown = links.count()
+    status = page.locator("#search-status").inner_text()
+    assert re.match(rf"Results: {shown}\b", status), (status, shown)
+    page.screenshot(path=str(ARTIFACTS / "search-served-en.png"))
+    page.close()
+
+
+def test_no_sideways_scrolling_at_1280_and_390_px(browser, full_site: Path):
+    page = browser.new_page()
+    for width in (1280, 390):
+        page.set_viewport_size({"width": width, "height": 900})
+        for path in (
+            "index.html",
+            f"fr/cards/{HEIST}.html",
+            "fr/rules/702.2.html",
+            "en/rules/701.38.html",
+            "en/changes/index.html",
+            "fr/sets/KHM.html",
+            "cite.html",
+        ):
+            page.goto((full_site / path).as_uri())
+            scroll = page.evaluate("document.documentElement.scrollWidth")
+            assert scroll <= width, f"{path} scrolls sideways at {width} px ({scroll} px wide)"
+            shot = path.replace("/", "_").replace(".html", "")
+            page.screenshot(path=str(ARTIFACTS / f"{shot}-{width}px.png"))
+    page.close()

@@ -63,4 +63,4 @@ def test_bad_input_is_refused() -> None:
         with pytest.raises(ValueError, match="not a rule number"):
             site_url("rule", "en", number=bad)
     with pytest.raises(ValueError, match="unknown kind"):
-        site_url("set", "en", key="KHM")
+        site_url("deck", "en", key="KHM")

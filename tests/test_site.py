@@ -210,14 +210,15 @@ def test_a_failed_build_leaves_the_previous_site_untouched(settings, tmp_path: P
     before = read_site(out)
     import kb.site.build as site_build
 
-    real_render = site_build.render_site
+    real_render = site_build.iter_site
 
     def render_with_a_broken_link(*args, **kwargs):
-        files, pages = real_render(*args, **kwargs)
-        files["en/index.html"] += b'<a href="rules/999.html#999.1">nowhere</a>'
-        return files, pages
+        for path, content in real_render(*args, **kwargs):
+            if path == "en/index.html":
+                content += b'<a href="rules/999.html#999.1">nowhere</a>'
+            yield path, content
 
-    monkeypatch.setattr(site_build, "render_site", render_with_a_broken_link)
+    monkeypatch.setattr(site_build, "iter_site", render_with_a_broken_link)
     with pytest.raises(KbError, match="broken internal link"):
         build(settings, out, strict=True, force=True)
     assert read_site(out) == before
@@ -227,7 +228,7 @@ def test_a_failed_build_leaves_the_previous_site_untouched(settings, tmp_path: P
     def failing_pagefind(folder: Path) -> float:
         raise KbError("Pagefind failed: simulated")
 
-    monkeypatch.setattr(site_build, "render_site", real_render)
+    monkeypatch.setattr(site_build, "iter_site", real_render)
     monkeypatch.setattr(site_build, "run_pagefind", failing_pagefind)
     from kb.pipeline import build as build_job
 

@@ -129,8 +129,8 @@ def test_the_translations_page_lists_missing_rules(full_site: Path):
 
 
 def test_card_pages_link_their_rulings_to_rules(full_site: Path):
-    cards = page(full_site, "en/cards/index.html")
-    assert "The Trickster-God" in cards
+    assert 'href="../../en/cards/letter-t.html"' in page(full_site, "en/cards/index.html")
+    assert "The Trickster-God" in page(full_site, "en/cards/letter-t.html")
     files = read_site(full_site)
     card_pages = [p for p in files if p.startswith("fr/cards/") and p != "fr/cards/index.html"]
     assert len(card_pages) > 500
@@ -196,3 +196,26 @@ def test_a_stale_translation_is_badged_and_listed_with_the_english_change(full_d
     assert 'href="../es/rules/701.54.html#701.54a"' in stale
     assert "<ins>you control</ins>" in stale
     assert "14 de noviembre de 2025" in stale and "16 de enero de 2026" in stale
+
+
+def test_rule_history_feed_whole_rules_and_set_pages(full_site: Path):
+    vote = page(full_site, "en/rules/701.38.html")
+    history = vote[vote.index('id="history"') :]
+    # Renumbered with the same words: one version, with the numbers it had.
+    assert "1 version of this rule" in history and "numbered 701.32 (Feb 5, 2021)" in history
+    deathtouch = page(full_site, "en/rules/702.2.html")
+    history = deathtouch[deathtouch.index('id="history"') :]
+    assert "2 versions of this rule" in history and "<del>" in history and "<ins>" in history
+    feed = page(full_site, "fr/changes/feed.xml")
+    assert feed.count("<entry>") == 2 and "Du 14 novembre 2025 au 16 janvier 2026" in feed
+    assert 'href="../../fr/changes/feed.xml"' in page(full_site, "fr/changes/index.html")
+    whole = page(full_site, "es/rules/all.html")
+    assert 'id="701.54a"' in whole and 'id="100.1"' in whole
+    khm = page(full_site, "fr/sets/KHM.html")
+    assert "Kaldheim" in khm and "Le vol du dieu-décepteur" in khm
+    sizes = {
+        p.relative_to(full_site).as_posix(): p.stat().st_size
+        for p in full_site.rglob("*.html")
+        if p.name != "all.html"
+    }
+    assert max(sizes.values()) < 1_000_000, max(sizes.items(), key=lambda kv: kv[1])

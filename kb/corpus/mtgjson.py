@@ -173,7 +173,48 @@ def _card(
     record.printings = _printings(entries)
     record.rulings = _rulings(entries, warnings, label)
     record.keywords = _keywords(entries)
+    record.face_details = [_face_detail(name, face[0]) for name, face in faces]
+    record.mana_cost = " // ".join(
+        d["mana_cost"] for d in record.face_details if d.get("mana_cost")
+    )
+    record.legalities = _legalities(front)
     return record
+
+
+# The per-face fields a card page shows; MTGJSON gives each as a string when the face has it.
+FACE_FIELDS = {
+    "manaCost": "mana_cost",
+    "type": "type_line",
+    "text": "text",
+    "power": "power",
+    "toughness": "toughness",
+    "loyalty": "loyalty",
+    "defense": "defense",
+}
+
+
+def _face_detail(name: str, face: dict[str, Any]) -> dict[str, str]:
+    """One face's English mana cost, type line, text and numbers (only those it has)."""
+    detail = {"name": name}
+    for source, target in FACE_FIELDS.items():
+        value = face.get(source)
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            value = str(value)
+        if isinstance(value, str) and value:
+            detail[target] = value
+    return detail
+
+
+def _legalities(front: dict[str, Any]) -> dict[str, str]:
+    """Format -> status (``Legal``, ``Banned``...) as MTGJSON gives it, in format order."""
+    legalities = front.get("legalities") or {}
+    if not isinstance(legalities, dict):
+        raise _BadCard("legalities is not an object")
+    return {
+        str(fmt): str(status)
+        for fmt, status in sorted(legalities.items())
+        if isinstance(status, str) and status
+    }
 
 
 def _keywords(entries: list[dict[str, Any]]) -> list[str]:

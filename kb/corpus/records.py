@@ -191,6 +191,10 @@ class CardRecord(Record):
     printings: list[PrintingRecord] = field(default_factory=list)
     rulings: list[RulingRecord] = field(default_factory=list)
     keywords: list[str] = field(default_factory=list)  # MTGJSON ``keywords``, every face, sorted
+    # What a card page shows beside the names and texts (English, from the card itself).
+    mana_cost: str = ""
+    face_details: list[dict[str, str]] = field(default_factory=list)
+    legalities: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass

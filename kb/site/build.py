@@ -1,8 +1,9 @@
 """Build the whole static site: read the knowledge base once, render every page, write atomically.
 
 A build whose inputs (documents, derived links, templates, catalogs, site code) are those of the
-site already in the output folder renders nothing at all; otherwise every page is rendered in
-memory and only the pages whose bytes changed are written.
+site already in the output folder renders nothing at all; otherwise the pages are rendered and
+written one at a time (memory stays flat in the number of pages) and only the pages whose bytes
+changed are written.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import hashlib
 import json
 import logging
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -22,11 +24,12 @@ from kb.db import Database
 from kb.errors import KbError
 from kb.langs import LANGS, language_name
 from kb.models import Document, Link
-from kb.site import check, data, extras, i18n
+from kb.site import cite, data, extras, i18n
 from kb.site.env import TEMPLATES, base_context, make_environment
 from kb.site.pagefind import run_pagefind
 from kb.site.pages import LanguageSite, Page, english_texts
-from kb.site.writer import SiteWriter, read_marker
+from kb.site.stream import StreamWriter
+from kb.site.writer import check_output, read_marker
 
 log = logging.getLogger(__name__)
 
@@ -102,10 +105,33 @@ def render_site(
 ) -> tuple[dict[str, bytes], int]:
     """Render every page and asset of the site into memory; return the files and the page count.
 
-    ``unresolved`` (if given) receives the rule references shown as text because the edition
-    has no such rule, with how often each occurs.
+    For tests and small sites: ``build_site`` streams :func:`iter_site` instead.
     """
-    files: dict[str, bytes] = {}
+    counter = PageCounter()
+    files = dict(iter_site(site_data, site_extras, langs, unresolved, counter))
+    return files, counter.pages
+
+
+@dataclass
+class PageCounter:
+    """How many pages a streamed render produced (assets are not pages)."""
+
+    pages: int = 0
+
+
+def iter_site(
+    site_data: data.SiteData,
+    site_extras: extras.Extras,
+    langs: tuple[str, ...] = LANGS,
+    unresolved: dict[str, int] | None = None,
+    counter: PageCounter | None = None,
+) -> Iterator[tuple[str, bytes]]:
+    """Render every page and asset of the site one at a time: ``(path, bytes)``.
+
+    ``unresolved`` (if given) receives the rule references shown as text because the edition
+    has no such rule, with how often each occurs; ``counter`` counts the pages.
+    """
+    counter = counter if counter is not None else PageCounter()
     summaries: dict[str, dict[str, Any]] = {}
     sites = {}
     for lang in langs:
@@ -113,44 +139,73 @@ def render_site(
         gettext = i18n.translations(lang).gettext
         sites[lang] = (env, LanguageSite(site_data, site_extras, lang, gettext))
         summaries[lang] = sites[lang][1].coverage()
-    pages = 0
     for lang, (env, site) in sites.items():
         common = {"edition": site_data.edition, "editions": site_data.editions}
         for page in site.pages(summaries):
-            files[page.path] = _render(env, page, common)
-            pages += 1
+            yield page.path, _render(env, page, common)
+            counter.pages += 1
         search = json.dumps(
             site.search_data(), ensure_ascii=False, sort_keys=True, separators=(",", ":")
         )
-        files[f"assets/search-{lang}.js"] = f"window.KB_SEARCH = {search};\n".encode()
+        yield f"assets/search-{lang}.js", f"window.KB_SEARCH = {search};\n".encode()
+        cards = json.dumps(
+            site.card_search_data(), ensure_ascii=False, sort_keys=True, separators=(",", ":")
+        )
+        yield f"assets/search-cards-{lang}.js", f"window.KB_CARDS = {cards};\n".encode()
         if unresolved is not None:
             for numbers, count in site.linker.unresolved.items():
                 unresolved[numbers] = unresolved.get(numbers, 0) + count
+    if len(site_data.editions) > 1 and "en" in sites:
+        numbers = [n for n, node in site_data.nodes.items() if node.english is not None]
+        yield (
+            "assets/cite-map.js",
+            cite.cite_script(
+                cite.cite_map(site_data.editions, site_extras.diffs, site_extras.versions, numbers)
+            ),
+        )
+        env, site = sites["en"]
+        common = {"edition": site_data.edition, "editions": site_data.editions}
+        yield "cite.html", _render(env, site.cite_page("cite.html"), common)
+        counter.pages += 1
     english = json.dumps(
         english_texts(site_data), ensure_ascii=False, sort_keys=True, separators=(",", ":")
     )
-    files["assets/search-text.js"] = f"window.KB_TEXTS = {english};\n".encode()
+    yield "assets/search-text.js", f"window.KB_TEXTS = {english};\n".encode()
     root_env = make_environment("en")
-    files["index.html"] = (
-        root_env.get_template("root.html")
-        .render(
-            lang="en",
-            names={code: language_name(code) for code in langs},
-            LANGS=langs,
-        )
-        .encode()
+    blurbs = {}
+    for code in langs:
+        env = sites[code][0]
+        blurbs[code] = env.from_string(
+            "{{ _('The Magic: The Gathering Comprehensive Rules and card rulings') }}"
+        ).render()
+    yield (
+        "index.html",
+        (
+            root_env.get_template("root.html")
+            .render(
+                lang="en",
+                names={code: language_name(code, code) for code in langs},
+                blurbs=blurbs,
+                edition=site_data.edition,
+                edition_date=root_env.filters["date"](site_data.edition),
+                editions=site_data.editions,
+                LANGS=langs,
+            )
+            .encode()
+        ),
     )
-    pages += 1
+    counter.pages += 1
     for path in sorted(STATIC.rglob("*")):
         if path.is_file():
-            files["assets/" + path.relative_to(STATIC).as_posix()] = path.read_bytes()
-    return files, pages
+            yield "assets/" + path.relative_to(STATIC).as_posix(), path.read_bytes()
 
 
 def _render(env: Any, page: Page, common: dict[str, Any]) -> bytes:
     lang = page.lang or "en"
-    subpath = page.path.split("/", 1)[1]
-    context = base_context(lang, page.path, subpath=subpath, **common, **page.context)
+    # A paginated list's later pages switch language to the list's first page.
+    context = dict(page.context)
+    subpath = context.pop("alt_subpath", None) or page.path.split("/", 1)[-1]
+    context = base_context(lang, page.path, subpath=subpath, **common, **context)
     try:
         return env.get_template(page.template).render(context).encode("utf-8")
     except Exception as exc:
@@ -168,10 +223,9 @@ def build_site(
 ) -> BuildReport:
     """Build the static site of the knowledge base into ``out`` (atomically, incrementally)."""
     start = time.perf_counter()
-    writer = SiteWriter(out)
-    report = BuildReport(out=writer.out)
+    report = BuildReport(out=check_output(out))
     stamp = fingerprint(db, langs, search)
-    marker = read_marker(writer.out)
+    marker = read_marker(report.out)
     if not force and marker.get("fingerprint") == stamp:
         report.up_to_date = True
         report.pages = int(marker.get("pages", 0))  # type: ignore[call-overload]
@@ -185,22 +239,28 @@ def build_site(
     report.seconds_load = time.perf_counter() - start
     render_start, render_cpu = time.perf_counter(), time.process_time()
     unresolved: dict[str, int] = {}
-    files, report.pages = render_site(site_data, site_extras, langs, unresolved)
-    report.unresolved_references = sum(unresolved.values())
-    report.seconds_render = time.perf_counter() - render_start
-    report.cpu_seconds_render = time.process_time() - render_cpu
-    for path, content in files.items():
-        writer.add(path, content)
-    report.files = len(files)
-    report.bytes = sum(len(c) for c in files.values())
-    report.broken = [str(b) for b in check.broken_links(files)]
-    if report.broken:
-        message = f"{len(report.broken)} broken internal link(s), e.g. " + "; ".join(
-            report.broken[:5]
-        )
-        if strict:
-            raise KbError(message + " (the previous site is left as it was)")
-        log.warning(message)
+    writer = StreamWriter(out)
+    counter = PageCounter()
+    try:
+        for path, content in iter_site(site_data, site_extras, langs, unresolved, counter):
+            writer.add(path, content)
+        report.pages = counter.pages
+        report.unresolved_references = sum(unresolved.values())
+        report.seconds_render = time.perf_counter() - render_start
+        report.cpu_seconds_render = time.process_time() - render_cpu
+        report.files = writer.files
+        report.bytes = writer.bytes
+        report.broken = [str(b) for b in writer.links.broken()]
+        if report.broken:
+            message = f"{len(report.broken)} broken internal link(s), e.g. " + "; ".join(
+                report.broken[:5]
+            )
+            if strict:
+                raise KbError(message + " (the previous site is left as it was)")
+            log.warning(message)
+    except BaseException:
+        writer.abort()
+        raise
 
     def post(folder: Path) -> None:
         if search:

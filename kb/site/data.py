@@ -21,11 +21,13 @@ from kb.models import (
     Card,
     CardClarification,
     CardLocalization,
+    CardSet,
     Clarification,
     ClarificationText,
     Edition,
     Example,
     GlossaryEntry,
+    Printing,
     Rule,
     RuleText,
     RulingsPage,
@@ -88,6 +90,7 @@ class SiteData:
     glossary: list[dict[str, Any]]
     cards: list[dict[str, Any]]
     translated_numbers: dict[str, set[str]]
+    sets: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def node(self, number: str) -> Node | None:
         """The node of a rule number, if the site shows it."""
@@ -245,8 +248,42 @@ def _glossary(session: Session, edition: Edition | None) -> list[dict[str, Any]]
     ]
 
 
+def _sets(session: Session) -> dict[str, dict[str, Any]]:
+    """Set code -> name and release date (the first file naming a code wins, by code order)."""
+    sets: dict[str, dict[str, Any]] = {}
+    for code, name, released in session.execute(
+        select(CardSet.code, CardSet.name, CardSet.release_date).order_by(
+            CardSet.code, CardSet.document_id
+        )
+    ).all():
+        sets.setdefault(code, {"code": code, "name": name, "released": _date(released)})
+    return sets
+
+
+def _printings(session: Session) -> dict[int, list[dict[str, str]]]:
+    """Each card's printings (set, collector number, rarity), in a stable order."""
+    found: dict[int, set[tuple[str, str, str]]] = {}
+    for card_id, code, number, rarity in session.execute(
+        select(Printing.card_id, Printing.set_code, Printing.number, Printing.rarity)
+    ).all():
+        found.setdefault(card_id, set()).add((code, number, rarity or ""))
+    return {
+        card_id: [
+            {"set": code, "number": number, "rarity": rarity}
+            for code, number, rarity in sorted(rows, key=_printing_order)
+        ]
+        for card_id, rows in found.items()
+    }
+
+
+def _printing_order(row: tuple[str, str, str]) -> tuple[str, int, str]:
+    digits = "".join(c for c in row[1] if c.isdigit())
+    return (row[0], int(digits) if digits else 0, row[1])
+
+
 def _cards(session: Session) -> list[dict[str, Any]]:
     cards = session.scalars(select(Card).order_by(Card.key)).all()
+    printings = _printings(session)
     locs: dict[int, dict[str, CardLocalization]] = {}
     for loc in session.scalars(select(CardLocalization)).all():
         locs.setdefault(loc.card_id, {})[loc.language] = loc
@@ -259,7 +296,7 @@ def _cards(session: Session) -> list[dict[str, Any]]:
         select(CardClarification.card_id, CardClarification.clarification_id).distinct()
     ).all():
         clar_cards.setdefault(card_id, []).append(clar_id)
-    texts: dict[int, dict[str, dict[str, str]]] = {}
+    texts: dict[int, dict[str, dict[str, str]]] = {}  # ruling id -> language -> text
     for clar_id, lang, text, provenance in session.execute(
         select(
             ClarificationText.clarification_id,
@@ -297,18 +334,56 @@ def _cards(session: Session) -> list[dict[str, Any]]:
                     lang: card_locs[lang].type_line for lang in LANGS if lang in card_locs
                 },
                 "texts": {lang: card_locs[lang].text for lang in LANGS if lang in card_locs},
+                "text_provenance": {
+                    lang: card_locs[lang].provenance for lang in LANGS if lang in card_locs
+                },
                 "mana_value": card.mana_value,
+                "mana_cost": card.mana_cost or "",
+                "face_details": [dict(d) for d in card.face_details or []],
+                "legalities": dict(sorted((card.legalities or {}).items())),
+                "printings": printings.get(card.id, []),
                 "faces": list(card.faces or []),
                 "attributes": dict(sorted(attributes.items())),
                 "pages": [
-                    {"page_id": p.page_id, "language": p.language, "recognised": p.recognised}
+                    {
+                        "page_id": p.page_id,
+                        "language": p.language,
+                        "recognised": p.recognised,
+                        "provenance": "machine" if p.machine_notice else "official",
+                    }
                     for p in card_pages
                 ],
                 "is_page": card.oracle_id is None,
                 "rulings": rulings,
             }
         )
+    _add_mentions(result)
     return result
+
+
+def _add_mentions(cards: list[dict[str, Any]]) -> None:
+    """For each rulings page no card data names: the known card names its rulings mention."""
+    pages = [c for c in cards if c["is_page"] and c["name"] == c["key"]]
+    if not pages:
+        return
+    names = sorted(
+        {c["name"] for c in cards if not c["is_page"] and len(c["name"]) >= 4},
+        key=lambda n: (-len(n), n),
+    )
+    for card in pages:
+        text = " ".join(t["text"] for r in card["rulings"] for t in r["texts"].values())
+        found: list[str] = []
+        for name in names:
+            at = text.find(name)
+            if at < 0 or any(name in other for other in found):
+                continue
+            end = at + len(name)
+            if (at and text[at - 1].isalnum()) or (end < len(text) and text[end].isalnum()):
+                continue
+            found.append(name)
+            if len(found) == 3:
+                break
+        card["mentions"] = sorted(found)
 
 
 def _first_text(texts: dict[str, dict[str, str]]) -> str:
@@ -340,4 +415,5 @@ def load(session: Session) -> SiteData:
         glossary=_glossary(session, edition),
         cards=sorted(_cards(session), key=lambda c: (fold(c["name"]), c["key"])),
         translated_numbers=translated,
+        sets=_sets(session),
     )

@@ -14,7 +14,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from kb.langs import LANGS
-from kb.site import stages
+from kb.site import history, stages
 from kb.site.data import SiteData
 
 log = logging.getLogger(__name__)
@@ -31,6 +31,7 @@ class Extras:
     cited_by: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     history: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     diffs: list[dict[str, Any]] = field(default_factory=list)
+    versions: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
 
 
 def load(session: Session, data: SiteData) -> Extras:
@@ -81,6 +82,12 @@ def _versions(session: Session, data: SiteData, extras: Extras) -> None:
                     "url": url_base + f"#renumbered-{number}",
                 }
             )
+    if len(data.editions) > 1:
+        texts = stages.family_texts(session)
+        rules = {n for n, node in data.nodes.items() if node.kind == "rule"}
+        extras.versions = history.rule_versions(
+            extras.diffs, data.editions, texts, rules, stages.word_ops
+        )
     # Newest first; only what concerns rules the site shows.
     extras.history = {
         number: sorted(events, key=lambda e: e["edition"], reverse=True)

@@ -10,11 +10,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from markupsafe import escape
+
 from kb.langs import fold
-from kb.site.data import SiteData, Text
+from kb.site.cards import CardPages
+from kb.site.data import Node, SiteData, Text
 from kb.site.env import page_root
-from kb.site.rules import NUMBERED, Page, RulePages
-from kb.urls import card_file, glossary_slug, site_url
+from kb.site.rules import NUMBERED, Page
+from kb.urls import glossary_slug, site_url
 
 __all__ = ["LanguageSite", "Page", "english_texts"]
 
@@ -34,7 +37,7 @@ def _letters(items: list[Any], label: Callable[[Any], str], key: str) -> list[di
     ]
 
 
-class LanguageSite(RulePages):
+class LanguageSite(CardPages):
     """Builds every page of one language from the shared site data and extras."""
 
     def coverage(self) -> dict[str, Any]:
@@ -135,78 +138,6 @@ class LanguageSite(RulePages):
             self.lang,
         )
 
-    def card_pages(self) -> Iterator[Page]:
-        """One page per card, then the list of cards."""
-        shared: dict[int, int] = {}
-        for card in self.data.cards:
-            for ruling in card["rulings"]:
-                shared[ruling["id"]] = shared.get(ruling["id"], 0) + 1
-        listing = []
-        for card in self.data.cards:
-            path = f"{self.lang}/cards/{card_file(card['key'])}.html"
-            root = page_root(path)
-            title = self._card_title(card)
-            text_lang = self.lang if card["texts"].get(self.lang) else "en"
-            type_lang = self.lang if card["type_lines"].get(self.lang) else "en"
-            rulings = []
-            for ruling in card["rulings"]:
-                codes = [c for c in dict.fromkeys([self.lang, "en"]) if c in ruling["texts"]]
-                codes = codes or sorted(ruling["texts"])
-                rulings.append(
-                    {
-                        "id": ruling["id"],
-                        "date": ruling["date"],
-                        "source": ruling["source"],
-                        "shared": shared[ruling["id"]],
-                        "rules": self.extras.rules_of_clarification.get(ruling["id"], []),
-                        "columns": [
-                            {
-                                "lang": code,
-                                "provenance": ruling["texts"][code]["provenance"],
-                                "html": self.linker(ruling["texts"][code]["text"], code, root),
-                            }
-                            for code in codes
-                        ],
-                    }
-                )
-            view = {
-                "key": card["key"],
-                "title": title,
-                "is_page": card["is_page"],
-                "names": {code: card["names"].get(code) for code in ("en", "fr", "es")},
-                "mana_value": card["mana_value"],
-                "type_line": card["type_lines"].get(type_lang, ""),
-                "type_lang": type_lang,
-                "text": [
-                    self.linker(line, text_lang, root)
-                    for line in (card["texts"].get(text_lang) or "").splitlines()
-                    if line.strip()
-                ],
-                "text_lang": text_lang,
-                "attributes": sorted(card["attributes"].items()),
-                "pages": card["pages"],
-                "rulings": rulings,
-            }
-            if view["names"]["en"] is None and not card["is_page"]:
-                view["names"]["en"] = card["name"]
-            listing.append(
-                {"key": card["key"], "title": title, "name": card["name"], "rulings": len(rulings)}
-            )
-            yield Page(
-                path, "card.html", {"card": view, "indexed": True, "page_kind": "cards"}, self.lang
-            )
-        listing.sort(key=lambda c: (fold(c["title"]), c["key"]))
-        yield Page(
-            f"{self.lang}/cards/index.html",
-            "cards.html",
-            {
-                "cards": listing,
-                "letters": _letters(listing, lambda c: c["title"], "cards"),
-                "page_kind": "cards",
-            },
-            self.lang,
-        )
-
     def change_pages(self) -> Iterator[Page]:
         """The list of edition diffs and one page per pair of consecutive editions."""
         diffs = []
@@ -222,6 +153,58 @@ class LanguageSite(RulePages):
             f"{self.lang}/changes/index.html",
             "changes.html",
             {"diffs": diffs, "page_kind": "changes"},
+            self.lang,
+        )
+
+    def feed(self) -> Page | None:
+        """An Atom feed of the rule changes: one entry per edition, with its diff summary."""
+        if not self.extras.diffs:
+            return None
+        entries = []
+        for diff in reversed(self.extras.diffs):
+            entries.append({**diff, "html": _diff_html(diff, self._)})
+        return Page(
+            f"{self.lang}/changes/feed.xml",
+            "feed.xml",
+            {"entries": entries, "updated": self.extras.diffs[-1]["new"], "page_kind": "feed"},
+            self.lang,
+        )
+
+    def whole_rules_page(self) -> Page | None:
+        """Every rule and subrule on one page (an anchor each): what judges search with Ctrl-F."""
+        if not self.data.parts:
+            return None
+        items = []
+        for part in self.data.parts:
+            for node in _walk(part):
+                text = node.translations.get(self.lang) if self.lang != "en" else None
+                text = text or node.english or next(iter(node.translations.values()), None)
+                if text is None:
+                    items.append(
+                        {
+                            "number": node.number,
+                            "kind": node.kind,
+                            "lang": self.lang,
+                            "title": "",
+                            "body": [],
+                            "examples": [],
+                        }
+                    )
+                    continue
+                items.append(
+                    {
+                        "number": node.number,
+                        "kind": node.kind,
+                        "lang": text.language,
+                        "title": text.title,
+                        "body": [line for line in text.body.splitlines() if line.strip()],
+                        "examples": text.examples,
+                    }
+                )
+        return Page(
+            f"{self.lang}/rules/all.html",
+            "all_rules.html",
+            {"items": items, "page_kind": "all-rules"},
             self.lang,
         )
 
@@ -243,6 +226,15 @@ class LanguageSite(RulePages):
             f"{self.lang}/translations.html",
             "translations.html",
             {"summary": summaries, "stale": stale, "missing": missing, "page_kind": "translations"},
+            self.lang,
+        )
+
+    def cite_page(self, path: str | None = None) -> Page:
+        """The page that follows an old citation (``#2021-02-05/701.32``) to today's rule."""
+        return Page(
+            path or f"{self.lang}/cite.html",
+            "cite.html",
+            {"page_kind": "cite", "alt_subpath": "cite.html"},
             self.lang,
         )
 
@@ -270,13 +262,26 @@ class LanguageSite(RulePages):
         for entry in self.data.glossary:
             url = site_url("glossary", self.lang, term=entry["term"]).lstrip("/")
             titles.append([entry["term"], url, "g:" + entry["term"]])
+        return {"lang": self.lang, "rules": rules, "titles": titles, "texts": texts}
+
+    def card_search_data(self) -> dict[str, Any]:
+        """The cards' part of the file-based search, a file of its own loaded only on a search.
+
+        Each entry is ``[label, url, key]``; ``texts`` holds the card's text in this language
+        and in English under the same key.
+        """
+        titles = []
+        texts = {}
         for card in self.data.cards:
             url = site_url("card", self.lang, key=card["key"]).lstrip("/")
             names = sorted({self._card_title(card), *card["names"].values()})
-            titles.append([" / ".join(names), url, "c:" + card["key"]])
-            if self.lang != "en" and card["texts"].get(self.lang):
-                texts["c:" + card["key"]] = card["texts"][self.lang]
-        return {"lang": self.lang, "rules": rules, "titles": titles, "texts": texts}
+            key = "c:" + card["key"]
+            titles.append([" / ".join(names), url, key])
+            own = card["texts"].get(self.lang) if self.lang != "en" else None
+            text = " ".join(t for t in (own, card["texts"].get("en")) if t)
+            if text:
+                texts[key] = text
+        return {"titles": titles, "texts": texts}
 
     def pages(self, summaries: dict[str, dict[str, Any]]) -> Iterator[Page]:
         """Every page of this language."""
@@ -288,8 +293,42 @@ class LanguageSite(RulePages):
         yield self.glossary_page()
         yield from self.card_pages()
         yield from self.change_pages()
+        for extra in (self.feed(), self.whole_rules_page()):
+            if extra is not None:
+                yield extra
         yield self.translations_page(summaries)
         yield self.search_page()
+        if len(self.data.editions) > 1:
+            yield self.cite_page()
+
+
+def _walk(node: Node) -> Iterator[Node]:
+    """A node then its descendants, in document order."""
+    yield node
+    for child in node.children:
+        yield from _walk(child)
+
+
+def _diff_html(diff: dict[str, Any], gettext: Callable[[str], str]) -> str:
+    """The feed entry's HTML: which rules were added, changed, renumbered and removed."""
+    parts = []
+    for key, label in (
+        ("added", gettext("added")),
+        ("changed", gettext("changed")),
+        ("renumbered", gettext("renumbered")),
+        ("removed", gettext("removed")),
+    ):
+        items = diff[key]
+        if not items:
+            continue
+        numbers = [
+            str(i.get("new_number") or i.get("number"))
+            + (f" ← {i['old_number']}" if key == "renumbered" else "")
+            for i in items
+        ]
+        shown = ", ".join(numbers[:60]) + (" …" if len(numbers) > 60 else "")
+        parts.append(f"<p><b>{escape(label)}</b> ({len(items)}): {escape(shown)}</p>")
+    return "".join(parts)
 
 
 def _plain(text: Text) -> str:
@@ -297,14 +336,11 @@ def _plain(text: Text) -> str:
 
 
 def english_texts(data: SiteData) -> dict[str, str]:
-    """The English texts the file-based search looks into (shared by the three languages)."""
+    """The English rule and glossary texts of the file-based search (shared by the languages)."""
     texts = {}
     for node in sorted(data.nodes.values(), key=lambda n: n.key):
         if node.english is not None:
             texts[node.number] = _plain(node.english)
     for entry in data.glossary:
         texts["g:" + entry["term"]] = entry["definition"]
-    for card in data.cards:
-        if card["texts"].get("en"):
-            texts["c:" + card["key"]] = card["texts"]["en"]
     return texts

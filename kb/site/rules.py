@@ -21,6 +21,19 @@ from kb.site.text import Linker
 from kb.urls import site_url
 
 NUMBERED = ("rule", "subrule")
+
+
+def N_(message: str) -> str:
+    """Mark a string for extraction (translated when a page is built)."""
+    return message
+
+
+# The tooltip of the translation state dot on the part pages.
+STATUS_LABELS = {
+    "current": N_("translation up to date"),
+    "stale": N_("translation stale: the English has changed since"),
+    "missing": N_("not translated"),
+}
 FIRST_WORDS = 72  # characters of an untitled rule's text that stand for its title
 
 
@@ -64,8 +77,7 @@ class RulePages:
         self.card_titles = {card["key"]: self._card_title(card) for card in data.cards}
 
     def _card_title(self, card: dict[str, Any]) -> str:
-        if card["is_page"] and card["name"] == card["key"]:
-            return self._("Rulings page %(id)s") % {"id": card["key"]}
+        """The card's name in the language (the card pages give unnamed rulings pages a title)."""
         return str(card["names"].get(self.lang) or card["name"])
 
     # --- one rule ------------------------------------------------------------------------------
@@ -162,6 +174,8 @@ class RulePages:
                 e for e in sub["history"] if (e["status"], e["edition"]) not in implied
             ]
         _label_changes_only([item, *item["subrules"]])
+        item["versions"] = self.extras.versions.get(node.number, [])
+        item["loaded_editions"] = len(self.data.editions)
         item["glossary"] = self.glossary_terms.get(fold(node.title)) if node.title else None
         item["clarifications"] = self._clarifications(node, root)
         item["cited_by"], item["cards"] = self._cited_by(node, root)
@@ -258,9 +272,7 @@ class RulePages:
                         "chapter": heading,
                         "part": part,
                         "previous": self._heading(rules[index - 1]) if index else None,
-                        "next": self._heading(rules[index + 1])
-                        if index + 1 < len(rules)
-                        else None,
+                        "next": self._heading(rules[index + 1]) if index + 1 < len(rules) else None,
                         "indexed": True,
                         "page_kind": "rule",
                     },
@@ -334,7 +346,7 @@ class RulePages:
                                 {
                                     **self._heading(rule),
                                     "badge": self._status(rule) if self.lang != "en" else None,
-                                    "badge_label": self._status(rule),
+                                    "badge_label": self._(STATUS_LABELS[self._status(rule)]),
                                 }
                                 for rule in chapter.children
                             ],

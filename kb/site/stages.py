@@ -51,6 +51,45 @@ def stale_translations(session: Session, lang: str, edition: str | None) -> list
     return list(versions().stale_translations(session, lang, edition))
 
 
+def family_texts(session: Session) -> list[dict[str, str]]:
+    """Per English edition (oldest first): each rule's text with its subrules', as one text.
+
+    A rule's own text is often only its title (701.38 "Vote"): its history is that of the rule
+    and its subrules together, each subrule on its own line after its letter.
+    """
+    from kb.models import Edition
+
+    result = []
+    for edition in session.scalars(
+        select(Edition)
+        .where(Edition.kind == "comprules", Edition.language == "en")
+        .where(Edition.effective_date.is_not(None))
+        .order_by(Edition.effective_date)
+    ):
+        contents = versions().edition_contents(session, edition)
+        lines: dict[str, list[tuple[str, str]]] = {}
+        for number, content in contents.items():
+            if content.kind == "rule":
+                lines.setdefault(number, []).append((content.sort_key, content.full))
+            elif content.kind == "subrule":
+                rule = number.rstrip("abcdefghijklmnopqrstuvwxyz")
+                # The letter only: a renumbered rule whose words stay is the same version.
+                letter = number[len(rule) :]
+                lines.setdefault(rule, []).append((content.sort_key, f"({letter}) {content.full}"))
+        result.append(
+            {
+                number: "\n".join(text for _key, text in sorted(parts))
+                for number, parts in lines.items()
+            }
+        )
+    return result
+
+
+def word_ops(old: str, new: str) -> list[list[str]]:
+    """The version stage's word diff of two texts."""
+    return list(versions().word_ops(old, new))
+
+
 def _number_of(item: Any) -> str:
     return str(item["number"] if isinstance(item, dict) else item)
 

@@ -1,6 +1,7 @@
-/* kb site search: rule numbers jump to the rule; words go to Pagefind's full-text index when the
-   site is served over HTTP, and to the titles index (rules, glossary, cards) when it is opened
-   as files. Everything is local: no external request. */
+/* kb site search: rule numbers jump to the rule; words go to kb's own /api/search under
+   `kb serve`, to Pagefind's full-text index when the site is served over HTTP by anything else,
+   and to the titles index (rules, glossary, cards) when it is opened as files. The count said is
+   the count listed. Everything is local: no external request. */
 (function () {
   "use strict";
   var script = document.currentScript;
@@ -39,17 +40,30 @@
     }
     list.appendChild(li);
   }
-  function loadTexts() {
-    /* The English texts are a classic script (works from file://), loaded only when needed. */
+  function loadScript(name, value) {
+    /* Classic scripts (they work from file://), loaded only when a search needs them. */
     return new Promise(function (resolve) {
-      if (window.KB_TEXTS) { resolve(window.KB_TEXTS); return; }
+      if (window[value]) { resolve(window[value]); return; }
       var tag = document.createElement("script");
-      tag.src = new URL("assets/search-text.js", root).href;
-      tag.onload = function () { resolve(window.KB_TEXTS || {}); };
+      tag.src = new URL("assets/" + name, root).href;
+      tag.onload = function () { resolve(window[value] || {}); };
       tag.onerror = function () { resolve({}); };
       document.head.appendChild(tag);
     });
   }
+  function loadTexts() {
+    return loadScript("search-text.js", "KB_TEXTS");
+  }
+  var entries = null;
+  async function loadEntries() {
+    /* The rules and glossary titles come with the page; the cards' file only on a search. */
+    if (entries) { return entries; }
+    var cards = await loadScript("search-cards-" + form.dataset.lang + ".js", "KB_CARDS");
+    entries = data.titles.concat(cards.titles || []);
+    Object.keys(cards.texts || {}).forEach(function (key) { extraTexts[key] = cards.texts[key]; });
+    return entries;
+  }
+  var extraTexts = {};
   var folded = null;
   function snippet(text, words) {
     var lower = fold(text);
@@ -60,16 +74,18 @@
   }
   async function localSearch(query) {
     var english = await loadTexts();
+    var all = await loadEntries();
     var own = data.texts || {};
     if (!folded) {
-      folded = data.titles.map(function (entry) {
-        var text = (own[entry[2]] || "") + " " + (english[entry[2]] || "");
+      folded = all.map(function (entry) {
+        var key = entry[2];
+        var text = (own[key] || "") + " " + (english[key] || "") + " " + (extraTexts[key] || "");
         return [fold(entry[0]), fold(text), text.trim()];
       });
     }
     var words = fold(query).split(/\s+/).filter(Boolean);
     var hits = [];
-    data.titles.forEach(function (entry, i) {
+    all.forEach(function (entry, i) {
       var label = folded[i][0];
       var all = label + " " + folded[i][1];
       if (!words.every(function (w) { return all.indexOf(w) >= 0; })) { return; }
@@ -78,7 +94,7 @@
     });
     hits.sort(function (a, b) { return a[0] - b[0] || a[1] - b[1]; });
     hits.slice(0, 100).forEach(function (hit) {
-      var entry = data.titles[hit[1]];
+      var entry = all[hit[1]];
       var p = folded[hit[1]][2] ? snippet(folded[hit[1]][2], words) : "";
       var li = document.createElement("li");
       var a = document.createElement("a");
@@ -94,30 +110,72 @@
     });
     return hits.length;
   }
+  async function apiSearch(query) {
+    /* Under `kb serve`: kb's own search (the ranking of `kb search`). Static hosting has no
+       /api/: the request fails or answers something else, and Pagefind is used instead. */
+    var url = new URL("api/search", root);
+    url.searchParams.set("q", query);
+    url.searchParams.set("lang", form.dataset.lang);
+    url.searchParams.set("limit", "50");
+    var response = await fetch(url.href, { headers: { Accept: "application/json" } });
+    var type = response.headers.get("Content-Type") || "";
+    if (!response.ok || type.indexOf("json") < 0) { return null; }
+    var answer = await response.json();
+    if (!answer || !Array.isArray(answer.results)) { return null; }
+    answer.results.forEach(function (r) {
+      if (!r.url) { return; }
+      var title = r.title || r.number || r.key;
+      item(new URL(r.url.replace(/^\//, ""), root).href, title, r.snippet_html || "");
+    });
+    return { shown: list.children.length, total: answer.total || 0 };
+  }
   async function fullSearch(query) {
     var pagefind = await import(new URL("pagefind/pagefind.js", root).href);
     await pagefind.options({ baseUrl: root.pathname });
     var search = await pagefind.search(query);
     var results = await Promise.all(search.results.slice(0, 20).map(function (r) { return r.data(); }));
     results.forEach(function (result) {
-      /* Sub-results are the sections (headings with ids) of a page: show the ones where the
-         words were found most, at most three per page, best first. A rule page's own heading
-         (701.54.html#701.54) is the page itself. */
+      /* A rule page is listed itself first (the rule ranks before its subrules), then the
+         sections where the words were found most: at most two more per page. A glossary
+         entry or subrule (a heading with an id) is listed as itself. */
       var page = result.url.split("#")[0];
       var heading = page + "#" + page.split("/").pop().replace(/\.html$/, "");
       var subs = (result.sub_results || []).filter(function (s) {
         return s.url !== result.url && s.url !== heading;
       });
       subs.sort(function (a, b) { return (b.locations || []).length - (a.locations || []).length; });
-      if (!subs.length) {
+      var isRule = /\/rules\/\d{3}\.\d+\.html$/.test(page);
+      if (!subs.length || isRule) {
         item(result.url, result.meta.title, result.excerpt);
-        return;
       }
-      subs.slice(0, 3).forEach(function (sub) {
+      subs.slice(0, isRule ? 2 : 3).forEach(function (sub) {
         item(sub.url, result.meta.title + " — " + sub.title, sub.excerpt);
       });
     });
-    return search.results.length;
+    /* Card pages are not in Pagefind's index (tens of thousands of them): cards whose names
+       hold every word come from the cards' titles file, after the rules and glossary. */
+    var cardsFound = await cardTitles(query);
+    return { shown: list.children.length, total: search.results.length + cardsFound };
+  }
+  async function cardTitles(query) {
+    var cards = await loadScript("search-cards-" + form.dataset.lang + ".js", "KB_CARDS");
+    var words = fold(query).split(/\s+/).filter(Boolean);
+    var found = 0;
+    (cards.titles || []).forEach(function (entry) {
+      var label = fold(entry[0]);
+      if (!words.length || !words.every(function (w) { return label.indexOf(w) >= 0; })) { return; }
+      found += 1;
+      if (found <= 20) { item(new URL(entry[1], root).href, entry[0], ""); }
+    });
+    return found;
+  }
+  function counted(found) {
+    /* The count said is the count listed; when more were found, say of how many. */
+    if (!found.shown) { return messages.none; }
+    if (found.total > found.shown && messages.countOf) {
+      return messages.countOf.split("{total}").join(String(found.total));
+    }
+    return messages.count;
   }
   async function run(query) {
     list.textContent = "";
@@ -131,24 +189,32 @@
       }
       say(messages.unknownRule, { number: number });
     }
-    var count;
+    var found = null;
     if (location.protocol === "http:" || location.protocol === "https:") {
       say(messages.searching);
       try {
-        count = await fullSearch(query);
+        found = await apiSearch(query);
       } catch (error) {
+        found = null;
+      }
+      if (!found) {
         list.textContent = "";
-        count = await localSearch(query);
-        say(messages.failed + " " + (count ? messages.count : messages.none), { count: count });
-        return;
+        try {
+          found = await fullSearch(query);
+        } catch (error) {
+          list.textContent = "";
+          var count = await localSearch(query);
+          say(messages.failed + " " + (count ? messages.count : messages.none), { count: count });
+          return;
+        }
       }
     } else {
-      count = await localSearch(query);
-      say(messages.local + " " + (count ? messages.count : messages.none), { count: count });
+      var local = await localSearch(query);
+      say(messages.local + " " + (local ? messages.count : messages.none), { count: local });
       return;
     }
-    if (number && !data.rules[number] && !count) { return; }
-    say(count ? messages.count : messages.none, { count: count });
+    if (number && !data.rules[number] && !found.shown) { return; }
+    say(counted(found), { count: found.shown });
   }
   var query = new URLSearchParams(location.search).get("q") || "";
   input.value = query;

@@ -1,0 +1,346 @@
+"""The card pages: one page per card, lists by initial and by set (paginated), one page per set.
+
+A card page shows what a judge looks for: the mana cost as labelled symbols, each face's type
+line, English Oracle text, power/toughness, loyalty and defense, the printed text in the page's
+language beside the Oracle text with where it comes from, the printings linking to their sets,
+the legalities, and the rulings with the other cards sharing each one named and linked. A rulings
+page no card data names yet gets a readable title from what it holds; its page id is kept for
+the curious in a collapsed details line only.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from babel.dates import format_date
+
+from kb.langs import fold, locale
+from kb.site.env import page_root
+from kb.site.mana import symbols
+from kb.site.rules import Page, RulePages
+from kb.urls import card_file, site_url
+
+PER_PAGE = 400  # entries per page of a card list: keeps every list page far under 1 MB
+SHARED_NAMED = 60  # cards named for a shared ruling before "and N more"
+LEGALITY_ORDER = ("Legal", "Restricted", "Banned", "Not Legal")
+_WORD_EDGE = re.compile(r"\w")
+
+
+def _letter_id(title: str) -> str:
+    first = fold(title)[:1].lower()
+    return first if first.isascii() and first.isalpha() else "other"
+
+
+def _chunks(items: list[Any], size: int = PER_PAGE) -> list[list[Any]]:
+    return [items[i : i + size] for i in range(0, len(items), size)] or [[]]
+
+
+class CardPages(RulePages):
+    """Card, card list and set pages of one language (mixed into the language's site)."""
+
+    def _init_cards(self) -> None:
+        """What every card page shares: who carries each ruling, the names rulings can mention."""
+        if hasattr(self, "_holders"):
+            return
+        self._holders: dict[int, list[str]] = {}
+        for card in self.data.cards:
+            for ruling in card["rulings"]:
+                self._holders.setdefault(ruling["id"], []).append(card["key"])
+
+    # --- titles ----------------------------------------------------------------------------------
+
+    def _card_title(self, card: dict[str, Any]) -> str:
+        if card["is_page"] and card["name"] == card["key"]:
+            return self._page_title(card)
+        return str(card["names"].get(self.lang) or card["name"])
+
+    def _page_title(self, card: dict[str, Any]) -> str:
+        """A readable title for a rulings page no card names: its date, rulings, names it cites."""
+        _ = self._
+        dates = sorted(r["date"] for r in card["rulings"])
+        count = len(card["rulings"])
+        when = (
+            format_date(dt.date.fromisoformat(dates[-1]), "long", locale=locale(self.lang))
+            if dates
+            else _("no date")
+        )
+        title = _("Unidentified card: %(count)s rulings of %(date)s") % {
+            "count": count,
+            "date": when,
+        }
+        names = card.get("mentions") or []
+        if names:
+            title += " — " + _("names %(names)s") % {"names": ", ".join(names)}
+        return title
+
+    # --- one card --------------------------------------------------------------------------------
+
+    def _faces(self, card: dict[str, Any], root: str) -> list[dict[str, Any]]:
+        faces = []
+        for detail in card["face_details"]:
+            text = detail.get("text", "")
+            faces.append(
+                {
+                    "name": detail.get("name", ""),
+                    "mana_cost": symbols(detail.get("mana_cost", ""), self._),
+                    "type_line": detail.get("type_line", ""),
+                    "text": [
+                        symbols(self.linker(line, "en", root), self._)
+                        for line in text.splitlines()
+                        if line.strip()
+                    ],
+                    "power": detail.get("power"),
+                    "toughness": detail.get("toughness"),
+                    "loyalty": detail.get("loyalty"),
+                    "defense": detail.get("defense"),
+                }
+            )
+        return faces
+
+    def _rarity(self, rarity: str) -> str:
+        rarities = {
+            "common": self._("common"),
+            "uncommon": self._("uncommon"),
+            "rare": self._("rare"),
+            "mythic": self._("mythic rare"),
+            "special": self._("special"),
+            "bonus": self._("bonus"),
+        }
+        return rarities.get(rarity, rarity)
+
+    def _printings(self, card: dict[str, Any]) -> list[dict[str, Any]]:
+        result = []
+        for printing in card["printings"]:
+            found = self.data.sets.get(printing["set"])
+            result.append(
+                {
+                    "set": printing["set"],
+                    "set_name": found["name"] if found else "",
+                    "url": site_url("set", self.lang, code=printing["set"]) if found else None,
+                    "number": printing["number"],
+                    "rarity": self._rarity(printing["rarity"]),
+                }
+            )
+        return result
+
+    def _legalities(self, card: dict[str, Any]) -> list[dict[str, str]]:
+        labels = {
+            "Legal": self._("legal"),
+            "Restricted": self._("restricted"),
+            "Banned": self._("banned"),
+            "Not Legal": self._("not legal"),
+        }
+        rows = [
+            {
+                "format": fmt.capitalize(),
+                "status": status.lower().replace(" ", "-"),
+                "label": labels.get(status, status),
+            }
+            for fmt, status in card["legalities"].items()
+        ]
+        order = {s.lower().replace(" ", "-"): i for i, s in enumerate(LEGALITY_ORDER)}
+        rows.sort(key=lambda r: (order.get(r["status"], 9), r["format"]))
+        return rows
+
+    def _ruling(self, ruling: dict[str, Any], card: dict[str, Any], root: str) -> dict[str, Any]:
+        codes = [c for c in dict.fromkeys([self.lang, "en"]) if c in ruling["texts"]]
+        codes = codes or sorted(ruling["texts"])
+        others = [k for k in self._holders.get(ruling["id"], []) if k != card["key"]]
+        named = sorted(
+            ({"key": k, "title": self.card_titles[k]} for k in others if k in self.card_titles),
+            key=lambda c: (fold(c["title"]), c["key"]),
+        )
+        return {
+            "id": ruling["id"],
+            "date": ruling["date"],
+            "source": ruling["source"],
+            "shared": len(others) + 1,
+            "others": named[:SHARED_NAMED],
+            "more": max(0, len(named) - SHARED_NAMED),
+            "rules": self.extras.rules_of_clarification.get(ruling["id"], []),
+            "columns": [
+                {
+                    "lang": code,
+                    "provenance": ruling["texts"][code]["provenance"],
+                    "html": self.linker(ruling["texts"][code]["text"], code, root),
+                }
+                for code in codes
+            ],
+        }
+
+    def card_view(self, card: dict[str, Any], root: str) -> dict[str, Any]:
+        """Everything one card page shows, texts linked and symbols labelled."""
+        self._init_cards()
+        lang = self.lang
+        printed = card["texts"].get(lang) if lang != "en" else None
+        oracle = card["texts"].get("en") or ""
+        view = {
+            "key": card["key"],
+            "title": self._card_title(card),
+            "is_page": card["is_page"],
+            "names": {code: card["names"].get(code) for code in ("en", "fr", "es")},
+            "mana_value": card["mana_value"],
+            "mana_cost": symbols(card["mana_cost"], self._),
+            "faces": self._faces(card, root),
+            "type_line": card["type_lines"].get("en", ""),
+            "printed_type_line": card["type_lines"].get(lang) if lang != "en" else None,
+            "oracle": [
+                symbols(self.linker(line, "en", root), self._)
+                for line in oracle.splitlines()
+                if line.strip()
+            ],
+            "printed": [
+                symbols(self.linker(line, lang, root), self._)
+                for line in (printed or "").splitlines()
+                if line.strip()
+            ],
+            "printed_provenance": card.get("text_provenance", {}).get(lang, "official"),
+            "attributes": sorted(card["attributes"].items()),
+            "pages": card["pages"],
+            "printings": self._printings(card),
+            "legalities": self._legalities(card),
+            "mentions": card.get("mentions") or [],
+            "rulings": [self._ruling(r, card, root) for r in card["rulings"]],
+        }
+        if view["names"]["en"] is None and not card["is_page"]:
+            view["names"]["en"] = card["name"]
+        return view
+
+    # --- pages -----------------------------------------------------------------------------------
+
+    def card_pages(self) -> Iterator[Page]:
+        """One page per card, the lists by initial and by set, and one page per set."""
+        self._init_cards()
+        listing = []
+        for card in self.data.cards:
+            path = f"{self.lang}/cards/{card_file(card['key'])}.html"
+            view = self.card_view(card, page_root(path))
+            listing.append(
+                {
+                    "key": card["key"],
+                    "title": view["title"],
+                    "name": card["name"],
+                    "rulings": len(card["rulings"]),
+                    "letter": "other" if card["is_page"] else _letter_id(view["title"]),
+                }
+            )
+            yield Page(
+                path, "card.html", {"card": view, "page_kind": "cards"}, self.lang
+            )
+        listing.sort(key=lambda c: (fold(c["title"]), c["key"]))
+        yield from self._letter_pages(listing)
+        yield from self._set_pages()
+
+    def _letter_pages(self, listing: list[dict[str, Any]]) -> Iterator[Page]:
+        """The cards by initial; every language has the same letter pages (the language switch
+        of one leads to the other's), a letter no name in this language starts with says so."""
+        groups: dict[str, list[dict[str, Any]]] = {}
+        for entry in listing:
+            groups.setdefault(entry["letter"], []).append(entry)
+        every = {"other"} if any(c["is_page"] for c in self.data.cards) else set()
+        for card in self.data.cards:
+            if not card["is_page"]:
+                every.update(_letter_id(n) for n in (card["name"], *card["names"].values()))
+        for letter in every:
+            groups.setdefault(letter, [])
+        letters = sorted(groups, key=lambda x: (x == "other", x))
+        summary = [
+            {
+                "id": letter,
+                "label": "#" if letter == "other" else letter.upper(),
+                "count": len(groups[letter]),
+                "url": site_url("letter", self.lang, letter=letter),
+            }
+            for letter in letters
+        ]
+        sets = sorted(self.data.sets.values(), key=lambda s: (s["released"] or "", s["code"]))
+        yield Page(
+            f"{self.lang}/cards/index.html",
+            "cards.html",
+            {
+                "total": len(listing),
+                "letters": summary,
+                "sets": [
+                    {**s, "url": site_url("set", self.lang, code=s["code"])} for s in reversed(sets)
+                ],
+                "page_kind": "cards",
+            },
+            self.lang,
+        )
+        for item in summary:
+            chunks = _chunks(groups[item["id"]])
+            for number, chunk in enumerate(chunks, 1):
+                url = site_url("letter", self.lang, letter=item["id"], page=str(number))
+                yield Page(
+                    url.lstrip("/"),
+                    "card_list.html",
+                    {
+                        "heading": item["label"],
+                        "cards": chunk,
+                        "letters": summary,
+                        "current": item["id"],
+                        "alt_subpath": site_url("letter", self.lang, letter=item["id"]).split(
+                            "/", 2
+                        )[2],
+                        "pager": _pager(
+                            number, len(chunks), "letter", self.lang, {"letter": item["id"]}
+                        ),
+                        "page_kind": "cards",
+                    },
+                    self.lang,
+                )
+
+    def _set_pages(self) -> Iterator[Page]:
+        members: dict[str, list[dict[str, Any]]] = {code: [] for code in self.data.sets}
+        for card in self.data.cards:
+            for printing in card["printings"]:
+                if printing["set"] in members:
+                    members[printing["set"]].append(
+                        {
+                            "key": card["key"],
+                            "title": self.card_titles[card["key"]],
+                            "name": card["name"],
+                            "number": printing["number"],
+                            "rarity": self._rarity(printing["rarity"]),
+                        }
+                    )
+        for code, found in sorted(self.data.sets.items()):
+            rows = sorted(members[code], key=lambda r: (_natural(r["number"]), r["key"]))
+            chunks = _chunks(rows)
+            for number, chunk in enumerate(chunks, 1):
+                url = site_url("set", self.lang, code=code, page=str(number))
+                yield Page(
+                    url.lstrip("/"),
+                    "set.html",
+                    {
+                        "set": found,
+                        "printings": chunk,
+                        "total": len(rows),
+                        "pager": _pager(number, len(chunks), "set", self.lang, {"code": code}),
+                        "page_kind": "cards",
+                    },
+                    self.lang,
+                )
+
+
+def _natural(number: str) -> tuple[int, str]:
+    digits = "".join(c for c in number if c.isdigit())
+    return (int(digits) if digits else 0, number)
+
+
+def _pager(number: int, total: int, kind: str, lang: str, keys: dict[str, str]) -> dict[str, Any]:
+    """Previous / next / every page of a paginated list (site-absolute URLs)."""
+
+    def url(page: int) -> str:
+        return site_url(kind, lang, **keys, page=str(page))
+
+    return {
+        "number": number,
+        "total": total,
+        "previous": url(number - 1) if number > 1 else None,
+        "next": url(number + 1) if number < total else None,
+        "pages": [{"number": n, "url": url(n)} for n in range(1, total + 1)] if total > 1 else [],
+    }

@@ -1,0 +1,172 @@
+"""The streaming writer of the built site: each page is compared and written as it is rendered.
+
+Memory stays flat in the number of pages: a page's bytes are dropped once written. A page
+equal to the one already in the output folder is not written; the others go into a temporary
+folder beside the output, which gets the unchanged pages hard-linked in and replaces the output
+only once everything (Pagefind, the link check) succeeded, so a failed build leaves the previous
+site as it was and a build that changes nothing touches nothing. The link check is streamed too:
+each page's ids and link targets are kept (not its bytes) and checked at the end.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import logging
+import os
+import posixpath
+import re
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+from kb.errors import KbError
+from kb.site.check import BrokenLink
+from kb.site.writer import GENERATED, MARKER, WriteReport, check_output, safe_path
+
+log = logging.getLogger(__name__)
+
+ID = re.compile(rb'\bid="([^"]*)"')
+LINK = re.compile(rb'\b(?:href|src)="([^"]*)"')
+
+
+class LinkCollector:
+    """Every page's ids and every distinct internal link target, for one check at the end."""
+
+    def __init__(self) -> None:
+        self.paths: set[str] = set()
+        self.ids: dict[str, frozenset[str]] = {}
+        self.targets: dict[tuple[str, str], tuple[str, str]] = {}  # (file, anchor) -> first use
+        self.external: list[BrokenLink] = []
+
+    def add(self, page: str, data: bytes) -> None:
+        """Note a file; for an HTML page, its ids and the links it holds."""
+        self.paths.add(page)
+        if not page.endswith(".html"):
+            return
+        found = frozenset(html.unescape(m.decode()) for m in ID.findall(data))
+        if found:
+            self.ids[page] = found
+        base = posixpath.dirname(page)
+        for raw in LINK.findall(data):
+            href = html.unescape(raw.decode())
+            parts = urlsplit(href)
+            if parts.scheme or href.startswith("//"):
+                self.external.append(BrokenLink(page, href, "external link"))
+                continue
+            target = (
+                posixpath.normpath(posixpath.join(base, unquote(parts.path)))
+                if parts.path
+                else page
+            )
+            key = (target, unquote(parts.fragment) if target.endswith(".html") else "")
+            if key not in self.targets:
+                self.targets[key] = (page, href)
+
+    def broken(self) -> list[BrokenLink]:
+        """The links to a file or anchor the site does not have (first page using each)."""
+        result = list(self.external)
+        for (target, anchor), (page, href) in sorted(self.targets.items()):
+            if target.startswith("../") or target not in self.paths:
+                result.append(BrokenLink(page, href, "no such file"))
+            elif anchor and anchor not in self.ids.get(target, ()):
+                result.append(BrokenLink(page, href, "no such anchor"))
+        return result
+
+
+class StreamWriter:
+    """Writes a build's files as they come, then swaps the result in place of the output."""
+
+    def __init__(self, out: Path) -> None:
+        self.out = check_output(out)
+        self.tmp = self.out.parent / f".{self.out.name}.tmp-{os.getpid()}"
+        self.old = self.out.parent / f".{self.out.name}.old-{os.getpid()}"
+        for leftover in (self.tmp, self.old):
+            shutil.rmtree(leftover, ignore_errors=True)
+        self.tmp.mkdir(parents=True)
+        self.report = WriteReport()
+        self.links = LinkCollector()
+        self.files = 0
+        self.bytes = 0
+        self._seen: set[str] = set()
+
+    def add(self, path: str, data: bytes) -> None:
+        """Compare one file with the output's and write it beside the output if it changed."""
+        key = str(safe_path(path))
+        if key in self._seen:
+            raise KbError(f"two pages were built at the same path {key}")
+        self._seen.add(key)
+        self.files += 1
+        self.bytes += len(data)
+        self.links.add(key, data)
+        old = self.out / key
+        try:
+            same = old.is_file() and old.stat().st_size == len(data) and old.read_bytes() == data
+        except OSError:
+            same = False
+        if same:
+            self.report.unchanged.append(key)
+            return
+        target = self.tmp / key
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+        self.report.written.append(key)
+
+    def _existing(self) -> set[str]:
+        if not self.out.is_dir():
+            return set()
+        found = set()
+        for path in self.out.rglob("*"):
+            rel = path.relative_to(self.out).as_posix()
+            if path.is_file() and rel != MARKER and rel.split("/")[0] not in GENERATED:
+                found.add(rel)
+        return found
+
+    def commit(
+        self, marker: dict[str, object], post: Callable[[Path], None] | None = None
+    ) -> WriteReport:
+        """Run ``post`` on the complete new site and swap it in; keep the output if unchanged."""
+        report = self.report
+        report.removed = sorted(self._existing() - self._seen)
+        marker_bytes = json.dumps(marker, sort_keys=True, indent=1).encode() + b"\n"
+        generated_ok = post is None or all((self.out / g).is_dir() for g in GENERATED)
+        try:
+            if (
+                not report.written
+                and not report.removed
+                and (self.out / MARKER).is_file()
+                and (self.out / MARKER).read_bytes() == marker_bytes
+                and generated_ok
+            ):
+                log.info("site unchanged: nothing written")
+                shutil.rmtree(self.tmp, ignore_errors=True)
+                return report
+            for key in report.unchanged:
+                target = self.tmp / key
+                target.parent.mkdir(parents=True, exist_ok=True)
+                try:
+                    os.link(self.out / key, target)
+                except OSError:
+                    shutil.copy2(self.out / key, target)
+            (self.tmp / MARKER).write_bytes(marker_bytes)
+            if post is not None:
+                post(self.tmp)
+            if self.out.exists():
+                os.rename(self.out, self.old)
+            try:
+                os.rename(self.tmp, self.out)
+            except OSError:
+                if self.old.exists():
+                    os.rename(self.old, self.out)
+                raise
+        except BaseException:
+            self.abort()
+            raise
+        shutil.rmtree(self.old, ignore_errors=True)
+        report.swapped = True
+        return report
+
+    def abort(self) -> None:
+        """Drop what was written: the output folder stays as it was."""
+        shutil.rmtree(self.tmp, ignore_errors=True)
