@@ -252,16 +252,6 @@ def _reason(exc: SQLAlchemyError) -> str:
     return str(orig or exc).strip().splitlines()[0]
 
 
-def create_schema(engine: Engine) -> None:
-    """Create the schema, or upgrade it in place (the migrations decide what is missing)."""
-    upgrade_schema(engine)
-
-
-def has_schema(engine: Engine) -> bool:
-    """Tell whether the database already holds kb's tables."""
-    return inspect(engine).has_table("documents")
-
-
 # --- derived data in step with the documents -------------------------------------------------
 
 

@@ -37,9 +37,13 @@ from kb.loaders import (
     load_rulings_page,
     place_assumed_translations,
 )
+
+# Public: the edition of a language's translations, which `kb import po` stores community
+# texts in (the export stage reaches the ingest stage only through this module).
+from kb.loaders import translations_edition as translations_edition
 from kb.models import Document, IngestWarning
 from kb.recognise import collect_garbage, reattach_translations, recognise_pages
-from kb.versions.lineage import update_lineages
+from kb.versions import update_lineages
 
 log = logging.getLogger(__name__)
 

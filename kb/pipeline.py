@@ -37,9 +37,9 @@ from kb.models import Link
 from kb.relink import card_changes, relink_after_ingest
 
 if TYPE_CHECKING:
-    from kb.export.po_import import ImportReport
-    from kb.search.indexer import IndexReport
-    from kb.site.build import BuildReport as SiteReport
+    from kb.export import ImportReport
+    from kb.search import IndexReport
+    from kb.site import BuildReport as SiteReport
 
 log = logging.getLogger(__name__)
 
@@ -366,7 +366,7 @@ def import_translations(
     wait: bool = True,
 ) -> ImportReport:
     """Import a translator's PO catalog (``kb import po``) in one transaction, then relink."""
-    from kb.export.po_import import import_po
+    from kb.export import import_po
 
     with writer_lock(settings, wait=wait), storage_errors(settings):
         db = open_db(settings, create=False)

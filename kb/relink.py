@@ -18,12 +18,12 @@ from kb.ingest import IngestReport
 from kb.models import Document, Edition
 
 if TYPE_CHECKING:  # the link stage is imported only when there is linking to do
-    from kb.links.incremental import CardChanges
+    from kb.links import CardChanges
 
 
 def card_changes(db: Database) -> CardChanges:
     """Start noting what the card documents of an ingest hold before and after."""
-    from kb.links.incremental import CardChanges
+    from kb.links import CardChanges
 
     changes = CardChanges()
     with db.session() as session:
@@ -47,7 +47,7 @@ def relink_after_ingest(
         rebuild(db)
         return
     if not changes.other_formats:
-        from kb.links.incremental import relink_card_data
+        from kb.links import relink_card_data
 
         with db.session() as session:
             try:

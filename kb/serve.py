@@ -77,7 +77,7 @@ class SearchService:
 
     def search(self, params: dict[str, str]) -> dict[str, Any]:
         """Run an API search; raise ApiError for bad parameters or a missing index."""
-        from kb.search.query import QueryError
+        from kb.search import QueryError
 
         query = params.get("q", "").strip()
         if not query:
@@ -106,7 +106,7 @@ class SearchService:
             raise ApiError(HTTPStatus.BAD_REQUEST, str(exc)) from None
 
     def _open(self) -> Any:
-        from kb.search.searcher import SearchIndex
+        from kb.search import SearchIndex
 
         with self._lock:
             if self._index is None:
@@ -316,11 +316,3 @@ def create_app(settings: Settings | None = None, site_dir: Path | str | None = N
         settings = load_settings()
     return KbApp(settings, Path(site_dir) if site_dir else None)
 
-
-def __getattr__(name: str) -> Any:
-    """``make_server``, ``serve`` and ``KbServer`` live in kb.server (waitress); found here too."""
-    if name in ("make_server", "serve", "KbServer"):
-        import kb.server
-
-        return getattr(kb.server, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -10,9 +10,9 @@ import pytest
 from babel.messages.pofile import read_po
 from click.testing import CliRunner
 
+from kb import i18n
 from kb.cli import main
 from kb.langs import LANGS
-from kb.site import i18n
 from kb.site.env import make_environment
 
 

@@ -104,7 +104,7 @@ def test_an_installed_kb_finds_its_templates_and_builds_the_site(wheel: Path, tm
     (site_packages / "kb-test-dependencies.pth").write_text("\n".join(sorted(ours)) + "\n")
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "KB_"))}
     script = (
-        "import json, kb, kb.resources as r, kb.site.env as e, kb.site.i18n as i\n"
+        "import json, kb, kb.resources as r, kb.site.env as e, kb.i18n as i\n"
         "import kb.export.html as x\n"
         "e.make_environment('fr').get_template('rule.html')\n"
         "print(json.dumps({'kb': kb.__file__, 'templates': str(r.templates_dir()),\n"

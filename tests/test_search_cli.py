@@ -150,7 +150,7 @@ def test_search_without_an_index(tmp_path: Path) -> None:
 
 
 def test_corpus_text_is_escaped_in_terminal_markup() -> None:
-    from kb.search.terminal import result_lines
+    from kb.cli.search_output import result_lines
 
     result = {
         "rank": 1,

@@ -79,7 +79,7 @@ class KbGroup(click.Group):
         except OSError as exc:
             if exc.errno not in _OUTPUT_ERRORS or exc.filename is not None:
                 raise
-            from kb.export.output import silence_stdout
+            from kb.export import silence_stdout
 
             silence_stdout()
             click.echo(f"kb: error: cannot write to standard output: {exc.strerror}", err=True)

@@ -43,7 +43,7 @@ def ingest(
         kb ingest --strict ../shared/corpus/cr/en/MagicCompRules_20260116.txt
     """
     from kb import pipeline
-    from kb.reports import ingest_summary, progress_bar
+    from kb.cli.reports import ingest_summary, progress_bar
 
     settings = settings_of(ctx)
     with progress_bar(enabled=not as_json) as progress:
@@ -54,7 +54,7 @@ def ingest(
     if as_json:
         print_json(summary)
     else:
-        from kb.reports import print_ingest_summary
+        from kb.cli.reports import print_ingest_summary
 
         print_ingest_summary(console(), summary)
     if strict and report.failed:
@@ -78,8 +78,8 @@ def rule(
         kb rule 701.54 --lang es
         kb rule 704.5k --edition 2025-11-14 --json
     """
+    from kb.cli.reports import print_rule
     from kb.lookup import rule_view
-    from kb.reports import print_rule
 
     language = lang or settings_of(ctx).lang
     show(ctx, lambda session: rule_view(session, number, language, edition), print_rule, as_json)
@@ -99,8 +99,8 @@ def card(ctx: click.Context, query: str, as_json: bool) -> None:
         kb card "Le vol du dieu-décepteur" --json
         kb card 003_c5873bb13b9e08b7
     """
+    from kb.cli.reports import print_card
     from kb.lookup import card_view
-    from kb.reports import print_card
 
     show(ctx, lambda session: card_view(session, query), print_card, as_json)
 
@@ -117,8 +117,8 @@ def stats(ctx: click.Context, as_json: bool) -> None:
         kb stats
         kb stats --json
     """
+    from kb.cli.reports import print_stats
     from kb.lookup import stats_view
-    from kb.reports import print_stats
 
     show(ctx, stats_view, print_stats, as_json)
 

@@ -42,14 +42,14 @@ def _langs_option(default: str | None = None) -> Callable[[F], F]:
 
 
 def _write_stdout(data: bytes) -> None:
-    from kb.export.output import write_stdout
+    from kb.export import write_stdout
 
     write_stdout(data)
 
 
 def _emit(data: bytes, out: Path | None, what: str) -> None:
     """Write an export to --out (atomically) or to standard output."""
-    from kb.export.output import write_file
+    from kb.export import write_file
 
     if out is None:
         _write_stdout(data)
@@ -114,8 +114,8 @@ def export_sheet(
         kb export sheet 701.38-701.40 --lang es,en --cards "Galadriel, Elven-Queen" --out vote.html
         kb export sheet 702.2 --lang en,fr --format md > deathtouch.md
     """
-    from kb.export.commands import export_sheet as build
-    from kb.export.commands import sheet_format
+    from kb.export import export_sheet as build
+    from kb.export import sheet_format
 
     settings = settings_of(ctx)
     fmt = sheet_format(fmt, out)
@@ -175,7 +175,7 @@ def export_po(
         kb export po --lang fr --only missing --only stale --out fr.po
         kb export po 701.54 702 --lang es --out es-keywords.po
     """
-    from kb.export.commands import export_po as build
+    from kb.export import export_po as build
 
     settings = settings_of(ctx)
     language = lang or settings.lang
@@ -208,7 +208,7 @@ def export_json(ctx: click.Context, edition: str | None, out: Path | None) -> No
         kb export json --out kb.json
         kb export json --edition 2026-01-16 | jq '.editions[0].rules | length'
     """
-    from kb.export.commands import export_json as build
+    from kb.export import export_json as build
 
     _emit(build(settings_of(ctx), edition), out, "the JSON dump")
 
@@ -239,7 +239,7 @@ def export_csv(
         kb export csv --out dump/
         kb export csv --table rules --edition 2026-01-16 > rules.csv
     """
-    from kb.export.commands import export_csv as build
+    from kb.export import export_csv as build
 
     counts, data = build(settings_of(ctx), out, tables, edition)
     if data is not None:

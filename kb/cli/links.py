@@ -37,7 +37,7 @@ def link(ctx: click.Context, as_json: bool, no_wait: bool) -> None:
         kb link --json
     """
     from kb import pipeline
-    from kb.link_reports import print_link_counts
+    from kb.cli.link_reports import print_link_counts
 
     counts = pipeline.link(settings_of(ctx), wait=not no_wait)
     if as_json:
@@ -60,7 +60,7 @@ def check(ctx: click.Context, as_json: bool) -> None:
         kb check
         kb check --json
     """
-    from kb.link_reports import print_check
+    from kb.cli.link_reports import print_check
     from kb.links import check as run_check
 
     report = show(ctx, run_check, print_check, as_json)
@@ -82,7 +82,7 @@ def backlinks(ctx: click.Context, number: str, edition: str | None, as_json: boo
         kb backlinks 701.54
         kb backlinks 701.32 --edition 2021-02-05 --json
     """
-    from kb.link_reports import print_backlinks
+    from kb.cli.link_reports import print_backlinks
     from kb.links import backlinks as find_backlinks
 
     show(
@@ -111,7 +111,7 @@ def diff(ctx: click.Context, old: str, new: str, show_all: bool, as_json: bool) 
         kb diff 2025-11-14 2026-01-16
         kb diff 2021-02-05 2026-01-16 --json > changes.json
     """
-    from kb.link_reports import print_diff
+    from kb.cli.link_reports import print_diff
     from kb.versions import diff_editions
 
     show(
@@ -138,7 +138,7 @@ def trace(ctx: click.Context, number: str, edition: str | None, as_json: bool) -
         kb trace 701.54
         kb trace 701.32 --edition 2021-02-05
     """
-    from kb.link_reports import print_trace
+    from kb.cli.link_reports import print_trace
     from kb.versions import trace as trace_rule
 
     show(ctx, lambda session: trace_rule(session, number, edition), print_trace, as_json)
@@ -158,7 +158,7 @@ def stale(ctx: click.Context, lang: str | None, edition: str | None, as_json: bo
         kb stale --lang es
         kb stale --lang fr --json
     """
-    from kb.link_reports import print_stale
+    from kb.cli.link_reports import print_stale
     from kb.versions import stale_translations
 
     if lang is None or lang == "en":

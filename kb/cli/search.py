@@ -112,7 +112,7 @@ def search(
     if as_json:
         print_json(response)
     else:
-        from kb.search.terminal import renderables
+        from kb.cli.search_output import renderables
 
         out = console()
         for renderable in renderables(response):

@@ -53,7 +53,7 @@ def build(
         kb --home /tmp/kb build --out /tmp/site --strict
     """
     from kb import pipeline
-    from kb.reports import progress_bar
+    from kb.cli.reports import progress_bar
 
     settings = settings_of(ctx)
     with progress_bar(enabled=not as_json) as progress:
@@ -124,7 +124,7 @@ def i18n_extract() -> None:
     Example:
         kb i18n extract
     """
-    from kb.site import i18n as catalogs
+    from kb import i18n as catalogs
 
     click.echo(f"wrote {shorten(str(catalogs.extract()))}")
 
@@ -138,7 +138,7 @@ def i18n_update() -> None:
     Example:
         kb i18n update
     """
-    from kb.site import i18n as catalogs
+    from kb import i18n as catalogs
 
     for path in catalogs.update():
         status = catalogs.status(path.parent.parent.name)
@@ -154,7 +154,7 @@ def i18n_compile() -> None:
     Example:
         kb i18n compile
     """
-    from kb.site import i18n as catalogs
+    from kb import i18n as catalogs
 
     for path in catalogs.compile_catalogs():
         click.echo(f"wrote {shorten(str(path))}")
@@ -169,8 +169,8 @@ def i18n_check() -> None:
     Example:
         kb i18n check
     """
+    from kb import i18n as catalogs
     from kb.langs import LANGS
-    from kb.site import i18n as catalogs
 
     bad = False
     for lang in LANGS:

@@ -193,8 +193,8 @@ def _listed(items: list[str], limit: int | None) -> str:
 
 
 def _print_rules(out: Any, rules: dict[str, Any], limit: int | None) -> None:
+    from kb.cli.link_reports import print_diff
     from kb.langs import language_name
-    from kb.link_reports import print_diff
 
     if rules["diff"] is None:
         out.print(f"edition {rules['edition']} loaded: no earlier edition to compare it with")

@@ -1,7 +1,7 @@
 """The sheet as one standalone HTML page (screen) or the HTML that WeasyPrint lays out (print).
 
 The sheet's own words come from the Babel catalogs of its first language, through
-``jinja2.ext.i18n`` and the catalogs the site compiles (``kb.site.i18n.translations``). Every
+``jinja2.ext.i18n`` and the catalogs the site compiles (``kb.i18n.translations``). Every
 text from the corpus is escaped by Jinja2's autoescape.
 """
 
@@ -45,7 +45,7 @@ class Labels:
 @cache
 def environment(lang: str) -> Environment:
     """The Jinja2 environment of the sheet templates with the UI catalog of ``lang`` installed."""
-    from kb.site.i18n import translations
+    from kb.i18n import translations
 
     env = Environment(
         loader=FileSystemLoader(str(TEMPLATES)),

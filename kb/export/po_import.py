@@ -25,8 +25,8 @@ from kb.corpus.numbers import is_rule_number, kind_of, parent_of, sort_key
 from kb.errors import KbError
 from kb.export.po import PROJECT, parse_context
 from kb.export.po_syntax import check_header, check_syntax, header_fields
+from kb.ingest import translations_edition
 from kb.langs import check_lang
-from kb.loaders import translations_edition
 from kb.models import Edition, Example, Rule, RuleText
 
 

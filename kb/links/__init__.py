@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from .build import build_links, edition_vocabulary, vocabularies
 from .check import check, unresolved
+from .incremental import CardChanges, relink_card_data
 from .queries import (
     backlinks,
     cards_for_rule,
@@ -20,6 +21,7 @@ from .references import Reference, find_references
 from .terms import Term, TermMatch, Vocabulary
 
 __all__ = [
+    "CardChanges",
     "Reference",
     "Term",
     "TermMatch",
@@ -31,6 +33,7 @@ __all__ = [
     "clarifications_for_rule",
     "edition_vocabulary",
     "find_references",
+    "relink_card_data",
     "rules_for_clarification",
     "unresolved",
     "vocabularies",

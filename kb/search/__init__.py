@@ -15,6 +15,19 @@ if TYPE_CHECKING:
     from kb.search.searcher import SearchIndex
 
 
+def __getattr__(name: str) -> Any:
+    # The classes callers need by name (the API server), imported on first use like the rest.
+    if name == "QueryError":
+        from kb.search.query import QueryError
+
+        return QueryError
+    if name == "SearchIndex":
+        from kb.search.searcher import SearchIndex
+
+        return SearchIndex
+    raise AttributeError(name)
+
+
 def build_index(db: Database, index_dir: Path) -> IndexReport:
     """Index the whole database afresh (the new index replaces the old one atomically)."""
     from kb.search.indexer import build_index as build

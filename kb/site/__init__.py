@@ -8,7 +8,7 @@ __all__ = ["BuildReport", "build_site"]
 
 
 def __getattr__(name: str) -> Any:
-    # Lazy: ``kb i18n`` imports kb.site.i18n without loading the page builders.
+    # Lazy: importing kb.site (kb.site.check, kb.site.writer) does not load the page builders.
     if name in __all__:
         from kb.site import build
 

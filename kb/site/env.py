@@ -24,9 +24,9 @@ from jinja2.runtime import Context
 from markupsafe import Markup
 
 from kb.errors import KbError
+from kb.i18n import translations
 from kb.langs import LANGS, language_name, locale
 from kb.resources import templates_dir
-from kb.site.i18n import translations
 from kb.urls import glossary_slug, site_url
 
 TEMPLATES = templates_dir()
@@ -166,11 +166,6 @@ def make_environment(lang: str, templates: Path = TEMPLATES) -> Environment:
         Markup=Markup,
     )
     return env
-
-
-def environments(langs: tuple[str, ...] = LANGS) -> dict[str, Environment]:
-    """One environment per site language."""
-    return {lang: make_environment(lang) for lang in langs}
 
 
 def page_root(path: str) -> str:

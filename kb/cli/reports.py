@@ -165,7 +165,7 @@ def print_stats(console: Console, stats: dict[str, Any]) -> None:
     languages = stats["languages"].items()
     drift = {lang: d["translations"] for lang, d in languages if "translations" in d}
     if drift:
-        from kb.link_reports import print_drift
+        from kb.cli.link_reports import print_drift
 
         print_drift(console, drift)
 

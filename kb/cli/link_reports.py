@@ -11,9 +11,9 @@ from typing import Any
 from rich.console import Console
 from rich.markup import escape
 
+from kb.cli.reports import counts_table, indented, labelled
 from kb.langs import language_name
-from kb.reports import counts_table, indented, labelled
-from kb.versions.diff import word_ops
+from kb.versions import word_ops
 
 SOURCE_LABELS = {
     "rule_text": "rule",

@@ -1,4 +1,4 @@
-"""The site's interface catalogs: extract, update and compile them, and load one per language.
+"""The interface catalogs of the site and the sheets: extract, update, compile, load them.
 
 Like mkdocs' ``localization.py``: Babel ``Translations`` are installed into the Jinja2
 environment through ``jinja2.ext.i18n``. A ``.po`` file is compiled to ``.mo`` by
