@@ -315,4 +315,3 @@ def create_app(settings: Settings | None = None, site_dir: Path | str | None = N
 
         settings = load_settings()
     return KbApp(settings, Path(site_dir) if site_dir else None)
-

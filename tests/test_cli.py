@@ -29,9 +29,7 @@ def _commands(group: click.Group, prefix: str = ""):
 
 
 def test_every_command_has_help_with_an_example():
-    missing = [
-        name for name, command in _commands(main) if "Example:" not in (command.help or "")
-    ]
+    missing = [name for name, command in _commands(main) if "Example:" not in (command.help or "")]
     assert missing == []
 
 

@@ -52,16 +52,40 @@ EDITIONS = ("2021-02-05", "2025-11-14", "2026-01-16")
 #   multi_sense awk 'BEGIN{RS="";FS="\n"} $2 ~ /^1\. /{k++} END{print k}' /tmp/gloss.txt
 EXPECTED = {
     "2021-02-05": dict(
-        parts=9, chapters=133, rules=988, subrules=1526, examples=257, title_only=191,
-        glossary=585, obsolete=29, redirects=20, multi_sense=23,
+        parts=9,
+        chapters=133,
+        rules=988,
+        subrules=1526,
+        examples=257,
+        title_only=191,
+        glossary=585,
+        obsolete=29,
+        redirects=20,
+        multi_sense=23,
     ),
     "2025-11-14": dict(
-        parts=9, chapters=146, rules=1155, subrules=1954, examples=276, title_only=262,
-        glossary=725, obsolete=34, redirects=20, multi_sense=28,
+        parts=9,
+        chapters=146,
+        rules=1155,
+        subrules=1954,
+        examples=276,
+        title_only=262,
+        glossary=725,
+        obsolete=34,
+        redirects=20,
+        multi_sense=28,
     ),
     "2026-01-16": dict(
-        parts=9, chapters=146, rules=1157, subrules=1957, examples=276, title_only=263,
-        glossary=725, obsolete=34, redirects=20, multi_sense=28,
+        parts=9,
+        chapters=146,
+        rules=1157,
+        subrules=1957,
+        examples=276,
+        title_only=263,
+        glossary=725,
+        obsolete=34,
+        redirects=20,
+        multi_sense=28,
     ),
 }
 
@@ -150,7 +174,10 @@ def test_ring_tempts_you_2026(edition):
     rules = rules_of(edition("2026-01-16"))
     ring = rules["701.54"]
     assert (ring.kind, ring.title, ring.text, ring.parent) == (
-        "rule", "The Ring Tempts You", "", "701"
+        "rule",
+        "The Ring Tempts You",
+        "",
+        "701",
     )
     # copied from MagicCompRules_20260116.txt (lines 3732-3740)
     expected = {
@@ -190,7 +217,11 @@ def test_ring_tempts_you_2026(edition):
     for number, text in expected.items():
         rule = rules[number]
         assert (rule.kind, rule.title, rule.text, rule.examples, rule.parent) == (
-            "subrule", "", text, [], "701.54"
+            "subrule",
+            "",
+            text,
+            [],
+            "701.54",
         )
     assert "701.54f" not in rules
     # grep -n '^701\.54[. ]' /tmp/cr.txt  -> 3730 (the line a text editor shows)
@@ -270,7 +301,9 @@ def test_glossary_2026(edition):
     assert "\n2. An activated" in ability.definition
     wizard = terms["Wizardcycling"]
     assert (wizard.redirect, wizard.senses, wizard.definition) == (
-        "Typecycling", [], "See Typecycling."
+        "Typecycling",
+        [],
+        "See Typecycling.",
     )
     assert terms["If"].redirect == "Intervening “If” Clause"
     assert terms["Bury"].obsolete and terms["Bury"].senses[0].startswith("A term that meant")
@@ -326,15 +359,20 @@ def test_sample_highlights():
     rules = rules_of(doc)
     assert doc.effective_date == dt.date(2024, 3, 3)
     assert [r.number for r in doc.rules if r.kind in ("part", "chapter")] == [
-        "1", "100", "101", "2", "200"
+        "1",
+        "100",
+        "101",
+        "2",
+        "200",
     ]
     assert rules["100.3"].kind == "rule" and rules["101.1b"].kind == "subrule"  # the slips
     assert rules["100.1b"].text.endswith("See rule 100.2.")  # trailing spaces stripped
     assert rules["101.1"].title == "Numbers" and rules["200.1"].title == "Count Up!"
     assert rules["101.2"].text == "Some rules list things:"
     assert rules["100.2"].examples[1].startswith("In a crowd game")
-    assert rules["101.1c"].text.endswith("∞ and is larger than any number.\nIt can’t be counted, "
-                                          "doubled or halved.")
+    assert rules["101.1c"].text.endswith(
+        "∞ and is larger than any number.\nIt can’t be counted, doubled or halved."
+    )
     assert "101.1m" in rules and "101.1l" not in rules
     terms = terms_of(doc)
     assert terms["Landcounting"].redirect == "Count Up"
@@ -428,7 +466,8 @@ def _bad_cases():
         ),
         "subrule without its rule": (
             # 100.4b under 100.1a would be read as 100.1b (a typo'd rule, with a warning).
-            s.replace("100.1b A game", "100.4c A game"), line_of(s, "100.1b"),
+            s.replace("100.1b A game", "100.4c A game"),
+            line_of(s, "100.1b"),
         ),
         "duplicate number": (s.replace("100.3 A player", "100.2. A player"), line_of(s, "100.3")),
         "out of order": (s.replace("100.3 A player", "100.0. A player"), line_of(s, "100.3")),
@@ -438,7 +477,7 @@ def _bad_cases():
         "no glossary": (_truncate(s, "Glossary"), last_line(_truncate(s, "Glossary"))),
         "no credits": (_truncate(s, "Credits"), last_line(_truncate(s, "Credits"))),
         "empty glossary": (
-            s[: s.index("Count Up\nA keyword")] + s[s.index("Credits\n\nSample"):],
+            s[: s.index("Count Up\nA keyword")] + s[s.index("Credits\n\nSample") :],
             line_of(s, "Glossary", 2),
         ),
         "term without definition": (
@@ -448,8 +487,10 @@ def _bad_cases():
         "sense skipped": (s.replace("2. To cancel", "3. To cancel"), line_of(s, "2. To cancel")),
         "repeated term": (s.replace("Shuffle\n", "Duel\n"), line_of(s, "Shuffle")),
         "NUL byte": (s.replace("101.1i Fractions", "101.1i Frac\x00tions"), line_of(s, "101.1i")),
-        "binary junk": (bytes(random.Random(7).randrange(256) for _ in range(4000)).decode(
-            "latin-1"), None),
+        "binary junk": (
+            bytes(random.Random(7).randrange(256) for _ in range(4000)).decode("latin-1"),
+            None,
+        ),
     }
     return cases
 

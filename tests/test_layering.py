@@ -87,15 +87,17 @@ def test_the_walk_sees_the_tree():
 
 def test_corpus_parses_only():
     allowed = {"kb.errors", "kb.config", "kb.langs"}
-    assert _violations(
-        lambda m, t: _stage(m) == "corpus" and _stage(t) != "corpus" and t not in allowed
-    ) == []
+    assert (
+        _violations(
+            lambda m, t: _stage(m) == "corpus" and _stage(t) != "corpus" and t not in allowed
+        )
+        == []
+    )
 
 
 def test_nothing_imports_the_cli():
     assert (
-        _violations(lambda m, t: _stage(t) == "cli" and _stage(m) not in ("cli", "__main__"))
-        == []
+        _violations(lambda m, t: _stage(t) == "cli" and _stage(m) not in ("cli", "__main__")) == []
     )
 
 
@@ -129,6 +131,9 @@ def test_no_import_cycle_between_top_level_modules():
             if a != b and target not in SHARED and module not in SHARED:
                 top[a].add(b)
     cycles = sorted(
-        f"{a} <-> {b}" for a, targets in top.items() for b in targets if a < b and a in top.get(b, ())
+        f"{a} <-> {b}"
+        for a, targets in top.items()
+        for b in targets
+        if a < b and a in top.get(b, ())
     )
     assert cycles == []

@@ -97,8 +97,9 @@ def test_an_installed_kb_finds_its_templates_and_builds_the_site(wheel: Path, tm
         "-q", wheel, cwd=tmp_path)  # fmt: skip
     # kb's dependencies come from this environment (appended to the path, after the wheel's kb).
     site_packages = Path(
-        run(python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])", cwd=tmp_path)
-        .strip()
+        run(
+            python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])", cwd=tmp_path
+        ).strip()
     )
     ours = {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}
     (site_packages / "kb-test-dependencies.pth").write_text("\n".join(sorted(ours)) + "\n")

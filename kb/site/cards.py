@@ -227,9 +227,7 @@ class CardPages(RulePages):
                     "letter": "other" if card["is_page"] else _letter_id(view["title"]),
                 }
             )
-            yield Page(
-                path, "card.html", {"card": view, "page_kind": "cards"}, self.lang
-            )
+            yield Page(path, "card.html", {"card": view, "page_kind": "cards"}, self.lang)
         listing.sort(key=lambda c: (fold(c["title"]), c["key"]))
         yield from self._letter_pages(listing)
         yield from self._set_pages()
