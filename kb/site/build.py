@@ -20,11 +20,12 @@ from typing import Any
 from sqlalchemy import func, select
 
 import kb
+from kb import i18n
 from kb.db import Database
 from kb.errors import KbError
 from kb.langs import LANGS, language_name
 from kb.models import Document, Link
-from kb.site import cite, data, extras, i18n
+from kb.site import cite, data, extras
 from kb.site.env import TEMPLATES, base_context, make_environment
 from kb.site.pagefind import run_pagefind
 from kb.site.pages import LanguageSite, Page, english_texts
