@@ -191,3 +191,15 @@ def test_terminal_output_fits_80_columns_without_cut_headers(full_settings, comm
     lines = result.stdout.splitlines()
     assert max(len(line) for line in lines) <= 80
     assert "…" not in "".join(line for line in lines if not line.startswith(" "))
+
+
+def test_check_on_the_bundled_seeds_alone_passes_and_says_what_it_cannot_check(tmp_path, seeds):
+    # Only rule pages, no English edition: nothing to check the translation against, no failure.
+    assert run("ingest", str(seeds), home=tmp_path).exit_code == 0
+    result = run("check", home=tmp_path)
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.output.split())
+    assert "Spanish rule 701.54: follows no loaded English edition" in text
+    assert "unresolved" not in text
+    report = json.loads(run("check", "--json", home=tmp_path).stdout)
+    assert report["ok"] and report["counts"]["unresolved"] == 0 and report["unchecked"]

@@ -109,6 +109,12 @@ def print_check(console: Console, report: dict[str, Any]) -> None:
             f"[yellow]{language_name(item['language'], 'en')} rule {escape(item['number'])}"
             f"[/yellow] (follows {item['follows'] or 'nothing'}): {escape(item['problem'])}"
         )
+    for item in report.get("unchecked", []):
+        console.print(
+            f"{language_name(item['language'], 'en')} rule {escape(item['number'])}: follows no "
+            "loaded English edition, so its references cannot be checked (load the "
+            "Comprehensive Rules: kb ingest ../shared/corpus)"
+        )
     for item in report.get("newer", []):
         console.print(
             f"{language_name(item['language'], 'en')} rule {escape(item['number'])}: "
@@ -126,7 +132,9 @@ def print_check(console: Console, report: dict[str, Any]) -> None:
                 escape(item["message"]),
             )
         console.print(table)
-    if report["ok"]:
+    if report["ok"] and report.get("unchecked"):
+        console.print("every reference that can be checked resolves")
+    elif report["ok"]:
         console.print("every reference resolves and every translation fits its English rule")
 
 
