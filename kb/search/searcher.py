@@ -104,6 +104,9 @@ class SearchIndex:
 
     def _thread_readers(self, opening: bool = False) -> Readers:
         """This thread's readers of the index (opened on first use, renewed after a refresh)."""
+        pinned: Readers | None = getattr(self._local, "pinned", None)
+        if pinned is not None and not opening:
+            return pinned  # one search reads one generation of the index from start to end
         readers: Readers | None = getattr(self._local, "readers", None)
         if readers is not None and readers.generation == self._generation and not opening:
             return readers
@@ -141,7 +144,8 @@ class SearchIndex:
 
     def _filter(self, context: QueryContext, types: list[str] | None) -> Any:
         """The document set of the default filter (cached: Whoosh would recompute it per query)."""
-        key = (self._generation, tuple(types or ()), "edition" in context.filters, context.newest)
+        generation = self._thread_readers().generation
+        key = (generation, tuple(types or ()), "edition" in context.filters, context.newest)
         if key not in self._filters:
             filt = default_filter(context, types)
             # A plain set (Whoosh tests a filter's truth on every search, which walks a BitSet),
@@ -184,7 +188,19 @@ class SearchIndex:
 
     # --- searching -------------------------------------------------------------------------------
 
-    def search(
+    def search(self, text: str, **options: Any) -> dict[str, Any]:
+        """Search; return the response dict (raise QueryError on a bad query or parameter).
+
+        The thread's readers are pinned for the whole search: an index rewritten meanwhile (an
+        ingest, ``kb index``) is seen by the next search, never half-way through this one.
+        """
+        self._local.pinned = self._thread_readers()
+        try:
+            return self._search(text, **options)
+        finally:
+            self._local.pinned = None
+
+    def _search(
         self,
         text: str,
         *,
@@ -194,7 +210,6 @@ class SearchIndex:
         fuzzy: bool = False,
         default_lang: str = "en",
     ) -> dict[str, Any]:
-        """Search; return the response dict (raise QueryError on a bad query or parameter)."""
         text = (text or "").strip()
         if not text:
             raise QueryError("the query is empty: give some words, a rule number or a filter")
