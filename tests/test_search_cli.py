@@ -8,32 +8,19 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from search_kb import CORPUS as SHARED_CORPUS
+from search_kb import DATA, ROOT, ingested, run
 
 from kb.cli import main
 
-ROOT = Path(__file__).resolve().parent.parent
-DATA = ROOT / "tests" / "data"
-CORPUS = [
-    ROOT / "corpus",
-    DATA / "search" / "cr_2024.txt",
-    DATA / "search" / "cr_2025.txt",
-    DATA / "mtgjson" / "mini.json",
-    DATA / "rulings" / "es_page.txt",
-]
-
-
-def run(home: Path, *args: str) -> Any:
-    """Run kb on a data folder, with its own SQLite database (whatever $KB_DATABASE_URL says)."""
-    url = f"sqlite:///{(home / 'kb.sqlite').as_posix()}"
-    return CliRunner().invoke(main, ["--home", str(home), "--database", url, *args])
+CORPUS = [*SHARED_CORPUS, DATA / "rulings" / "es_page.txt"]
 
 
 @pytest.fixture(scope="module")
 def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A data folder with the small corpus ingested and indexed through the CLI (built once)."""
     folder = tmp_path_factory.mktemp("cli") / "_kb"
-    result = run(folder, "ingest", *map(str, CORPUS))
-    assert result.exit_code == 0, result.output
+    ingested(folder, CORPUS)
     result = run(folder, "index")  # the ingest built the index already
     assert result.exit_code == 0, result.output
     assert result.output.startswith("index up to date ("), result.output

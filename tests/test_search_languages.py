@@ -6,31 +6,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner
-
-from kb.cli import main
-
-ROOT = Path(__file__).resolve().parent.parent
-DATA = ROOT / "tests" / "data"
-CORPUS = [
-    ROOT / "corpus",
-    DATA / "search" / "cr_2024.txt",
-    DATA / "search" / "cr_2025.txt",
-    DATA / "mtgjson" / "mini.json",
-]
-
-
-def run(home: Path, *args: str) -> Any:
-    url = f"sqlite:///{(home / 'kb.sqlite').as_posix()}"
-    return CliRunner().invoke(main, ["--home", str(home), "--database", url, *args])
+from search_kb import ingested, run
 
 
 @pytest.fixture(scope="module")
 def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A small corpus ingested through the CLI: the ingest alone leaves a working index."""
     folder = tmp_path_factory.mktemp("languages") / "_kb"
-    result = run(folder, "ingest", *map(str, CORPUS))
-    assert result.exit_code == 0, result.output
+    ingested(folder)
     return folder
 
 
