@@ -598,7 +598,8 @@ def _dead_pid() -> int:
 
 
 def test_a_killed_builds_temporary_folders_are_removed_by_the_next_build(tmp_path: Path) -> None:
-    from kb.site.writer import MARKER, SiteWriter
+    from kb.site.stream import StreamWriter
+    from kb.site.writer import MARKER
 
     out = tmp_path / "site"
     dead, alive = _dead_pid(), os.getppid()  # our parent (pytest's launcher) outlives the test
@@ -610,7 +611,7 @@ def test_a_killed_builds_temporary_folders_are_removed_by_the_next_build(tmp_pat
     (elsewhere / "data").write_text("mine")
     (tmp_path / f".site.tmp-{dead + 1}").symlink_to(elsewhere)  # a link is never followed
     (tmp_path / f".other.tmp-{dead}").mkdir()  # another output's: not ours to judge
-    writer = SiteWriter(out)
+    writer = StreamWriter(out)
     writer.add("index.html", b"home")
     assert writer.commit({"build": 1}).swapped
     left = sorted(p.name for p in tmp_path.iterdir())
@@ -620,7 +621,7 @@ def test_a_killed_builds_temporary_folders_are_removed_by_the_next_build(tmp_pat
     assert (elsewhere / "data").read_text() == "mine"
     # a build with nothing to write still cleans up
     (tmp_path / f".site.tmp-{dead}").mkdir()
-    writer = SiteWriter(out)
+    writer = StreamWriter(out)
     writer.add("index.html", b"home")
     assert not writer.commit({"build": 1}).swapped
     assert not (tmp_path / f".site.tmp-{dead}").exists()
@@ -629,16 +630,17 @@ def test_a_killed_builds_temporary_folders_are_removed_by_the_next_build(tmp_pat
 
 def test_a_site_moved_aside_by_a_killed_build_is_put_back(tmp_path: Path) -> None:
     """Killed between its two renames: the output is gone, the previous site is .site.old-PID."""
-    from kb.site.writer import MARKER, SiteWriter
+    from kb.site.stream import StreamWriter
+    from kb.site.writer import MARKER
 
     out = tmp_path / "site"
-    writer = SiteWriter(out)
+    writer = StreamWriter(out)
     writer.add("index.html", b"home")
     writer.add("old.html", b"kept")
     writer.commit({"build": 1})
     aside = tmp_path / f".site.old-{_dead_pid()}"
     os.rename(out, aside)
-    writer = SiteWriter(out)
+    writer = StreamWriter(out)
     writer.add("index.html", b"home")
     writer.add("old.html", b"kept")
     report = writer.commit({"build": 1})

@@ -11,7 +11,8 @@ from click.testing import CliRunner
 from kb.cli import main
 from kb.errors import KbError
 from kb.site.check import broken_links, read_site
-from kb.site.writer import MARKER, SiteWriter
+from kb.site.stream import StreamWriter
+from kb.site.writer import MARKER
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = Path(__file__).resolve().parent / "data" / "site"
@@ -238,7 +239,7 @@ def test_a_failed_build_leaves_the_previous_site_untouched(settings, tmp_path: P
 
 
 def test_the_writer_refuses_paths_outside_the_site_and_foreign_folders(tmp_path: Path):
-    writer = SiteWriter(tmp_path / "new")
+    writer = StreamWriter(tmp_path / "new")
     for bad in ("../evil.html", "/etc/passwd", "a/../../b", "", "a//b", "pagefind/x.js", MARKER):
         with pytest.raises(KbError):
             writer.add(bad, b"x")
@@ -249,9 +250,9 @@ def test_the_writer_refuses_paths_outside_the_site_and_foreign_folders(tmp_path:
     foreign.mkdir()
     (foreign / "holiday.jpg").write_bytes(b"\xff")
     with pytest.raises(KbError, match="not built by kb"):
-        SiteWriter(foreign)
+        StreamWriter(foreign)
     with pytest.raises(KbError):
-        SiteWriter(Path("/"))
+        StreamWriter(Path("/"))
 
 
 def test_build_refuses_a_foreign_output_folder_from_the_cli(tmp_path: Path, database_url):

@@ -23,7 +23,14 @@ from urllib.parse import unquote, urlsplit
 
 from kb.errors import KbError
 from kb.site.check import BrokenLink
-from kb.site.writer import GENERATED, MARKER, WriteReport, check_output, safe_path
+from kb.site.writer import (
+    GENERATED,
+    MARKER,
+    WriteReport,
+    check_output,
+    clean_leftovers,
+    safe_path,
+)
 
 log = logging.getLogger(__name__)
 
@@ -79,6 +86,8 @@ class StreamWriter:
     """Writes a build's files as they come, then swaps the result in place of the output."""
 
     def __init__(self, out: Path) -> None:
+        # the folders of killed builds go first (a site one had moved aside is put back)
+        clean_leftovers(Path(out))
         self.out = check_output(out)
         self.tmp = self.out.parent / f".{self.out.name}.tmp-{os.getpid()}"
         self.old = self.out.parent / f".{self.out.name}.old-{os.getpid()}"

@@ -17,7 +17,6 @@ import logging
 import os
 import re
 import shutil
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
@@ -129,95 +128,3 @@ def read_marker(out: Path) -> dict[str, object]:
     except (OSError, ValueError):
         return {}
     return data if isinstance(data, dict) else {}
-
-
-class SiteWriter:
-    """Collects the files of a build, then replaces the output folder in one move."""
-
-    def __init__(self, out: Path) -> None:
-        self.out = check_output(out)
-        self.files: dict[str, bytes] = {}
-
-    def add(self, path: str, data: bytes) -> None:
-        """Add one file; a second file at the same path is a bug and is refused."""
-        key = str(safe_path(path))
-        if key in self.files:
-            raise KbError(f"two pages were built at the same path {key}")
-        self.files[key] = data
-
-    def _existing(self) -> set[str]:
-        if not self.out.is_dir():
-            return set()
-        found = set()
-        for path in self.out.rglob("*"):
-            rel = path.relative_to(self.out).as_posix()
-            if path.is_file() and rel != MARKER and rel.split("/")[0] not in GENERATED:
-                found.add(rel)
-        return found
-
-    def plan(self) -> WriteReport:
-        """Which files would be written, kept and removed, compared with the output folder."""
-        report = WriteReport()
-        existing = self._existing()
-        for path, data in sorted(self.files.items()):
-            old = self.out / path
-            if path in existing and old.stat().st_size == len(data) and old.read_bytes() == data:
-                report.unchanged.append(path)
-            else:
-                report.written.append(path)
-        report.removed = sorted(existing - set(self.files))
-        return report
-
-    def commit(
-        self,
-        marker: dict[str, object],
-        post: Callable[[Path], None] | None = None,
-    ) -> WriteReport:
-        """Write the changed files beside the output, run ``post`` on the result, then swap."""
-        clean_leftovers(self.out)
-        report = self.plan()
-        marker_bytes = json.dumps(marker, sort_keys=True, indent=1).encode() + b"\n"
-        generated_ok = all((self.out / g).is_dir() for g in GENERATED) or post is None
-        if (
-            not report.written
-            and not report.removed
-            and (self.out / MARKER).is_file()
-            and (self.out / MARKER).read_bytes() == marker_bytes
-            and generated_ok
-        ):
-            log.info("site unchanged: nothing written")
-            return report
-        tmp = self.out.parent / f".{self.out.name}.tmp-{os.getpid()}"
-        old = self.out.parent / f".{self.out.name}.old-{os.getpid()}"
-        for leftover in (tmp, old):
-            shutil.rmtree(leftover, ignore_errors=True)
-        tmp.mkdir(parents=True)
-        try:
-            unchanged = set(report.unchanged)
-            for path, data in sorted(self.files.items()):
-                target = tmp / path
-                target.parent.mkdir(parents=True, exist_ok=True)
-                if path in unchanged:
-                    try:
-                        os.link(self.out / path, target)
-                        continue
-                    except OSError:
-                        pass
-                target.write_bytes(data)
-            (tmp / MARKER).write_bytes(marker_bytes)
-            if post is not None:
-                post(tmp)
-            if self.out.exists():
-                os.rename(self.out, old)
-            try:
-                os.rename(tmp, self.out)
-            except OSError:
-                if old.exists():
-                    os.rename(old, self.out)
-                raise
-        except BaseException:
-            shutil.rmtree(tmp, ignore_errors=True)
-            raise
-        shutil.rmtree(old, ignore_errors=True)
-        report.swapped = True
-        return report
