@@ -280,34 +280,15 @@ def print_stale(console: Console, language: str, items: list[dict[str, Any]]) ->
         indented(console, ops_markup(item["ops"], plain=_plain(console)))
 
 
+_DRIFT_COLUMNS = ("translated", "current", "stale", "missing", "official", "community", "machine")
+
+
 def print_drift(console: Console, summary: dict[str, dict[str, int]]) -> None:
     """Print the per-language translation drift table."""
     table = counts_table("Translations")
-    for column in (
-        "language",
-        "translated",
-        "current",
-        "stale",
-        "missing",
-        "official",
-        "community",
-        "machine",
-    ):
-        table.add_column(column, justify="left" if column == "language" else "right")
+    table.add_column("language")
+    for column in _DRIFT_COLUMNS:
+        table.add_column(column, justify="right")
     for lang, counts in summary.items():
-        table.add_row(
-            language_name(lang, "en"),
-            *(
-                str(counts[k])
-                for k in (
-                    "translated",
-                    "current",
-                    "stale",
-                    "missing",
-                    "official",
-                    "community",
-                    "machine",
-                )
-            ),
-        )
+        table.add_row(language_name(lang, "en"), *(str(counts[k]) for k in _DRIFT_COLUMNS))
     console.print(table)

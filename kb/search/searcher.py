@@ -200,6 +200,17 @@ class SearchIndex:
         finally:
             self._local.pinned = None
 
+    def _partial_context(self, context: QueryContext, *, fuzzy: bool) -> QueryContext:
+        """The context of a some-of-the-words pass: the same languages and editions, with the
+        words too common to count left out."""
+        return QueryContext(
+            lang=context.lang,
+            editions=context.editions,
+            fuzzy=fuzzy,
+            any_language=context.any_language,
+            too_common=self._too_common,
+        )
+
     def _search(
         self,
         text: str,
@@ -321,12 +332,7 @@ class SearchIndex:
             # A question: the answer seldom holds every word of it (a ruling that does is long
             # and says little); rank by the words it holds, the rarer counting more.
             strict = {h.docnum for h in hits}
-            partial = QueryContext(
-                lang=context.lang,
-                editions=context.editions,
-                any_language=context.any_language,
-                too_common=self._too_common,
-            )
+            partial = self._partial_context(context, fuzzy=False)
             relaxed = self._tree(text, partial, relaxed=True)
             if partial.words and relaxed is not NULL:
                 hits = self._best_partial(relaxed, limit, filt, set())
@@ -334,13 +340,7 @@ class SearchIndex:
                 response["relaxed"] = bool(some_words)
         elif len(hits) < limit and len(context.words) > 1:
             # Fewer results than asked for: add the best of those holding only some of the words.
-            partial = QueryContext(
-                lang=context.lang,
-                editions=context.editions,
-                fuzzy=context.fuzzy,
-                any_language=context.any_language,
-                too_common=self._too_common,
-            )
+            partial = self._partial_context(context, fuzzy=context.fuzzy)
             relaxed = self._tree(text, partial, relaxed=True)
             if partial.words and relaxed is not NULL:
                 seen = {h.docnum for h in hits}
