@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
-from kb.errors import ConfigError
+from kb.errors import ConfigError, OptionError
 
 ENV_PREFIX = "KB_"
 # Where `kb update` looks for a new Comprehensive Rules edition and for MTGJSON's card data.
@@ -60,10 +60,13 @@ class Settings:
             for k, v in options.items()
             if v is not None
         }
-        checked = {
-            key: check_value(key, value, f"--{key.removesuffix('_url')}", self.base_dir)
-            for key, value in given.items()
-        }
+        try:
+            checked = {
+                key: check_value(key, value, f"--{key.removesuffix('_url')}", self.base_dir)
+                for key, value in given.items()
+            }
+        except ConfigError as exc:
+            raise OptionError(str(exc)) from None
         return replace(self, **checked)
 
 

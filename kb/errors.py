@@ -1,10 +1,18 @@
-"""The few exception types kb raises; the CLI turns them into one-line messages."""
+"""The few exception types kb raises; the CLI turns them into one-line messages.
+
+The ``kb`` command exits 1 for a ``KbError`` and 2 for a ``KbUsageError`` (click's meaning of 2:
+the command line itself is wrong — an option, argument or query kb cannot read).
+"""
 
 from __future__ import annotations
 
 
 class KbError(Exception):
     """An expected failure with a message the user can act on."""
+
+
+class KbUsageError(KbError):
+    """A command line kb cannot run as written: a malformed option, argument or query (exit 2)."""
 
 
 class ParseError(KbError):
@@ -18,7 +26,11 @@ class ParseError(KbError):
 
 
 class ConfigError(KbError):
-    """A bad setting, option or environment variable."""
+    """A bad setting in a config file or environment variable."""
+
+
+class OptionError(ConfigError, KbUsageError):
+    """A bad global option on the command line (``--home``, ``--database``)."""
 
 
 class NotFoundError(KbError):

@@ -13,7 +13,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session, selectinload
 
 from kb.corpus.numbers import is_rule_number, sort_key
-from kb.errors import NotFoundError
+from kb.errors import KbUsageError, NotFoundError
 from kb.langs import LANGS, fold, language_name
 from kb.models import (
     Card,
@@ -42,7 +42,7 @@ def find_edition(session: Session, date: str | None = None, language: str = "en"
         try:
             effective = dt.date.fromisoformat(date)
         except ValueError:
-            raise NotFoundError(f"{date!r} is not a date (expected YYYY-MM-DD)") from None
+            raise KbUsageError(f"{date!r} is not a date (expected YYYY-MM-DD)") from None
         edition = session.scalar(query.where(Edition.effective_date == effective))
         if edition is None:
             known = ", ".join(e.isoformat() for e in editions(session)) or "none"
@@ -109,7 +109,7 @@ def rule_view(
     """A rule with every subrule and example, English beside the language asked for."""
     number = number.strip().rstrip(".")
     if not is_rule_number(number):
-        raise NotFoundError(f"{number!r} is not a rule number (e.g. 701.54, 701.54a, 701, 7)")
+        raise KbUsageError(f"{number!r} is not a rule number (e.g. 701.54, 701.54a, 701, 7)")
     ed = find_edition(session, edition)
     key = sort_key(number)
     rules = session.scalars(
@@ -224,6 +224,14 @@ def find_card(session: Session, query: str) -> Card:
     card = session.scalar(select(Card).where((Card.oracle_id == wanted) | (Card.key == wanted)))
     if card is not None:
         return card
+    # A name typed as printed (in any language) is one indexed look-up, not a scan of every name.
+    named = session.scalars(
+        select(CardLocalization.card_id)
+        .where(CardLocalization.name == wanted)
+        .union(select(Card.id).where(Card.name == wanted))
+    ).all()
+    if len(set(named)) == 1:
+        return session.get_one(Card, named[0])
     folded = fold(wanted)
     names = session.execute(
         select(CardLocalization.card_id, CardLocalization.name).union(select(Card.id, Card.name))

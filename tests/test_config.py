@@ -65,7 +65,7 @@ def test_cli_gives_one_line_for_a_bad_config(tmp_path: Path, monkeypatch) -> Non
     monkeypatch.chdir(tmp_path)
     (tmp_path / "kb.toml").write_text("home = {a=1}\n", encoding="utf-8")
     result = CliRunner().invoke(main, ["stats"])
-    assert result.exit_code == 2
+    assert result.exit_code == 1
     assert result.output.startswith("kb: error: ") and result.output.count("\n") == 1
     assert "home must be a string" in result.output
     (tmp_path / "kb.toml").unlink()
@@ -86,5 +86,5 @@ def test_a_reader_never_creates_the_database(tmp_path: Path, monkeypatch, args) 
     result = CliRunner().invoke(main, args)
     assert "Traceback" not in result.output
     if args != ["db", "current"]:
-        assert result.exit_code == 2 and "the knowledge base is empty" in result.output
+        assert result.exit_code == 1 and "the knowledge base is empty" in result.output
     assert not target.exists() and not target.parent.exists()

@@ -115,14 +115,14 @@ def test_a_full_disk_on_standard_output_is_one_line(seeded, args) -> None:
     with open("/dev/full", "wb") as full:
         done = _kb(seeded, *args, stdout=full)
     err = done.stderr.decode()
-    assert done.returncode == 2, err
+    assert done.returncode == 1, err
     assert err == "kb: error: cannot write to standard output: No space left on device\n"
 
 
 def test_cli_refuses_a_fifo_and_honours_the_umask(seeded, tmp_path: Path) -> None:
     os.mkfifo(tmp_path / "fifo")
     done = _kb(seeded, "export", "json", "--out", str(tmp_path / "fifo"))
-    assert done.returncode == 2 and b"is a FIFO" in done.stderr and b"Traceback" not in done.stderr
+    assert done.returncode == 1 and b"is a FIFO" in done.stderr and b"Traceback" not in done.stderr
     old = os.umask(0o022)
     try:
         assert _kb(seeded, "export", "json", "--out", str(tmp_path / "kb.json")).returncode == 0
@@ -144,5 +144,5 @@ def test_any_command_on_a_full_standard_output_is_one_line(tmp_path: Path, args)
             timeout=120,
             check=False,
         )
-    assert done.returncode == 2
+    assert done.returncode == 1
     assert done.stderr == b"kb: error: cannot write to standard output: No space left on device\n"

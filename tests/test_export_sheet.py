@@ -267,5 +267,5 @@ def test_cli_writes_each_format(full_settings, tmp_path):
     bad = runner.invoke(main, [*base, "--lang", "de"])
     assert bad.exit_code == 2 and "kb: error: --lang" in bad.output
     missing = runner.invoke(main, ["--home", str(full_settings.home), "export", "sheet", "999.9"])
-    assert missing.exit_code == 2 and "999.9" in missing.output
+    assert missing.exit_code == 1 and "999.9" in missing.output
     assert list((tmp_path / "out").iterdir()) == [html]  # no temporary file left behind

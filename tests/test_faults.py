@@ -405,7 +405,7 @@ def test_full_disk_gives_a_clear_error_and_keeps_what_was_loaded(
     full = run_kb(
         *kb_args(home, url, "ingest", str(shared_corpus)), fault={"fsize": size + 64 * 1024}
     )
-    assert full.returncode == 2, _describe(full)
+    assert full.returncode == 1, _describe(full)
     assert "kb: error: the database refused a write" in full.stderr
     assert "free disk space" in full.stderr and "Traceback" not in full.stderr
     assert problems(url) == []
@@ -432,7 +432,7 @@ def test_read_only_data_folder_gives_a_clear_error_and_changes_nothing(
     refused = run_kb(
         *kb_args(home, url, "ingest", str(shared_corpus)), fault={"readonly": str(home)}
     )
-    assert refused.returncode == 2, _describe(refused)
+    assert refused.returncode == 1, _describe(refused)
     assert "kb: error: cannot write to the data folder" in refused.stderr
     assert "Read-only file system" in refused.stderr and "Traceback" not in refused.stderr
     assert _snapshot(home) == files
@@ -450,7 +450,7 @@ def test_read_only_database_file_elsewhere_gives_a_clear_error(tmp_path: Path) -
     changed.parent.mkdir()
     changed.write_text((SEEDS / "000_c70b93c6d7c03b3c.txt").read_text(encoding="utf-8"))
     refused = run_kb(*kb_args(home, url, "ingest", str(changed)), fault={"readonly": str(store)})
-    assert refused.returncode == 2, _describe(refused)
+    assert refused.returncode == 1, _describe(refused)
     assert refused.stderr.startswith("kb: error:") and "Traceback" not in refused.stderr
     assert "readonly database" in refused.stderr
     # SQLite itself may open its -shm index beside the file (below the Python calls patched
@@ -503,7 +503,7 @@ def test_full_disk_while_building_the_site_keeps_the_previous_site(built_site, f
     if "nospace" in fault:
         fault = {"nospace": str(built_site["out"].parent)}
     result = _build_with(built_site, fault)
-    assert result.returncode == 2, _describe(result)
+    assert result.returncode == 1, _describe(result)
     assert result.stderr.startswith("kb: error:") and "Traceback" not in result.stderr
     assert any(
         words in result.stderr
@@ -517,7 +517,7 @@ def test_full_disk_while_building_the_site_keeps_the_previous_site(built_site, f
 
 def test_read_only_output_folder_keeps_the_previous_site(built_site) -> None:
     result = _build_with(built_site, {"readonly": str(built_site["out"].parent)})
-    assert result.returncode == 2, _describe(result)
+    assert result.returncode == 1, _describe(result)
     assert result.stderr.startswith("kb: error:") and "Traceback" not in result.stderr
     assert "Read-only file system" in result.stderr
     _site_intact(built_site)
@@ -554,7 +554,7 @@ def test_second_ingest_waits_or_refuses_clearly(
     assert isinstance(waiting, subprocess.Popen)
     _, err = first.communicate(timeout=120)
     assert first.returncode == 0, err
-    assert refused.returncode == 2, _describe(refused)
+    assert refused.returncode == 1, _describe(refused)
     assert "kb: error: another kb process (pid" in refused.stderr
     assert "try again later" in refused.stderr
     _, err = waiting.communicate(timeout=120)
@@ -580,7 +580,7 @@ def test_two_data_folders_on_one_postgres_database_take_turns(
     assert isinstance(waiting, subprocess.Popen)
     _, err = first.communicate(timeout=120)
     assert first.returncode == 0, err
-    assert refused.returncode == 2, _describe(refused)
+    assert refused.returncode == 1, _describe(refused)
     assert "another kb process is writing to this database" in refused.stderr
     _, err = waiting.communicate(timeout=120)
     assert waiting.returncode == 0, err

@@ -79,7 +79,7 @@ def test_ingest_into_a_read_only_data_folder_is_one_line_and_changes_nothing(
     before = _snapshot(loaded)
     read_only(loaded)
     done = kb(loaded, "ingest", str(page))
-    assert done.returncode == 2, done.stderr
+    assert done.returncode == 1, done.stderr
     assert done.stderr.startswith("kb: error:") and "Traceback" not in done.stderr
     assert _snapshot(loaded) == before
 
@@ -99,7 +99,7 @@ def test_export_into_a_read_only_folder_is_one_line(loaded: Path, read_only, tmp
     (out / "kb.json").write_text("old")
     read_only(out)
     done = kb(loaded, "export", "json", "--out", str(out / "kb.json"))
-    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+    assert done.returncode == 1 and done.stderr.count("\n") == 1, done.stderr
     assert "--out: cannot write" in done.stderr and "Permission denied" in done.stderr
     assert (out / "kb.json").read_text() == "old"
     assert sorted(p.name for p in out.iterdir()) == ["kb.json"]
@@ -118,7 +118,7 @@ def test_build_into_a_read_only_folder_keeps_the_previous_site(read_only, tmp_pa
     (project / "kb.toml").write_text(f'corpus = ["{SEEDS}", "{CR}"]\n', encoding="utf-8")
     read_only(www)
     again = kb(loaded, "build", "--no-search", "--out", str(site), "--force", cwd=project)
-    assert again.returncode == 2, again.stderr
+    assert again.returncode == 1, again.stderr
     assert again.stderr.startswith("kb: error:") and "Traceback" not in again.stderr
     assert _snapshot(site) == before
     assert sorted(p.name for p in www.iterdir()) == ["site"]

@@ -189,7 +189,7 @@ def test_round_trip_stale_then_current(two_editions, tmp_path):
 
     # Importing the fuzzy entry as it is is refused; the translator reviews it
     refused = run(settings, "import", "po", str(now))
-    assert refused.exit_code == 2 and "still fuzzy" in refused.output
+    assert refused.exit_code == 1 and "still fuzzy" in refused.output
     assert community_texts(settings)[CHANGED].follows == "2025-11-14"
     fill(now, lambda m: m.string if m.context != CHANGED else f"[fr, revu] {m.id}")
     result = run(settings, "import", "po", str(now), "--json")
@@ -266,7 +266,7 @@ def test_bad_catalogs_are_reported_and_nothing_is_imported(newest_edition, tmp_p
         encoding="utf-8",
     )
     result = run(settings, "import", "po", str(path))
-    assert result.exit_code == 2
+    assert result.exit_code == 1
     lines = result.output.splitlines()
     assert "4 problem(s) in the catalog; nothing was imported" in lines[0]
     assert f"{path}:12: unknown rule number 999.9z" in result.output
@@ -279,7 +279,7 @@ def test_bad_catalogs_are_reported_and_nothing_is_imported(newest_edition, tmp_p
     broken = tmp_path / "broken.po"
     broken.write_text(BAD_HEADER + good + 'msgctxt "100.1b"\nmsgid "unterminated\nmsgstr ""\n')
     result = run(settings, "import", "po", str(broken))
-    assert result.exit_code == 2 and f"{broken}:11: string not closed" in result.output
+    assert result.exit_code == 1 and f"{broken}:11: string not closed" in result.output
     dup = tmp_path / "dup.po"
     dup.write_text(BAD_HEADER + good + good, encoding="utf-8")
     result = run(settings, "import", "po", str(dup))
@@ -303,12 +303,12 @@ def test_language_comes_from_the_header_or_the_option(seeds_only, tmp_path):
     path = tmp_path / "nolang.po"
     path.write_text('msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n', "utf-8")
     result = run(seeds_only, "import", "po", str(path))
-    assert result.exit_code == 2 and "no Language header: give --lang" in result.output
+    assert result.exit_code == 1 and "no Language header: give --lang" in result.output
     assert "nothing was imported" in result.output
     path.write_bytes(b'msgid ""\nmsgstr "\xff"\n')
     assert "not UTF-8" in run(seeds_only, "import", "po", str(path)).output
     missing = run(seeds_only, "import", "po", str(tmp_path / "nope.po"))
-    assert missing.exit_code == 2 and "cannot read" in missing.output
+    assert missing.exit_code == 1 and "cannot read" in missing.output
 
 
 def test_contexts_and_word_diff():

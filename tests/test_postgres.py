@@ -149,6 +149,6 @@ def test_unreachable_server_is_a_one_line_error(tmp_path: Path) -> None:
             "stats",
         ],
     )
-    assert result.exit_code == 2
+    assert result.exit_code == 1
     assert result.output.startswith("kb: error: cannot read the database: ")
     assert "Connection refused" in result.output and "Traceback" not in result.output

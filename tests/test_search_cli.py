@@ -132,7 +132,7 @@ def test_bad_options_are_refused_by_click(home: Path) -> None:
 
 def test_search_without_an_index(tmp_path: Path) -> None:
     result = run(tmp_path / "empty", "search", "vote")
-    assert result.exit_code == 2
+    assert result.exit_code == 1
     assert "no search index" in result.output and "kb index" in result.output
 
 
@@ -151,6 +151,50 @@ def test_corpus_text_is_escaped_in_terminal_markup() -> None:
     lines = result_lines(result)
     assert "\\[bold]not markup\\[/bold]" in lines[0]
     assert "a \\[red][bold yellow]b[/bold yellow]" in lines[1]
+
+
+def test_a_long_result_header_wraps_under_its_title_not_to_column_0() -> None:
+    import io
+
+    from rich.console import Console
+
+    from kb.cli.search_output import renderables
+
+    result = {
+        "rank": 10,
+        "type": "ruling",
+        "title": "Ruling 2023-06-16 on The Ring Tempts You and every card that tempts you",
+        "language": "en",
+        "date": "2023-06-16",
+        "source": "MTGJSON LTR",
+        "sets": ["LTR", "LTC"],
+        "matched_languages": ["fr", "es"],
+        "snippet": "",
+        "url": "/en/cards/x.html",
+    }
+    response = {"results": [result], "lang": "en", "total": 1, "query": "ring"}
+    out = io.StringIO()
+    console = Console(file=out, width=80, highlight=False, soft_wrap=False)
+    for renderable in renderables(response):
+        console.print(renderable)
+    lines = out.getvalue().splitlines()
+    start = lines.index(next(line for line in lines if line.startswith("10. Ruling")))
+    block = lines[start:]
+    assert len(block) >= 3 and max(len(line) for line in lines) <= 80
+    assert all(line.startswith("    ") and line[4] != " " for line in block[1:]), block
+    assert block[-1] == "    /en/cards/x.html"
+
+
+def test_search_output_piped_fits_80_columns_with_hanging_indents(home: Path) -> None:
+    result = CliRunner().invoke(
+        main, ["--home", str(home), "search", "ring", "tempts", "--limit", "12"],
+        env={"COLUMNS": "80"},
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    body = lines[lines.index("") :]
+    assert max(len(line) for line in lines) <= 80
+    assert all(not line or line[0] == " " or line.split(". ")[0].isdigit() for line in body), body
 
 
 @pytest.mark.parametrize("command", ["index", "search", "serve"])

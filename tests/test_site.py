@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import logging
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -39,8 +41,12 @@ def build(settings, out: Path, **options):
 
 
 @pytest.fixture
-def seed_site(settings, tmp_path: Path) -> Path:
-    """The site built from the bundled seeds only (no English Comprehensive Rules)."""
+def seed_site(settings, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> Path:
+    """The site built from the bundled seeds only (no English Comprehensive Rules).
+
+    Its log is kept at INFO (``caplog.get_records("setup")``) for the golden build's log test.
+    """
+    caplog.set_level(logging.INFO, logger="kb")
     out = tmp_path / "site"
     report = build(settings, out)
     assert report.edition is None
@@ -143,6 +149,24 @@ def test_golden_pages(seed_site: Path, path: str):
         golden.write_bytes(actual)
     assert golden.is_file(), f"no golden file {golden}: run with KB_REGEN_GOLDEN=1"
     assert actual.decode() == golden.read_text(encoding="utf-8")
+
+
+def test_the_golden_build_logs_no_warning_and_what_it_built(seed_site: Path, caplog) -> None:
+    """Pelican's habit: the log of a good build is part of its expected output."""
+    records = caplog.get_records("setup")
+    problems = [f"{r.name}: {r.getMessage()}" for r in records if r.levelno >= logging.WARNING]
+    assert problems == []
+    kb_lines = [
+        re.sub(r"\d+\.\d+ s\b", "T s", r.getMessage().replace(str(seed_site), "SITE"))
+        for r in records
+        if r.name.startswith("kb.") and r.levelno == logging.INFO
+    ]
+    assert kb_lines[-2:] == [
+        "rendered 43 pages in en, fr, es (edition none, 0 unresolved rule references)",
+        "site in SITE: 54 files written, 0 unchanged, 0 removed",
+    ]
+    stages = [line for line in kb_lines if line.startswith(("links built", "indexed"))]
+    assert stages == ["links built in T s", "indexed 33 items in T s"]
 
 
 def test_a_script_in_a_ruling_renders_as_text(settings, tmp_path: Path):
@@ -262,6 +286,6 @@ def test_build_refuses_a_foreign_output_folder_from_the_cli(tmp_path: Path, data
     result = CliRunner().invoke(
         main, ["--home", str(tmp_path / "home"), "build", "--out", str(foreign), "--no-search"]
     )
-    assert result.exit_code == 2
+    assert result.exit_code == 1
     assert "kb: error:" in result.output and "refusing" in result.output
     assert (foreign / "notes.txt").read_text() == "mine"

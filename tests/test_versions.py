@@ -214,9 +214,9 @@ def test_cli_diff_and_trace(full_settings) -> None:
     rule = runner.invoke(main, ["--home", home, "rule", "701.32", "--edition", "2021-02-05"])
     assert "today: rule 701.38 in the 2026-01-16 edition" in rule.output
     missing = runner.invoke(main, ["--home", home, "trace", "701.54", "--edition", "2021-02-05"])
-    assert missing.exit_code == 2 and "not in the 2021-02-05 edition" in missing.output
+    assert missing.exit_code == 1 and "not in the 2021-02-05 edition" in missing.output
     unknown = runner.invoke(main, ["--home", home, "diff", "2020-01-01", "2026-01-16"])
-    assert unknown.exit_code == 2 and "no edition effective 2020-01-01" in unknown.output
+    assert unknown.exit_code == 1 and "no edition effective 2020-01-01" in unknown.output
 
 
 _WORDS = st.lists(st.sampled_from(["rule", "701.54a", "the", "Ring", ",", " ", "tempts", "\n"]))

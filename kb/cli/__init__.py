@@ -3,7 +3,8 @@
 Commands live in one module per pipeline stage (``corpus``, ``links``, ``search``, ``site``,
 ``export``, ``terms``, ``update``); importing them registers them on :data:`main`. Stages are
 imported inside the commands so that ``kb --help`` stays fast. Expected failures (``KbError``)
-become a one-line message and a non-zero exit, never a traceback.
+are caught once, where the group invokes a command (``KbGroup.invoke``): a one-line message and
+exit 1, or 2 for a usage error (``KbUsageError``, as click's own), never a traceback.
 """
 
 from __future__ import annotations

@@ -7,28 +7,15 @@ import json
 import logging
 import sys
 from collections.abc import Callable
-from functools import wraps
 from pathlib import Path
 from typing import Any, TypeVar
 
 import click
 
 from kb.config import Settings, load_settings
-from kb.errors import KbError
+from kb.errors import KbError, KbUsageError
 
 F = TypeVar("F", bound=Callable[..., Any])
-
-
-def handle_errors(func: F) -> F:
-    @wraps(func)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return func(*args, **kwargs)
-        except KbError as exc:
-            click.echo(f"kb: error: {exc}", err=True)
-            sys.exit(2)
-
-    return wrapper  # type: ignore[return-value]
 
 
 def settings_of(ctx: click.Context) -> Settings:
@@ -71,7 +58,19 @@ _OUTPUT_ERRORS = (errno.ENOSPC, errno.EPIPE, errno.EFBIG, errno.EIO, errno.EDQUO
 
 
 class KbGroup(click.Group):
-    """The kb group: a failed write to standard output (any command, --help) is one line too."""
+    """The kb group: every expected failure, and a failed write to standard output, is one line.
+
+    Exit codes: 0 success, 1 an error (``KbError``: a missing database, an unreadable file, a
+    failed ingest, a check that found problems), 2 a usage error only (click's own, or a
+    ``KbUsageError``: a malformed query, a bad date value).
+    """
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except KbError as exc:
+            click.echo(f"kb: error: {exc}", err=True)
+            ctx.exit(2 if isinstance(exc, KbUsageError) else 1)
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
         try:
@@ -83,7 +82,7 @@ class KbGroup(click.Group):
 
             silence_stdout()
             click.echo(f"kb: error: cannot write to standard output: {exc.strerror}", err=True)
-            sys.exit(2)
+            sys.exit(1)
 
 
 @click.group(cls=KbGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -100,7 +99,6 @@ class KbGroup(click.Group):
 @click.option("-v", "--verbose", count=True, help="Say more (repeat for debug output).")
 @click.version_option(package_name="kb")
 @click.pass_context
-@handle_errors
 def main(ctx: click.Context, home: Path | None, database_url: str | None, verbose: int) -> None:
     """A multilingual knowledge base of the Magic: The Gathering rules and rulings.
 
@@ -117,9 +115,10 @@ def main(ctx: click.Context, home: Path | None, database_url: str | None, verbos
 
 
 def open_existing(settings: Settings) -> Any:
-    from kb.pipeline import open_db
+    """Open the database to read it (never created or migrated; no ingest stage imported)."""
+    from kb.db import open_database
 
-    db = open_db(settings, create=False)
+    db = open_database(settings.database, create=False)
     click.get_current_context().call_on_close(db.dispose)
     return db
 

@@ -10,7 +10,6 @@ import click
 from kb.cli.app import (
     EDITION_HELP,
     console,
-    handle_errors,
     lang_option,
     main,
     print_json,
@@ -28,7 +27,6 @@ from kb.cli.app import (
     "--no-wait", is_flag=True, help="Refuse, instead of waiting, if another ingest is running."
 )
 @click.pass_context
-@handle_errors
 def ingest(
     ctx: click.Context, paths: tuple[Path, ...], strict: bool, as_json: bool, no_wait: bool
 ) -> None:
@@ -67,7 +65,6 @@ def ingest(
 @click.option("--edition", help=EDITION_HELP)
 @click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
 @click.pass_context
-@handle_errors
 def rule(
     ctx: click.Context, number: str, lang: str | None, edition: str | None, as_json: bool
 ) -> None:
@@ -89,7 +86,6 @@ def rule(
 @click.argument("query")
 @click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
 @click.pass_context
-@handle_errors
 def card(ctx: click.Context, query: str, as_json: bool) -> None:
     """Print a card's names, attributes and rulings (by name in any language, oracle id or page id).
 
@@ -108,7 +104,6 @@ def card(ctx: click.Context, query: str, as_json: bool) -> None:
 @main.command()
 @click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
 @click.pass_context
-@handle_errors
 def stats(ctx: click.Context, as_json: bool) -> None:
     """Print counts per edition and language, and translation coverage.
 
@@ -137,7 +132,6 @@ def db() -> None:
 @db.command("upgrade")
 @click.option("--sql", is_flag=True, help="Print the SQL instead of running it (for a DBA).")
 @click.pass_context
-@handle_errors
 def db_upgrade(ctx: click.Context, sql: bool) -> None:
     """Create the schema, or upgrade an existing database in place; nothing is ever dropped.
 
@@ -169,7 +163,6 @@ def db_upgrade(ctx: click.Context, sql: bool) -> None:
 @db.command("current")
 @click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
 @click.pass_context
-@handle_errors
 def db_current(ctx: click.Context, as_json: bool) -> None:
     """Print the database's schema revision and whether it needs `kb db upgrade`.
 

@@ -10,7 +10,6 @@ import click
 
 from kb.cli.app import (
     F,
-    handle_errors,
     lang_option,
     main,
     print_json,
@@ -88,7 +87,6 @@ def _emit(data: bytes, out: Path | None, what: str) -> None:
 )
 @click.option("--landscape", is_flag=True, help="PDF in landscape (roomier for 3+ languages).")
 @click.pass_context
-@handle_errors
 def export_sheet(
     ctx: click.Context,
     items: tuple[str, ...],
@@ -155,7 +153,6 @@ def export_sheet(
     help="Output .po file. Default: standard output.",
 )
 @click.pass_context
-@handle_errors
 def export_po(
     ctx: click.Context,
     items: tuple[str, ...],
@@ -199,7 +196,6 @@ def export_po(
     help="Output file. Default: standard output.",
 )
 @click.pass_context
-@handle_errors
 def export_json(ctx: click.Context, edition: str | None, out: Path | None) -> None:
     """The whole knowledge base as one JSON document (shape: README, kb/schemas/).
 
@@ -228,7 +224,6 @@ def export_json(ctx: click.Context, edition: str | None, out: Path | None) -> No
     help="Output folder (one <table>.csv each). Without it, one --table goes to standard output.",
 )
 @click.pass_context
-@handle_errors
 def export_csv(
     ctx: click.Context, tables: tuple[str, ...], edition: str | None, out: Path | None
 ) -> None:
@@ -271,7 +266,6 @@ def import_group() -> None:
 @click.option("--dry-run", is_flag=True, help="Check the catalog and report; write nothing.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.pass_context
-@handle_errors
 def import_po(
     ctx: click.Context,
     path: Path,

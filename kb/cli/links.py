@@ -9,7 +9,6 @@ import click
 from kb.cli.app import (
     EDITION_HELP,
     console,
-    handle_errors,
     lang_option,
     main,
     print_json,
@@ -24,7 +23,6 @@ from kb.cli.app import (
     "--no-wait", is_flag=True, help="Refuse, instead of waiting, if another writer is running."
 )
 @click.pass_context
-@handle_errors
 def link(ctx: click.Context, as_json: bool, no_wait: bool) -> None:
     """Rebuild the links: rule references, rulings tied to rules by term, rule-page siblings.
 
@@ -49,7 +47,6 @@ def link(ctx: click.Context, as_json: bool, no_wait: bool) -> None:
 @main.command()
 @click.option("--json", "as_json", is_flag=True, help="Print the findings as JSON.")
 @click.pass_context
-@handle_errors
 def check(ctx: click.Context, as_json: bool) -> None:
     """List references to rules that do not exist (where each occurs) and misfit translations.
 
@@ -73,7 +70,6 @@ def check(ctx: click.Context, as_json: bool) -> None:
 @click.option("--edition", help=EDITION_HELP)
 @click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
 @click.pass_context
-@handle_errors
 def backlinks(ctx: click.Context, number: str, edition: str | None, as_json: bool) -> None:
     """List what cites a rule or its subrules: rules, examples, glossary terms and rulings.
 
@@ -99,7 +95,6 @@ def backlinks(ctx: click.Context, number: str, edition: str | None, as_json: boo
 @click.option("--all", "show_all", is_flag=True, help="List every item, not the first 40 of each.")
 @click.option("--json", "as_json", is_flag=True, help="Print as JSON (word diffs as op lists).")
 @click.pass_context
-@handle_errors
 def diff(ctx: click.Context, old: str, new: str, show_all: bool, as_json: bool) -> None:
     """Compare two editions: added, removed, changed and renumbered rules, glossary terms.
 
@@ -127,7 +122,6 @@ def diff(ctx: click.Context, old: str, new: str, show_all: bool, as_json: bool) 
 @click.option("--edition", help="The edition NUMBER is read in (YYYY-MM-DD). Default: the newest.")
 @click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
 @click.pass_context
-@handle_errors
 def trace(ctx: click.Context, number: str, edition: str | None, as_json: bool) -> None:
     """Show a rule's text in every loaded edition, following it across renumbering.
 
@@ -149,7 +143,6 @@ def trace(ctx: click.Context, number: str, edition: str | None, as_json: bool) -
 @click.option("--edition", help=EDITION_HELP)
 @click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
 @click.pass_context
-@handle_errors
 def stale(ctx: click.Context, lang: str | None, edition: str | None, as_json: bool) -> None:
     """List the stale translations of a language, with the English change that made each stale.
 

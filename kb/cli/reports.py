@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich import box
 from rich.console import Console
@@ -18,9 +18,11 @@ from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
-from kb.config import Settings
-from kb.ingest import IngestReport, ProgressHook
 from kb.langs import LANGS, language_name
+
+if TYPE_CHECKING:  # the ingest stage is heavy to import: a lookup (kb rule, kb card) needs none
+    from kb.config import Settings
+    from kb.ingest import IngestReport, ProgressHook
 
 BADGES = {
     "official": "official",

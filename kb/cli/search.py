@@ -9,7 +9,6 @@ import click
 
 from kb.cli.app import (
     console,
-    handle_errors,
     lang_option,
     main,
     print_json,
@@ -25,7 +24,6 @@ from kb.cli.app import (
     "--no-wait", is_flag=True, help="Refuse, instead of waiting, if another kb process writes."
 )
 @click.pass_context
-@handle_errors
 def index_command(ctx: click.Context, rebuild: bool, as_json: bool, no_wait: bool) -> None:
     """Build the full-text search index, or rewrite only what changed in the database.
 
@@ -71,7 +69,6 @@ def index_command(ctx: click.Context, rebuild: bool, as_json: bool, no_wait: boo
 @click.option("--fuzzy", is_flag=True, help="Also match words one typo away.")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
 @click.pass_context
-@handle_errors
 def search(
     ctx: click.Context,
     query: tuple[str, ...],
@@ -143,7 +140,6 @@ def search(
     help="Folder of the built site. Default: the data folder's site/ (what `kb build` writes).",
 )
 @click.pass_context
-@handle_errors
 def serve(ctx: click.Context, port: int, host: str, threads: int, site: Path | None) -> None:
     """Serve the built site and the search API (GET /api/search?q=&lang=&type=&limit=).
 

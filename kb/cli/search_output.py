@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.console import Console, ConsoleOptions, RenderResult
 from rich.markup import escape
+from rich.text import Text
 
 from kb.langs import language_name
 from kb.search import highlight
@@ -38,15 +40,18 @@ def _facts(result: dict[str, Any], lang: str) -> str:
     return " · ".join(escape(str(f)) for f in facts)
 
 
+def rank_prefix(result: dict[str, Any]) -> str:
+    """The ``1. `` before a result's title; its width is the indent of everything below it."""
+    return f"{result['rank']}. "
+
+
 def result_lines(result: dict[str, Any], lang: str = "en") -> list[str]:
     """The markup lines of one result: title and facts, snippet, English original, link.
 
-    Lines after the first are meant to be printed indented (see :func:`renderables`).
+    The first line follows :func:`rank_prefix`; the others are meant to be printed indented by
+    its width (see :func:`renderables`).
     """
-    lines = [
-        f"[bold]{result['rank']}. {escape(result['title'])}[/bold]  "
-        f"[dim]{_facts(result, lang)}[/dim]"
-    ]
+    lines = [f"[bold]{escape(result['title'])}[/bold]  [dim]{_facts(result, lang)}[/dim]"]
     plain = result.get("snippet", "").strip()
     if plain and not result["title"].endswith(plain):
         lines.append(_snippet(result.get("highlights", [])))
@@ -97,15 +102,34 @@ def response_lines(response: dict[str, Any]) -> list[str]:
     return lines
 
 
-def renderables(response: dict[str, Any]) -> list[Any]:
-    """The response as rich renderables: a header, then each result with its details indented."""
-    from rich.padding import Padding
-    from rich.text import Text
+class Hanging:
+    """A prefix, then text whose wrapped lines line up under the text's first word."""
 
+    def __init__(self, prefix: Text, body: Text, indent: int = 0) -> None:
+        self.prefix = prefix
+        self.body = body
+        self.indent = indent
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        margin = self.indent + self.prefix.cell_len
+        width = max(options.max_width - margin, 20)
+        for index, line in enumerate(self.body.wrap(console, width)):
+            line.rstrip()
+            head = Text(" " * self.indent) + self.prefix if index == 0 else Text(" " * margin)
+            yield head + line
+
+
+def renderables(response: dict[str, Any]) -> list[Any]:
+    """The response as rich renderables: a header, then each result with its details indented.
+
+    A result's title line wraps under the title, not back to column 0, and its details are
+    indented as far as the title, at any terminal width and piped (80 columns).
+    """
     out: list[Any] = [Text.from_markup(line) for line in response_lines(response)]
     for result in response["results"]:
         first, *rest = result_lines(result, response["lang"])
+        prefix = Text(rank_prefix(result), style="bold")
         out.append(Text(""))
-        out.append(Text.from_markup(first))
-        out.extend(Padding(Text.from_markup(line), (0, 0, 0, 3), expand=False) for line in rest)
+        out.append(Hanging(prefix, Text.from_markup(first)))
+        out.extend(Hanging(Text(""), Text.from_markup(line), prefix.cell_len) for line in rest)
     return out

@@ -8,7 +8,6 @@ from pathlib import Path
 import click
 
 from kb.cli.app import (
-    handle_errors,
     main,
     print_json,
     settings_of,
@@ -32,7 +31,6 @@ from kb.cli.app import (
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.pass_context
-@handle_errors
 def build(
     ctx: click.Context,
     out: Path | None,
@@ -116,7 +114,6 @@ def i18n() -> None:
 
 
 @i18n.command("extract")
-@handle_errors
 def i18n_extract() -> None:
     """Collect the marked UI strings of the templates and site code into messages.pot.
 
@@ -130,7 +127,6 @@ def i18n_extract() -> None:
 
 
 @i18n.command("update")
-@handle_errors
 def i18n_update() -> None:
     """Merge messages.pot into each language's .po file (new strings come in untranslated).
 
@@ -146,7 +142,6 @@ def i18n_update() -> None:
 
 
 @i18n.command("compile")
-@handle_errors
 def i18n_compile() -> None:
     """Compile each .po file into the .mo file the site loads (kb build also compiles in memory).
 
@@ -161,7 +156,6 @@ def i18n_compile() -> None:
 
 
 @i18n.command("check")
-@handle_errors
 def i18n_check() -> None:
     """Fail if any UI string is untranslated or fuzzy in any language.
 

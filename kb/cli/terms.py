@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from kb.cli.app import console, handle_errors, main, open_existing, print_json, settings_of
+from kb.cli.app import console, main, open_existing, print_json, settings_of
 
 
 def _lang(_ctx: click.Context, _param: click.Parameter, value: str | None) -> str | None:
@@ -25,7 +25,6 @@ def _lang(_ctx: click.Context, _param: click.Parameter, value: str | None) -> st
 @click.option("--rebuild", is_flag=True, help="Relearn the terms from the stored cards first.")
 @click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
 @click.pass_context
-@handle_errors
 def terms(ctx: click.Context, lang: str | None, check: bool, rebuild: bool, as_json: bool) -> None:
     """List the keyword terms learned from Wizards' card translations, with their evidence.
 

@@ -11,7 +11,7 @@ from typing import Any
 import click
 from rich.markup import escape
 
-from kb.cli.app import console, handle_errors, main, print_json, settings_of
+from kb.cli.app import console, main, print_json, settings_of
 
 SHOWN = 40
 
@@ -87,7 +87,6 @@ def _progress_bars(enabled: bool) -> Iterator[tuple[Any, Any]]:
 @click.option("--all", "show_all", is_flag=True, help="List every item, not the first 40.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.pass_context
-@handle_errors
 def update(
     ctx: click.Context,
     dry_run: bool,
@@ -145,7 +144,6 @@ def update(
 @click.option("--all", "show_all", is_flag=True, help="List every rule number, not the first 40.")
 @click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
 @click.pass_context
-@handle_errors
 def changes(ctx: click.Context, since: dt.date, show_all: bool, as_json: bool) -> None:
     """List every loaded edition since a date with its added, removed, renumbered, changed rules.
 

@@ -7,6 +7,7 @@ and a rulings page saved as ``.dat`` is still a rulings page. Each format module
 
 from __future__ import annotations
 
+import importlib
 import logging
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -14,7 +15,6 @@ from types import ModuleType
 
 from kb.errors import KbError, ParseError
 
-from . import comprules, mtgjson, rule_page, rulings_page
 from .encoding import CP1252, decode, not_utf8
 from .records import ParsedDocument
 
@@ -34,12 +34,11 @@ _EXPECTED = (
     "a rulings page ('Official clarifications from Wizards of the Coast.' then "
     "'June 16, 2023 · source: wotc') or an MTGJSON set file ('{\"meta\": …, \"data\": …}')"
 )
-_MODULES: dict[str, ModuleType] = {
-    "comprules": comprules,
-    "rule_page": rule_page,
-    "rulings_page": rulings_page,
-    "mtgjson": mtgjson,
-}
+
+
+def _module(name: str) -> ModuleType:
+    """A format's module, imported on first use (a lookup needs only ``kb.corpus.numbers``)."""
+    return importlib.import_module(f"{__name__}.{name}")
 
 
 def read_text(path: Path, data: bytes | None = None) -> str:
@@ -63,7 +62,7 @@ def decode_file(path: Path, data: bytes | None = None) -> tuple[str, str]:
     if not data:
         raise ParseError(str(path), 1, "empty file")
     text, encoding = decode(data, str(path))
-    if encoding == CP1252 and not comprules.looks_like(text):
+    if encoding == CP1252 and not _module("comprules").looks_like(text):
         error = _first_utf8_error(data)
         raise not_utf8(str(path), data, error, "Latin-1?")
     if not text.strip():
@@ -82,7 +81,7 @@ def _first_utf8_error(data: bytes) -> UnicodeDecodeError:
 def detect_format(text: str, path: str) -> str:
     """Return the format of a decoded text by content; raise ParseError when none fits."""
     for name in _DETECTION_ORDER:
-        if _MODULES[name].looks_like(text):
+        if _module(name).looks_like(text):
             return name
     first = next((line.strip() for line in text.splitlines() if line.strip()), "")
     shown = first if len(first) <= 60 else first[:59] + "…"
@@ -93,7 +92,7 @@ def parser_for(name: str) -> Callable[[str, str], ParsedDocument]:
     """Return the ``parse(text, path)`` function of a format."""
     if name not in FORMATS:
         raise KbError(f"unknown format {name!r} (expected one of {', '.join(FORMATS)})")
-    parse: Callable[[str, str], ParsedDocument] = _MODULES[name].parse
+    parse: Callable[[str, str], ParsedDocument] = _module(name).parse
     return parse
 
 

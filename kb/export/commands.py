@@ -18,7 +18,7 @@ from sqlalchemy.orm import Session
 
 from kb.config import Settings
 from kb.db import Database, open_database
-from kb.errors import KbError
+from kb.errors import KbError, KbUsageError
 
 log = logging.getLogger(__name__)
 
@@ -72,7 +72,7 @@ def export_sheet(
     from kb.export.sheet import build_sheet
 
     if fmt not in FORMATS:
-        raise KbError(f"--format: {fmt!r} is not one of {', '.join(FORMATS)}")
+        raise KbUsageError(f"--format: {fmt!r} is not one of {', '.join(FORMATS)}")
     with reading(settings) as session:
         sheet = build_sheet(session, items, languages, edition=edition, cards=cards)
     if fmt == "pdf":
@@ -130,7 +130,9 @@ def export_csv(
     with reading(settings) as session:
         if out is None:
             if len(names) != 1:
-                raise KbError("--out FOLDER is needed for several tables (or give one --table)")
+                raise KbUsageError(
+                    "--out FOLDER is needed for several tables (or give one --table)"
+                )
             buffer = io.StringIO()
             count = csv_to_stream(session, names[0], buffer, edition)
             return {names[0]: count}, buffer.getvalue().encode("utf-8")

@@ -23,7 +23,7 @@ from babel.messages.pofile import normalize, write_po
 from sqlalchemy import select
 from sqlalchemy.orm import Session, selectinload
 
-from kb.errors import KbError
+from kb.errors import KbUsageError
 from kb.export import stages
 from kb.export.selection import select_rules
 from kb.export.translations import Translation, translations
@@ -145,11 +145,13 @@ def export_po(
     """Write the catalog of a language's rule translations (all rules, or the items given)."""
     language = check_lang(language)
     if language == "en":
-        raise KbError("--lang: English is the source language; choose a translation (fr, es)")
+        raise KbUsageError("--lang: English is the source language; choose a translation (fr, es)")
     wanted = set(only) or {"all"}
     unknown = wanted - set(ONLY)
     if unknown:
-        raise KbError(f"--only: unknown state {', '.join(sorted(unknown))} (use {', '.join(ONLY)})")
+        raise KbUsageError(
+            f"--only: unknown state {', '.join(sorted(unknown))} (use {', '.join(ONLY)})"
+        )
     if "all" in wanted:
         wanted = {"missing", "stale", "current"}
     ed = find_edition(session, edition)

@@ -16,7 +16,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from kb.corpus.numbers import expand_range, is_rule_number, kind_of, sort_key
-from kb.errors import KbError, NotFoundError
+from kb.errors import KbError, KbUsageError, NotFoundError
 from kb.models import Edition, Rule
 
 _DASHES = re.compile(r"\s*[-–—‒]\s*")
@@ -44,7 +44,7 @@ def expand_item(item: str) -> list[str]:
     """Expand one item to the numbers it names (a range to each number in it)."""
     if "-" not in item:
         if not is_rule_number(item):
-            raise KbError(
+            raise KbUsageError(
                 f"{item!r} is not a rule number (e.g. 701.54, 704.5k, 714, 7) nor a range "
                 "(701.38-701.40, 601.2f-h, 714-716)"
             )
@@ -52,11 +52,11 @@ def expand_item(item: str) -> list[str]:
     start, _, end = item.partition("-")
     start, end = start.rstrip("."), end.rstrip(".")
     if not is_rule_number(start):
-        raise KbError(f"range {item!r}: {start!r} is not a rule number")
+        raise KbUsageError(f"range {item!r}: {start!r} is not a rule number")
     if re.fullmatch(r"\d{1,3}", end) and kind_of(start) == "rule":
         end = f"{start.split('.')[0]}.{end}"  # 701.38-40
     if not (re.fullmatch(r"[a-z]", end) or is_rule_number(end)):
-        raise KbError(f"range {item!r}: {end!r} is not a rule number")
+        raise KbUsageError(f"range {item!r}: {end!r} is not a rule number")
     try:
         return expand_range(start, end)
     except ValueError as exc:

@@ -14,7 +14,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session, selectinload
 
-from kb.errors import KbError
+from kb.errors import KbUsageError
 from kb.export import stages
 from kb.export.selection import Selected, select_rules
 from kb.export.translations import Translation, translations
@@ -120,11 +120,11 @@ def parse_languages(value: str | Sequence[str]) -> list[str]:
         try:
             code = check_lang(part)
         except ValueError as exc:
-            raise KbError(f"--lang: {exc}") from None
+            raise KbUsageError(f"--lang: {exc}") from None
         if code not in out:
             out.append(code)
     if not out:
-        raise KbError(f"--lang: name at least one language ({', '.join(LANGS)})")
+        raise KbUsageError(f"--lang: name at least one language ({', '.join(LANGS)})")
     return out
 
 

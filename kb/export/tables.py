@@ -371,9 +371,11 @@ def iter_table(dump: Dump, table: str) -> Iterator[dict[str, Any]]:
 
 def table_names(names: Sequence[str] = ()) -> list[str]:
     """Check table names (all of them by default)."""
-    from kb.errors import KbError
+    from kb.errors import KbUsageError
 
     unknown = [n for n in names if n not in TABLES]
     if unknown:
-        raise KbError(f"--table: unknown table {', '.join(unknown)} (tables: {', '.join(TABLES)})")
+        raise KbUsageError(
+            f"--table: unknown table {', '.join(unknown)} (tables: {', '.join(TABLES)})"
+        )
     return list(names) or list(TABLES)

@@ -12,7 +12,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, selectinload
 
 from kb.corpus.numbers import is_rule_number, parent_of, sort_key
-from kb.errors import NotFoundError
+from kb.errors import KbUsageError, NotFoundError
 from kb.models import (
     Card,
     CardLocalization,
@@ -41,7 +41,7 @@ PROVENANCE_ORDER = {"official": 0, "community": 1, "machine": 2}
 def _check_number(number: str) -> str:
     number = number.strip().rstrip(".")
     if not is_rule_number(number):
-        raise NotFoundError(f"{number!r} is not a rule number (e.g. 701.54, 701.54a, 701, 7)")
+        raise KbUsageError(f"{number!r} is not a rule number (e.g. 701.54, 701.54a, 701, 7)")
     return number
 
 

@@ -26,7 +26,7 @@ from whoosh.qparser import (
 )
 from whoosh.qparser.plugins import FuzzyTermPlugin, PhrasePlugin, Plugin
 
-from kb.errors import KbError
+from kb.errors import KbUsageError
 from kb.langs import LANGS, check_lang
 from kb.search.analysis import analyze, query_terms
 from kb.search.lang import search_language
@@ -40,8 +40,8 @@ from kb.search.schema import (
 )
 
 
-class QueryError(KbError):
-    """A query or search parameter that cannot be understood (the API answers 400)."""
+class QueryError(KbUsageError):
+    """A query or search parameter that cannot be understood (the API answers 400, kb exits 2)."""
 
 
 # Boosts: the user's language counts more than the English searched on their behalf, as typed

@@ -232,6 +232,7 @@ def build_site(
         report.pages = int(marker.get("pages", 0))  # type: ignore[call-overload]
         report.edition = marker.get("edition")  # type: ignore[assignment]
         report.seconds_total = time.perf_counter() - start
+        log.info("site up to date in %s: nothing rendered", report.out)
         return report
     with db.session() as session:
         site_data = data.load(session)
@@ -247,6 +248,13 @@ def build_site(
             writer.add(path, content)
         report.pages = counter.pages
         report.unresolved_references = sum(unresolved.values())
+        log.info(
+            "rendered %d pages in %s (edition %s, %d unresolved rule references)",
+            report.pages,
+            ", ".join(langs),
+            site_data.edition or "none",
+            report.unresolved_references,
+        )
         report.seconds_render = time.perf_counter() - render_start
         report.cpu_seconds_render = time.process_time() - render_cpu
         report.files = writer.files
@@ -280,4 +288,11 @@ def build_site(
     report.unchanged = len(result.unchanged)
     report.removed = len(result.removed)
     report.seconds_total = time.perf_counter() - start
+    log.info(
+        "site in %s: %d files written, %d unchanged, %d removed",
+        report.out,
+        report.written,
+        report.unchanged,
+        report.removed,
+    )
     return report

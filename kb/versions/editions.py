@@ -11,7 +11,7 @@ import datetime as dt
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from kb.errors import NotFoundError
+from kb.errors import KbUsageError, NotFoundError
 from kb.models import Edition
 
 EditionRef = Edition | int | str | dt.date | None
@@ -59,7 +59,7 @@ def resolve_edition(session: Session, edition: EditionRef = None) -> Edition:
         try:
             date = dt.date.fromisoformat(edition.strip())
         except ValueError:
-            raise NotFoundError(
+            raise KbUsageError(
                 f"{edition!r} is not an edition: give its effective date as YYYY-MM-DD "
                 f"(loaded: {_loaded(session)})"
             ) from None

@@ -12,7 +12,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from kb.corpus.numbers import is_rule_number, parent_of
-from kb.errors import NotFoundError
+from kb.errors import KbUsageError, NotFoundError
 from kb.models import Edition
 
 from .align import RuleContent, align_editions, edition_contents
@@ -22,7 +22,7 @@ from .editions import EditionRef, edition_label, english_editions, resolve_editi
 def _check(number: str) -> str:
     number = number.strip().rstrip(".")
     if not is_rule_number(number):
-        raise NotFoundError(f"{number!r} is not a rule number (e.g. 701.54, 701.54a, 701, 7)")
+        raise KbUsageError(f"{number!r} is not a rule number (e.g. 701.54, 701.54a, 701, 7)")
     return number
 
 
