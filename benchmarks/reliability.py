@@ -172,7 +172,7 @@ def run_faults(tally: Tally, work: Path, corpus: Path, kills: int, seed: int) ->
             *faults.kb_args(home, url, "ingest", str(corpus)), fault={"fsize": size + 65536}
         )
         tally.faults["full disk"] += 1
-        if full.returncode != 2 or "Traceback" in full.stderr:
+        if full.returncode != 1 or "Traceback" in full.stderr:
             tally.errors.append(f"full disk: exit {full.returncode}: {full.stderr[-300:]}")
         rerun = faults.run_kb(*faults.kb_args(home, url, "ingest", "--strict", *files))
         if rerun.returncode != 0:
@@ -185,7 +185,7 @@ def run_faults(tally: Tally, work: Path, corpus: Path, kills: int, seed: int) ->
             *faults.kb_args(home, url, "ingest", *files), fault={"readonly": str(home)}
         )
         tally.faults["read-only folder"] += 1
-        if refused.returncode != 2 or "Traceback" in refused.stderr:
+        if refused.returncode != 1 or "Traceback" in refused.stderr:
             tally.errors.append(f"read-only: exit {refused.returncode}: {refused.stderr[-300:]}")
         tally.rows(faults.compare(before, faults.fingerprint(url)), "after a read-only folder")
 
