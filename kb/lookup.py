@@ -233,13 +233,18 @@ def find_card(session: Session, query: str) -> Card:
     if len(set(named)) == 1:
         return session.get_one(Card, named[0])
     folded = fold(wanted)
-    names = session.execute(
-        select(CardLocalization.card_id, CardLocalization.name).union(select(Card.id, Card.name))
-    ).all()
-    exact = sorted({cid for cid, name in names if fold(name) == folded})
+    names = [
+        (cid, fold(name))
+        for cid, name in session.execute(
+            select(CardLocalization.card_id, CardLocalization.name).union(
+                select(Card.id, Card.name)
+            )
+        )
+    ]  # each name folded once (a full history holds ~100k names)
+    exact = sorted({cid for cid, name in names if name == folded})
     if len(exact) == 1:
         return session.get_one(Card, exact[0])
-    partial = sorted({cid for cid, name in names if folded and folded in fold(name)})
+    partial = sorted({cid for cid, name in names if folded and folded in name})
     if len(exact) > 1 or len(partial) > 1:
         choices = exact or partial
         labels = sorted({session.get_one(Card, cid).name for cid in choices})
