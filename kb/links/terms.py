@@ -170,6 +170,8 @@ class Vocabulary:
                 and last != term.phrase.casefold()
             ):
                 continue
+            if term.bare and self.language == "en" and not _keyword_form(last, term.phrase):
+                continue
             if any(
                 gap and self._small[i + k][-len(gap) :] != gap for k, gap in enumerate(term.gaps)
             ):
@@ -182,6 +184,12 @@ class Vocabulary:
                 continue
             return term
         return None
+
+
+def _keyword_form(word: str, phrase: str) -> bool:
+    """A keyword's name is written whole (*offering*, *cascades*; *offer* is not Offering)."""
+    own = phrase.split()[-1].casefold() if phrase.split() else ""
+    return not own.isalpha() or word.replace("’", "'").startswith(own.rstrip("e"))
 
 
 def _masked_spans(text: str, names: Iterable[str]) -> list[tuple[int, int]]:
@@ -369,9 +377,12 @@ def english_vocabulary(
             borrowed = see["term"] if see else None
         if not targets and borrowed and borrowed.casefold() in by_name:
             targets = own[borrowed.casefold()]
+        targets = tuple(_section_general(n, builder.exists) for n in targets)
         concepts[item.term.casefold()] = targets
         verbs = _verb_sense_targets(item)
         names = _term_names(item.term)
+        if len(names) > 1:  # "Active Player" has its own entry; the APNAP headword borrows not
+            names = [n for n in names if n == item.term or n.casefold() not in by_name]
         if item.obsolete and len(names) > 1:  # "Removed" alone is also "removed from combat"
             names = [n for n in names if len(n.split()) > 1]
         for name in names:
@@ -391,6 +402,13 @@ def english_vocabulary(
     for phrase, concept in ALIASES.get(language, {}).items():
         builder.add(phrase, concepts.get(concept.casefold(), ()), "alias", concept)
     return Vocabulary(language, list(builder.terms.values()), concepts, frozenset(builder.exists))
+
+
+def _section_general(number: str, exists: set[str]) -> str:
+    """A section (``8``, "Multiplayer Rules") stands for its general rule (800), which the
+    policy labels: a section number is no rule a reader can follow."""
+    general = f"{number}00"
+    return general if number.isdigit() and len(number) == 1 and general in exists else number
 
 
 def _add_title(builder: _Builder, rule: RuleEntry, concepts: dict[str, tuple[str, ...]]) -> None:
