@@ -1,0 +1,121 @@
+"""Rules a ruling applies without naming them, recognised by wording the rules themselves define.
+
+A term matcher finds the rules a ruling names; some rulings apply a rule by describing what it
+governs instead ("the creature will be exiled if it would die" is a replacement effect). Each
+pattern here is one statement of the Comprehensive Rules or its glossary turned into wording to
+look for, and names its rule by concept (glossary term or title), so that it follows renumbering:
+
+- **replacement effects** (614): the glossary defines one as an effect that "watches for a
+  particular event that would happen and ... replaces that event": a ruling saying what happens
+  *if* something *would* happen, or that something *replaces the draw* (an event), applies 614.
+  614.1a-e list the card wordings that make replacement effects ("instead", "skip", "enters
+  with", "As [this] enters"): a ruling on a card worded so, that speaks of its effect applying,
+  replacing or happening instead, is about that replacement effect;
+- **interaction titles** (616 "Interaction of Replacement and/or Prevention Effects"): a sentence
+  that names every concept of such a title is about how they interact.
+
+Measured on the dev split of ``tests/data/links/labelled_unseen.json`` and the 105 rulings of
+``labelled_clarifications.json`` (``benchmarks/term_links.py``); the card's own keywords were
+measured too and left out: of 131 pairs of a ruling and a keyword of its card that the ruling
+does not name, one was labelled as the ruling's rule.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from .terms import Term, TermMatch, Vocabulary
+from .words import phrase_words, tokenize
+
+REPLACEMENT = "replacement effect"
+
+# 614.1a-e: the wordings that make an effect a replacement effect.
+_REPLACEMENT_WORDING = re.compile(
+    r"\binstead\b|\bskips?\b|\benters(?: the battlefield)? with\b|\bAs [^.]{1,60}? enters\b"
+)
+# "if it would die", "If a source would deal damage": the event a replacement effect watches for.
+_IF_WOULD = re.compile(r"\bif\b[^.,;:]{1,60}?\bwould\b", re.IGNORECASE)
+# "replaces the draw", "can't replace this event": the object replaced is an event.
+_REPLACES_EVENT = re.compile(
+    r"\breplac(?:e|es|ed|ing)\s+(?:the|this|that|a|an)\s+(?:event|draw|damage|destruction)\b",
+    re.IGNORECASE,
+)
+# What a ruling says of a card's replacement effect.
+_APPLIES = re.compile(
+    r"\beffects?\b[^.]{0,20}?\bappl(?:y|ies|ied)\b|\breplac\w*|\binstead\b|\bwould\b",
+    re.IGNORECASE,
+)
+# 616.1: the affected player chooses the order in which replacement effects apply.
+_ORDER = re.compile(r"\border\b", re.IGNORECASE)
+_SENTENCE = re.compile(r"[^.!?]+[.!?]?")
+_INTERACTION = "Interaction of "
+_TITLE_FILLERS = frozenset({"interaction"})
+
+
+@dataclass(frozen=True)
+class CardContext:
+    """What the cards carrying a ruling say: their English rules texts."""
+
+    texts: tuple[str, ...] = ()
+
+
+def implied_matches(
+    vocab: Vocabulary,
+    text: str,
+    found: Sequence[TermMatch],
+    context: CardContext | None = None,
+) -> list[TermMatch]:
+    """The rules an English ruling applies without naming them, as matches of the phrase that
+    shows it (rules the ruling's own terms already link are left out)."""
+    if vocab.language != "en":
+        return []
+    context = context or CardContext()
+    linked = {n for match in found for n in match.term.targets}
+    result: list[TermMatch] = []
+    replacement = vocab.concepts.get(REPLACEMENT, ())
+    if replacement and not set(replacement) <= linked:
+        shown = _IF_WOULD.search(text) or _REPLACES_EVENT.search(text)
+        if shown is None and any(_REPLACEMENT_WORDING.search(t) for t in context.texts):
+            shown = _APPLIES.search(text)
+        if shown is not None:
+            result.append(_match(text, shown.start(), shown.end(), replacement, REPLACEMENT))
+            linked |= set(replacement)
+    for match in _interactions(vocab, text, [*found, *result]):
+        if not set(match.term.targets) <= linked:
+            result.append(match)
+            linked |= set(match.term.targets)
+    return result
+
+
+def _match(text: str, start: int, end: int, targets: Iterable[str], concept: str) -> TermMatch:
+    phrase = text[start:end]
+    term = Term(phrase_words(phrase, "en"), phrase, tuple(targets), "implied", concept)
+    return TermMatch(start, end, phrase, term)
+
+
+def _interactions(vocab: Vocabulary, text: str, found: Sequence[TermMatch]) -> list[TermMatch]:
+    """Sentences about an "Interaction of …" title of three or more concepts: naming them all,
+    or, for replacement effects, the order in which they apply (616.1)."""
+    titles = [
+        t
+        for t in vocab.terms
+        if t.source == "title" and t.concept.startswith(_INTERACTION) and len(t.words) >= 4
+    ]
+    replacement = set(vocab.concepts.get(REPLACEMENT, ()))
+    fillers = {w for f in _TITLE_FILLERS for w in phrase_words(f, "en")}
+    result = []
+    for sentence in _SENTENCE.finditer(text):
+        words = {t.norm for t in tokenize(sentence.group(), "en") if not t.stop and not t.brk}
+        inside = [m for m in found if sentence.start() <= m.start < sentence.end()]
+        ordered = bool(_ORDER.search(sentence.group())) and any(
+            replacement & set(m.term.targets) for m in inside
+        )
+        for title in titles:
+            named = set(title.words) - fillers <= words
+            if named or (ordered and phrase_words("replacement", "en")[0] in title.words):
+                result.append(
+                    _match(text, sentence.start(), sentence.end(), title.targets, title.concept)
+                )
+    return result
