@@ -36,7 +36,13 @@ _REPLACEMENT_WORDING = re.compile(
     r"\binstead\b|\bskips?\b|\benters(?: the battlefield)? with\b|\bAs [^.]{1,60}? enters\b"
 )
 # "if it would die", "If a source would deal damage": the event a replacement effect watches for.
-_IF_WOULD = re.compile(r"\bif\b[^.,;:]{1,60}?\bwould\b", re.IGNORECASE)
+# Not a relative clause ("if you cast a spell that would target it"), nor a prevention effect
+# (615.1a: effects that use the word "prevent").
+_IF_WOULD = re.compile(
+    r"\bif\b(?:(?!\bprevent)[^.,;:]){1,60}?(?<!\bthat )(?<!\bwhich )(?<!\bwho )\bwould\b"
+    r"(?![^.]*\bprevent)",
+    re.IGNORECASE,
+)
 # "replaces the draw", "can't replace this event": the object replaced is an event.
 _REPLACES_EVENT = re.compile(
     r"\breplac(?:e|es|ed|ing)\s+(?:the|this|that|a|an)\s+(?:event|draw|damage|destruction)\b",
