@@ -68,6 +68,7 @@ def targets(vocab, text: str, context: CardContext | None = None) -> list[str]:
         ("Goblin offering lets you cast it.", ["702.48"]),
         # lethal damage is what a state-based action checks
         ("Both creatures are dealt lethal damage at once.", ["120.4a", "704.5g"]),
+        ("It is dealt lethal combat damage.", ["120.4a", "704.5g"]),
         # the subject of a passive verb, in any clause
         ("The ability resolves before blockers are chosen.", ["509"]),
         ("It resolves before blockers block.", []),
@@ -94,6 +95,7 @@ def test_replacement_effects_applied_without_the_words(vocab) -> None:
     # the glossary's "an event that would happen": what happens if something would
     assert targets(vocab, "The creature will be exiled if it would die this turn.") == ["614"]
     assert targets(vocab, "That spell would resolve before it.") == []
+    assert targets(vocab, "Each Warrior enters the battlefield with a +1/+1 counter.") == ["614"]
     assert targets(vocab, "If you cast a spell that would target it, it resolves.") == []
     assert "614" not in targets(vocab, "If damage would be dealt to it, prevent that damage.")
     # a card worded as 614.1 says (instead, enters with) whose effect the ruling says applies
@@ -108,6 +110,12 @@ def test_replacement_effects_applied_without_the_words(vocab) -> None:
     assert targets(vocab, text) == []
     plain = CardContext(("Draw a card.",))
     assert targets(vocab, text, plain) == []
+
+
+def test_state_based_actions_by_their_conditions(vocab) -> None:
+    assert targets(vocab, "If your life total is brought to 0 or less, you lose.") == ["704"]
+    assert targets(vocab, "A creature with 0 toughness enters the battlefield.") == ["704"]
+    assert targets(vocab, "A creature with 0 power can attack.") == []
 
 
 def test_interaction_of_replacement_effects(vocab) -> None:

@@ -7,10 +7,13 @@ look for, and names its rule by concept (glossary term or title), so that it fol
 
 - **replacement effects** (614): the glossary defines one as an effect that "watches for a
   particular event that would happen and ... replaces that event": a ruling saying what happens
-  *if* something *would* happen, or that something *replaces the draw* (an event), applies 614.
+  *if* something *would* happen, that something *replaces the draw* (an event), or that a
+  permanent *enters the battlefield with* counters (614.1c's wording), applies 614.
   614.1a-e list the card wordings that make replacement effects ("instead", "skip", "enters
   with", "As [this] enters"): a ruling on a card worded so, that speaks of its effect applying,
   replacing or happening instead, is about that replacement effect;
+- **state-based actions** (704): the conditions 704.5a, f, i and v check, in their own words
+  ("0 or less life", "0 toughness", "loyalty 0");
 - **interaction titles** (616 "Interaction of Replacement and/or Prevention Effects"): a sentence
   that names every concept of such a title is about how they interact.
 
@@ -48,6 +51,16 @@ _REPLACES_EVENT = re.compile(
     r"\breplac(?:e|es|ed|ing)\s+(?:the|this|that|a|an)\s+(?:event|draw|damage|destruction)\b",
     re.IGNORECASE,
 )
+# 614.1c in the ruling's own words: "enters the battlefield with an additional +1/+1 counter".
+_ENTERS_WITH = re.compile(r"\benter(?:s|ed|ing)?(?: the battlefield)? with\b", re.IGNORECASE)
+STATE_BASED = "state-based actions"
+# The conditions state-based actions check (704.5a life, 704.5f toughness, 704.5i loyalty,
+# 704.5v defense): "0 or less life", "a creature with 0 toughness".
+_STATE_CONDITION = re.compile(
+    r"\b0 or less\b|\b(?:toughness|loyalty|defense) (?:of )?0\b"
+    r"|\b0[- ](?:toughness|loyalty|defense)\b",
+    re.IGNORECASE,
+)
 # What a ruling says of a card's replacement effect.
 _APPLIES = re.compile(
     r"\beffects?\b[^.]{0,20}?\bappl(?:y|ies|ied)\b|\breplac\w*|\binstead\b|\bwould\b",
@@ -82,12 +95,17 @@ def implied_matches(
     result: list[TermMatch] = []
     replacement = vocab.concepts.get(REPLACEMENT, ())
     if replacement and not set(replacement) <= linked:
-        shown = _IF_WOULD.search(text) or _REPLACES_EVENT.search(text)
+        shown = _IF_WOULD.search(text) or _REPLACES_EVENT.search(text) or _ENTERS_WITH.search(text)
         if shown is None and any(_REPLACEMENT_WORDING.search(t) for t in context.texts):
             shown = _APPLIES.search(text)
         if shown is not None:
             result.append(_match(text, shown.start(), shown.end(), replacement, REPLACEMENT))
             linked |= set(replacement)
+    state = vocab.concepts.get(STATE_BASED, ())
+    condition = _STATE_CONDITION.search(text)
+    if state and condition and not any(n.startswith(state) for n in linked):
+        result.append(_match(text, condition.start(), condition.end(), state, STATE_BASED))
+        linked |= set(state)
     for match in _interactions(vocab, text, [*found, *result]):
         if not set(match.term.targets) <= linked:
             result.append(match)

@@ -45,6 +45,7 @@ _DEFINED = re.compile(
 _OBSOLETE_FOR = re.compile(r"^An obsolete term for (?P<term>[\w\s-]+?)\.", re.IGNORECASE)
 _RENAMED = re.compile(r"older name for|been renamed", re.IGNORECASE)
 _SEE_TERM = re.compile(r"(?:^|[.”]\s)See (?P<term>(?!rules? )[A-Z][\w\s-]*?)\.\s*$")
+_KIND_OF_DAMAGE = re.compile(r"^(?P<kind>(?!Combat\b)(?!Noncombat\b)\w+) Damage$")
 _DECLARE = re.compile(r"^Declare (?P<who>\w+) Step$")
 _TITLE_AFTER = re.compile(r"^,?\s*“(?P<title>[^”]+?)[.,]?”")
 
@@ -408,6 +409,9 @@ def english_vocabulary(
             names = [n for n in names if len(n.split()) > 1]
         for name in names:
             builder.add(name, targets, "glossary", item.term, verb_targets=verbs)
+            kind = _KIND_OF_DAMAGE.match(name)
+            if kind:  # combat damage is damage (510): "dealt lethal combat damage"
+                builder.add(f"{kind['kind']} Combat Damage", targets, "glossary", item.term)
         symbol = _SYMBOL.search(item.definition) if item.term.endswith("Symbol") else None
         if symbol:
             builder.add(symbol.group(), targets, "symbol", item.term)
