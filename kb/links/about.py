@@ -13,7 +13,11 @@ where the text is about it, which its wording shows without a parse:
   or how it happens. A future or a negation alone (*will resolve*, *won't draw*) only tells the
   story of the card, and a progressive form is a state (*is attacking*), unless a player is
   doing it (*you're casting*);
-- it is counted (*only one target*, *either target*).
+- it is counted (*only one target*, *either target*);
+- it is the subject of a passive verb wherever its clause stands (*before blockers are chosen*,
+  *after blockers have been declared*), the procedure something is *part of* (*as part of
+  casting a spell or activating an ability*), what a player is *let* do (*let you draw a card*),
+  or an event verb made a noun (*replaces the draw*).
 
 :func:`is_verb` tells a glossary headword's verb sense from its noun sense (*countered*, *would
 counter* is 701.6; *+1/+1 counters* is 122).
