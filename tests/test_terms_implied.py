@@ -77,6 +77,9 @@ def targets(vocab, text: str, context: CardContext | None = None) -> list[str]:
         ("Each opponent has the option to let you draw a card.", ["121"]),
         ("You'll discard a card even if another effect replaces the draw.", ["121", "614"]),
         ("You discard a card, then you draw a card.", []),
+        # a quoted word is talked about; a quoted ability's first word is card text
+        ("Without the word “draw,” it is not drawing.", ["121"]),
+        ("It has “Draw a card, then discard a card.”", []),
         # casting or activating what a keyword's own rule governs
         (
             "The ninjutsu ability can be activated only after blockers are declared.",

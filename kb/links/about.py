@@ -53,6 +53,9 @@ _ADVERBS = frozenset(
     "both each".split()
 )
 _COUNTS = frozenset("one two three four five either neither multiple".split())
+# The quote holds the word alone (“draw,”, “attacks alone”): a quoted ability's first word
+# (“Sacrifice an artifact: …”) is card text, not the concept talked about.
+_QUOTE_ENDS = re.compile(r"[\w’'-]*[.,;:!?]?\s*[”\"’]")
 _HAVE = frozenset("has have had".split())
 _STATES = frozenset("tapped untapped attached exiled".split())  # a state, not an action
 # "as part of casting a spell": the text says what the procedure consists of.
@@ -68,7 +71,7 @@ _PLAYERS_DOING = frozenset("you're they're we're".split())
 def is_about(text: str, start: int, end: int) -> bool:
     """Whether the text is about the concept it names at ``text[start:end]``."""
     before = text[:start]
-    if before.rstrip().endswith(_OPEN_QUOTES):
+    if before.rstrip().endswith(_OPEN_QUOTES) and _QUOTE_ENDS.match(text[end:]):
         return True
     sentence = _SENTENCE.split(before)[-1]
     if _INFORMATION.search(sentence):
