@@ -19,6 +19,7 @@ RULES = [
     RuleEntry("509", "chapter", "Declare Blockers Step", ""),
     RuleEntry("601", "chapter", "Casting Spells", ""),
     RuleEntry("602", "chapter", "Activating Activated Abilities", ""),
+    RuleEntry("613", "chapter", "Interaction of Continuous Effects", ""),
     RuleEntry("614", "chapter", "Replacement Effects", ""),
     RuleEntry("615", "chapter", "Prevention Effects", ""),
     RuleEntry("616", "chapter", "Interaction of Replacement and/or Prevention Effects", ""),
@@ -119,6 +120,13 @@ def test_state_based_actions_by_their_conditions(vocab) -> None:
     assert targets(vocab, "If your life total is brought to 0 or less, you lose.") == ["704"]
     assert targets(vocab, "A creature with 0 toughness enters the battlefield.") == ["704"]
     assert targets(vocab, "A creature with 0 power can attack.") == []
+
+
+def test_layers_when_an_effect_changes_two_kinds_of_characteristic(vocab) -> None:
+    text = "This effect changes only the power and creature type. It keeps its abilities."
+    assert targets(vocab, text) == ["613"]
+    assert targets(vocab, "This effect changes only its power and toughness.") == []
+    assert targets(vocab, "Its power and its types are printed on it.") == []
 
 
 def test_interaction_of_replacement_effects(vocab) -> None:

@@ -14,6 +14,9 @@ look for, and names its rule by concept (glossary term or title), so that it fol
   replacing or happening instead, is about that replacement effect;
 - **state-based actions** (704): the conditions 704.5a, f, i and v check, in their own words
   ("0 or less life", "0 toughness", "loyalty 0");
+- **layers** (613): 613.1 gives each kind of characteristic its own layer, so a sentence where
+  an effect changes kinds of two layers (power and toughness, types, colors, abilities) is
+  about how continuous effects interact;
 - **interaction titles** (616 "Interaction of Replacement and/or Prevention Effects"): a sentence
   that names every concept of such a title is about how they interact.
 
@@ -61,6 +64,20 @@ _STATE_CONDITION = re.compile(
     r"|\b0[- ](?:toughness|loyalty|defense)\b",
     re.IGNORECASE,
 )
+LAYERS = "interaction of continuous effects"
+# 613.1: each kind of characteristic an effect changes has its own layer; an effect changing
+# kinds of two layers ("changes only the power, toughness, and creature type") is about layers.
+_LAYER_KINDS = (
+    re.compile(r"\b(?:power|toughness)\b", re.IGNORECASE),
+    re.compile(r"\btypes?\b", re.IGNORECASE),
+    re.compile(r"\bcolou?rs?\b", re.IGNORECASE),
+    re.compile(r"\babilit(?:y|ies)\b", re.IGNORECASE),
+)
+_CHANGES = re.compile(
+    r"\beffects?\b[^.]*\b(?:chang|los|lose|gain|set)\w*\b|\b(?:chang|los|gain|set)\w*\b[^.]*"
+    r"\beffects?\b",
+    re.IGNORECASE,
+)
 # What a ruling says of a card's replacement effect.
 _APPLIES = re.compile(
     r"\beffects?\b[^.]{0,20}?\bappl(?:y|ies|ied)\b|\breplac\w*|\binstead\b|\bwould\b",
@@ -106,6 +123,15 @@ def implied_matches(
     if state and condition and not any(n.startswith(state) for n in linked):
         result.append(_match(text, condition.start(), condition.end(), state, STATE_BASED))
         linked |= set(state)
+    layers = vocab.concepts.get(LAYERS, ())
+    if layers and not set(layers) <= linked:
+        for sentence in _SENTENCE.finditer(text):
+            kinds = sum(bool(k.search(sentence.group())) for k in _LAYER_KINDS)
+            if kinds >= 2 and _CHANGES.search(sentence.group()):
+                start, end = sentence.span()
+                result.append(_match(text, start, end, layers, LAYERS))
+                linked |= set(layers)
+                break
     for match in _interactions(vocab, text, [*found, *result]):
         if not set(match.term.targets) <= linked:
             result.append(match)
