@@ -127,8 +127,9 @@ def implied_matches(
     if layers and not set(layers) <= linked:
         for sentence in _SENTENCE.finditer(text):
             kinds = sum(bool(k.search(sentence.group())) for k in _LAYER_KINDS)
-            if kinds >= 2 and _CHANGES.search(sentence.group()):
-                start, end = sentence.span()
+            changes = _CHANGES.search(sentence.group())
+            if kinds >= 2 and changes:
+                start, end = sentence.start() + changes.start(), sentence.start() + changes.end()
                 result.append(_match(text, start, end, layers, LAYERS))
                 linked |= set(layers)
                 break
@@ -165,7 +166,9 @@ def _interactions(vocab: Vocabulary, text: str, found: Sequence[TermMatch]) -> l
         for title in titles:
             named = set(title.words) - fillers <= words
             if named or (ordered and phrase_words("replacement", "en")[0] in title.words):
-                result.append(
-                    _match(text, sentence.start(), sentence.end(), title.targets, title.concept)
-                )
+                shown = None if named else _ORDER.search(sentence.group())  # "order" shows it
+                start, end = sentence.span()
+                if shown is not None:
+                    start, end = start + shown.start(), start + shown.end()
+                result.append(_match(text, start, end, title.targets, title.concept))
     return result
