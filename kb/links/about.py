@@ -13,7 +13,11 @@ where the text is about it, which its wording shows without a parse:
   or how it happens. A future or a negation alone (*will resolve*, *won't draw*) only tells the
   story of the card, and a progressive form is a state (*is attacking*), unless a player is
   doing it (*you're casting*);
-- it is counted (*only one target*, *either target*).
+- it is counted (*only one target*, *either target*);
+- it is the subject of a passive verb wherever its clause stands (*before blockers are chosen*,
+  *after blockers have been declared*), the procedure something is *part of* (*as part of
+  casting a spell or activating an ability*), what a player is *let* do (*let you draw a card*),
+  or an event verb made a noun (*replaces the draw*).
 
 :func:`is_verb` tells a glossary headword's verb sense from its noun sense (*countered*, *would
 counter* is 701.6; *+1/+1 counters* is 122).
@@ -49,20 +53,34 @@ _ADVERBS = frozenset(
     "both each".split()
 )
 _COUNTS = frozenset("one two three four five either neither multiple".split())
+# The quote holds the word alone (“draw,”, “attacks alone”): a quoted ability's first word
+# (“Sacrifice an artifact: …”) is card text, not the concept talked about.
+_QUOTE_ENDS = re.compile(r"[\w’'-]*[.,;:!?]?\s*[”\"’]")
+_HAVE = frozenset("has have had".split())
+_STATES = frozenset("tapped untapped attached exiled".split())  # a state, not an action
+# "as part of casting a spell": the text says what the procedure consists of.
+_PART_OF = re.compile(r"\bpart of(?:\s+[\w’']+){0,4}\s+(?:or|and)\s*$|\bpart of\s*$", re.IGNORECASE)
+# A verb that names an event, used as a noun: "replaces the draw" talks about the event itself.
+_EVENT_NOUNS = frozenset("draw discard sacrifice attack block".split())
+_DETERMINERS = frozenset("the that this each".split())
+_LETS = frozenset("let lets letting allow allows".split())
+_PERSONS = frozenset("you them him her that player".split())
 _PLAYERS_DOING = frozenset("you're they're we're".split())
 
 
 def is_about(text: str, start: int, end: int) -> bool:
     """Whether the text is about the concept it names at ``text[start:end]``."""
     before = text[:start]
-    if before.rstrip().endswith(_OPEN_QUOTES):
+    if before.rstrip().endswith(_OPEN_QUOTES) and _QUOTE_ENDS.match(text[end:]):
         return True
     sentence = _SENTENCE.split(before)[-1]
     if _INFORMATION.search(sentence):
         return True
     clause = _CLAUSE.split(before)[-1]
     words = _words(clause)
-    if _opens(clause):
+    if _opens(clause) or _PART_OF.search(clause):
+        return True
+    if _passive_subject(text[end:]):
         return True
     last = _words(text[start:end])[-1:] or [""]
     before_verb = [w for w in words if w not in _ADVERBS][-1:]
@@ -70,11 +88,30 @@ def is_about(text: str, start: int, end: int) -> bool:
         return False
     if before_verb[0] in _COUNTS:  # "only one target", "either target": how many of it
         return True
+    if before_verb[0] in _DETERMINERS and last[0] in _EVENT_NOUNS:  # "the draw"
+        return True
+    if len(words) >= 2 and words[-1] in _PERSONS and _LETS & set(words[-3:-1]):  # let you draw
+        return True
     if last[0].endswith("ing"):  # "is attacking" is a state; "you're casting" the action
         return before_verb[0] in _PLAYERS_DOING
     if before_verb[0] in _MODALS:
         return True
     return before_verb[0] in _BE and _participle(last[0])
+
+
+def _passive_subject(after: str) -> bool:
+    """The concept is the subject of a passive verb (*before blockers are chosen*, *after
+    blockers have been declared*): the clause says how it happens, wherever the clause stands."""
+    words = _words(_CLAUSE.split(after)[0])[:4]
+    words = [w for w in words if w not in _ADVERBS]
+    if not words or words[0] not in _BE | _HAVE:
+        return False
+    rest = words[1:]
+    if words[0] in _HAVE:
+        if rest[:1] != ["been"]:
+            return False
+        rest = rest[1:]
+    return bool(rest) and _participle(rest[0]) and rest[0] not in _STATES
 
 
 def is_verb(text: str, start: int, end: int) -> bool:

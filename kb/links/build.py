@@ -21,7 +21,7 @@ import logging
 import time
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
@@ -46,8 +46,16 @@ from kb.models import (
 )
 from kb.versions import EditionRef, english_editions, resolve_edition
 
+from .implied import CardContext, implied_matches
 from .references import Reference, find_references
-from .terms import GlossaryItem, RuleEntry, Vocabulary, english_vocabulary, translated_vocabulary
+from .terms import (
+    GlossaryItem,
+    RuleEntry,
+    TermMatch,
+    Vocabulary,
+    english_vocabulary,
+    translated_vocabulary,
+)
 
 log = logging.getLogger(__name__)
 
@@ -263,14 +271,45 @@ class _TermSource:
     language: str
     text: str
     mask: tuple[str, ...]
+    context: CardContext = field(default_factory=CardContext)
+
+
+def match_source(vocab: Vocabulary, source: _TermSource) -> list[TermMatch]:
+    """The terms a text names, and for a ruling the rules it applies without naming them."""
+    found = vocab.match(source.text, mask=source.mask)
+    if source.source_type == "clarification_text":
+        found += implied_matches(vocab, source.text, found, source.context)
+    return found
+
+
+def _card_contexts(session: Session) -> dict[int, CardContext]:
+    """Per clarification, the English rules texts of the cards that carry it."""
+    texts: dict[int, set[str]] = defaultdict(set)
+    for clar_id, text in session.execute(
+        select(CardClarification.clarification_id, CardLocalization.text).join(
+            CardLocalization,
+            (CardLocalization.card_id == CardClarification.card_id)
+            & (CardLocalization.language == "en"),
+        )
+    ):
+        if text:
+            texts[clar_id].add(text)
+    return {k: CardContext(tuple(sorted(v))) for k, v in texts.items()}
 
 
 def _term_sources(session: Session) -> list[_TermSource]:
     """Every clarification text and every card text, with the card names to mask in each."""
     names = card_names(session)
+    contexts = _card_contexts(session)
     sources = [
         _TermSource(
-            "clarification_text", text_id, clar_id, language, text, tuple(names.get(clar_id, ()))
+            "clarification_text",
+            text_id,
+            clar_id,
+            language,
+            text,
+            tuple(names.get(clar_id, ())),
+            contexts.get(clar_id, CardContext()),
         )
         for text_id, clar_id, language, text in session.execute(
             select(
@@ -320,7 +359,7 @@ def _term_links(
     for source in sources:
         if source.source_type == "clarification_text":
             rows.explicit(source.source_type, source.source_id, source.language, source.text)
-        for found in vocab[source.language].match(source.text, mask=source.mask):
+        for found in match_source(vocab[source.language], source):
             linked[source.source_type].add(source.owner)
             for target in found.term.targets:
                 rows.add(

@@ -45,6 +45,8 @@ _DEFINED = re.compile(
 _OBSOLETE_FOR = re.compile(r"^An obsolete term for (?P<term>[\w\s-]+?)\.", re.IGNORECASE)
 _RENAMED = re.compile(r"older name for|been renamed", re.IGNORECASE)
 _SEE_TERM = re.compile(r"(?:^|[.”]\s)See (?P<term>(?!rules? )[A-Z][\w\s-]*?)\.\s*$")
+_KIND_OF_DAMAGE = re.compile(r"^(?P<kind>(?!Combat\b)(?!Noncombat\b)\w+) Damage$")
+_DECLARE = re.compile(r"^Declare (?P<who>\w+) Step$")
 _TITLE_AFTER = re.compile(r"^,?\s*“(?P<title>[^”]+?)[.,]?”")
 
 
@@ -126,6 +128,7 @@ class Vocabulary:
                 pending = []
         self._small = small
         found: list[TermMatch] = []
+        segments: list[int] = []  # the segment of each match found
         i = 0
         while i < len(content):
             term = self._longest_at(content, i)
@@ -142,11 +145,15 @@ class Vocabulary:
             if general and not is_about(text, first.start, last.end):
                 i += 1
                 continue
+            if general and _keyword_procedure(term, found, content[i][1], segments):
+                i += 1
+                continue
             if term.verb_targets:
                 verb = is_verb(text, first.start, last.end)
                 nouns = tuple(t for t in term.targets if t not in term.verb_targets)
                 term = replace(term, targets=term.verb_targets if verb else nouns or term.targets)
             found.append(TermMatch(first.start, last.end, text[first.start : last.end], term))
+            segments.append(content[i][1])
             i += n
         return found
 
@@ -170,6 +177,8 @@ class Vocabulary:
                 and last != term.phrase.casefold()
             ):
                 continue
+            if term.bare and self.language == "en" and not _keyword_form(last, term.phrase):
+                continue
             if any(
                 gap and self._small[i + k][-len(gap) :] != gap for k, gap in enumerate(term.gaps)
             ):
@@ -182,6 +191,25 @@ class Vocabulary:
                 continue
             return term
         return None
+
+
+_PROCEDURES = frozenset({"cast", "activat"})  # casting (601) and activating (602), as stems
+
+
+def _keyword_procedure(
+    term: Term, found: list[TermMatch], segment: int, segments: list[int]
+) -> bool:
+    """Casting or activating what a keyword ability's own rule governs (*the ninjutsu ability
+    can be activated only…*, 702.49): the keyword, just before in the phrase, is the subject."""
+    if term.words[0] not in _PROCEDURES or not found or segments[-1] != segment:
+        return False
+    return found[-1].term.bare and found[-1].term.source != "alias"
+
+
+def _keyword_form(word: str, phrase: str) -> bool:
+    """A keyword's name is written whole (*offering*, *cascades*; *offer* is not Offering)."""
+    own = phrase.split()[-1].casefold() if phrase.split() else ""
+    return not own.isalpha() or word.replace("’", "'").startswith(own.rstrip("e"))
 
 
 def _masked_spans(text: str, names: Iterable[str]) -> list[tuple[int, int]]:
@@ -241,12 +269,13 @@ class _Builder:
         concept: str,
         capital: bool = False,
         verb_targets: tuple[str, ...] = (),
+        general: bool = False,
     ) -> None:
         words = phrase_words(phrase, self.language)
         kept = tuple(dict.fromkeys(t for t in targets if t in self.exists))
         if not words or not kept or (self.language == "en" and words in self.objects):
             return
-        general = self.language == "en" and words in self.general
+        general = general or (self.language == "en" and words in self.general)
         verbal = (
             self.language == "en"
             and len(words) > 1
@@ -369,13 +398,20 @@ def english_vocabulary(
             borrowed = see["term"] if see else None
         if not targets and borrowed and borrowed.casefold() in by_name:
             targets = own[borrowed.casefold()]
+        targets = tuple(_section_general(n, builder.exists) for n in targets)
+        targets += _state_checks(item, targets)
         concepts[item.term.casefold()] = targets
         verbs = _verb_sense_targets(item)
         names = _term_names(item.term)
+        if len(names) > 1:  # "Active Player" has its own entry; the APNAP headword borrows not
+            names = [n for n in names if n == item.term or n.casefold() not in by_name]
         if item.obsolete and len(names) > 1:  # "Removed" alone is also "removed from combat"
             names = [n for n in names if len(n.split()) > 1]
         for name in names:
             builder.add(name, targets, "glossary", item.term, verb_targets=verbs)
+            kind = _KIND_OF_DAMAGE.match(name)
+            if kind:  # combat damage is damage (510): "dealt lethal combat damage"
+                builder.add(f"{kind['kind']} Combat Damage", targets, "glossary", item.term)
         symbol = _SYMBOL.search(item.definition) if item.term.endswith("Symbol") else None
         if symbol:
             builder.add(symbol.group(), targets, "symbol", item.term)
@@ -393,6 +429,21 @@ def english_vocabulary(
     return Vocabulary(language, list(builder.terms.values()), concepts, frozenset(builder.exists))
 
 
+def _state_checks(item: GlossaryItem, targets: tuple[str, ...]) -> tuple[str, ...]:
+    """The state-based actions (704.5x) a definition cites besides its main rules: lethal damage
+    (120.4a, and 704.5g destroys the creature) is what the state-based actions check, so a
+    ruling about it applies them too."""
+    cited = [n for ref in find_references(item.definition, "en") for n in ref.numbers]
+    return tuple(n for n in dict.fromkeys(cited) if n.startswith("704.5") and n not in targets)
+
+
+def _section_general(number: str, exists: set[str]) -> str:
+    """A section (``8``, "Multiplayer Rules") stands for its general rule (800), which the
+    policy labels: a section number is no rule a reader can follow."""
+    general = f"{number}00"
+    return general if number.isdigit() and len(number) == 1 and general in exists else number
+
+
 def _add_title(builder: _Builder, rule: RuleEntry, concepts: dict[str, tuple[str, ...]]) -> None:
     title = re.sub(r"\s*\([^)]*\)", "", rule.title).strip()
     concepts.setdefault(rule.title.casefold(), (rule.number,))
@@ -400,6 +451,9 @@ def _add_title(builder: _Builder, rule: RuleEntry, concepts: dict[str, tuple[str
     if rule.number.startswith(("701.", "702.")) and " and " in title:
         for part in title.split(" and "):
             builder.add(part, (rule.number,), "title", rule.title)
+    declared = _DECLARE.match(title)
+    if declared:  # "before blockers are chosen": the step's own noun, a general concept
+        builder.add(declared["who"], (rule.number,), "title", rule.title, general=True)
     for suffix in (" Variant", " Option"):  # "in a Two-Headed Giant game"
         if title.endswith(suffix):
             head = title.removesuffix(suffix)

@@ -1,0 +1,174 @@
+"""Rules a ruling applies without naming them, recognised by wording the rules themselves define.
+
+A term matcher finds the rules a ruling names; some rulings apply a rule by describing what it
+governs instead ("the creature will be exiled if it would die" is a replacement effect). Each
+pattern here is one statement of the Comprehensive Rules or its glossary turned into wording to
+look for, and names its rule by concept (glossary term or title), so that it follows renumbering:
+
+- **replacement effects** (614): the glossary defines one as an effect that "watches for a
+  particular event that would happen and ... replaces that event": a ruling saying what happens
+  *if* something *would* happen, that something *replaces the draw* (an event), or that a
+  permanent *enters the battlefield with* counters (614.1c's wording), applies 614.
+  614.1a-e list the card wordings that make replacement effects ("instead", "skip", "enters
+  with", "As [this] enters"): a ruling on a card worded so, that speaks of its effect applying,
+  replacing or happening instead, is about that replacement effect;
+- **state-based actions** (704): the conditions 704.5a, f, i and v check, in their own words
+  ("0 or less life", "0 toughness", "loyalty 0");
+- **layers** (613): 613.1 gives each kind of characteristic its own layer, so a sentence where
+  an effect changes kinds of two layers (power and toughness, types, colors, abilities) is
+  about how continuous effects interact;
+- **interaction titles** (616 "Interaction of Replacement and/or Prevention Effects"): a sentence
+  that names every concept of such a title is about how they interact.
+
+Measured on the dev split of ``tests/data/links/labelled_unseen.json`` and the 105 rulings of
+``labelled_clarifications.json`` (``benchmarks/term_links.py``); the card's own keywords were
+measured too and left out: of 131 pairs of a ruling and a keyword of its card that the ruling
+does not name, one was labelled as the ruling's rule.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from .terms import Term, TermMatch, Vocabulary
+from .words import phrase_words, tokenize
+
+REPLACEMENT = "replacement effect"
+
+# 614.1a-e: the wordings that make an effect a replacement effect.
+_REPLACEMENT_WORDING = re.compile(
+    r"\binstead\b|\bskips?\b|\benters(?: the battlefield)? with\b|\bAs [^.]{1,60}? enters\b"
+)
+# "if it would die", "If a source would deal damage": the event a replacement effect watches for.
+# Not a relative clause ("if you cast a spell that would target it"), nor a prevention effect
+# (615.1a: effects that use the word "prevent").
+_IF_WOULD = re.compile(
+    r"\bif\b(?:(?!\bprevent)[^.,;:]){1,60}?(?<!\bthat )(?<!\bwhich )(?<!\bwho )\bwould\b"
+    r"(?![^.]*\bprevent)",
+    re.IGNORECASE,
+)
+# "replaces the draw", "can't replace this event": the object replaced is an event.
+_REPLACES_EVENT = re.compile(
+    r"\breplac(?:e|es|ed|ing)\s+(?:the|this|that|a|an)\s+(?:event|draw|damage|destruction)\b",
+    re.IGNORECASE,
+)
+# 614.1c in the ruling's own words: "enters the battlefield with an additional +1/+1 counter".
+_ENTERS_WITH = re.compile(r"\benter(?:s|ed|ing)?(?: the battlefield)? with\b", re.IGNORECASE)
+STATE_BASED = "state-based actions"
+# The conditions state-based actions check (704.5a life, 704.5f toughness, 704.5i loyalty,
+# 704.5v defense): "0 or less life", "a creature with 0 toughness".
+_STATE_CONDITION = re.compile(
+    r"\b0 or less\b|\b(?:toughness|loyalty|defense) (?:of )?0\b"
+    r"|\b0[- ](?:toughness|loyalty|defense)\b",
+    re.IGNORECASE,
+)
+LAYERS = "interaction of continuous effects"
+# 613.1: each kind of characteristic an effect changes has its own layer; an effect changing
+# kinds of two layers ("changes only the power, toughness, and creature type") is about layers.
+_LAYER_KINDS = (
+    re.compile(r"\b(?:power|toughness)\b", re.IGNORECASE),
+    re.compile(r"\btypes?\b", re.IGNORECASE),
+    re.compile(r"\bcolou?rs?\b", re.IGNORECASE),
+    re.compile(r"\babilit(?:y|ies)\b", re.IGNORECASE),
+)
+_CHANGES = re.compile(
+    r"\beffects?\b[^.]*\b(?:chang|los|lose|gain|set)\w*\b|\b(?:chang|los|gain|set)\w*\b[^.]*"
+    r"\beffects?\b",
+    re.IGNORECASE,
+)
+# What a ruling says of a card's replacement effect.
+_APPLIES = re.compile(
+    r"\beffects?\b[^.]{0,20}?\bappl(?:y|ies|ied)\b|\breplac\w*|\binstead\b|\bwould\b",
+    re.IGNORECASE,
+)
+# 616.1: the affected player chooses the order in which replacement effects apply.
+_ORDER = re.compile(r"\border\b", re.IGNORECASE)
+_SENTENCE = re.compile(r"[^.!?]+[.!?]?")
+_INTERACTION = "Interaction of "
+_TITLE_FILLERS = frozenset({"interaction"})
+
+
+@dataclass(frozen=True)
+class CardContext:
+    """What the cards carrying a ruling say: their English rules texts."""
+
+    texts: tuple[str, ...] = ()
+
+
+def implied_matches(
+    vocab: Vocabulary,
+    text: str,
+    found: Sequence[TermMatch],
+    context: CardContext | None = None,
+) -> list[TermMatch]:
+    """The rules an English ruling applies without naming them, as matches of the phrase that
+    shows it (rules the ruling's own terms already link are left out)."""
+    if vocab.language != "en":
+        return []
+    context = context or CardContext()
+    linked = {n for match in found for n in match.term.targets}
+    result: list[TermMatch] = []
+    replacement = vocab.concepts.get(REPLACEMENT, ())
+    if replacement and not set(replacement) <= linked:
+        shown = _IF_WOULD.search(text) or _REPLACES_EVENT.search(text) or _ENTERS_WITH.search(text)
+        if shown is None and any(_REPLACEMENT_WORDING.search(t) for t in context.texts):
+            shown = _APPLIES.search(text)
+        if shown is not None:
+            result.append(_match(text, shown.start(), shown.end(), replacement, REPLACEMENT))
+            linked |= set(replacement)
+    state = vocab.concepts.get(STATE_BASED, ())
+    condition = _STATE_CONDITION.search(text)
+    if state and condition and not any(n.startswith(state) for n in linked):
+        result.append(_match(text, condition.start(), condition.end(), state, STATE_BASED))
+        linked |= set(state)
+    layers = vocab.concepts.get(LAYERS, ())
+    if layers and not set(layers) <= linked:
+        for sentence in _SENTENCE.finditer(text):
+            kinds = sum(bool(k.search(sentence.group())) for k in _LAYER_KINDS)
+            changes = _CHANGES.search(sentence.group())
+            if kinds >= 2 and changes:
+                start, end = sentence.start() + changes.start(), sentence.start() + changes.end()
+                result.append(_match(text, start, end, layers, LAYERS))
+                linked |= set(layers)
+                break
+    for match in _interactions(vocab, text, [*found, *result]):
+        if not set(match.term.targets) <= linked:
+            result.append(match)
+            linked |= set(match.term.targets)
+    return result
+
+
+def _match(text: str, start: int, end: int, targets: Iterable[str], concept: str) -> TermMatch:
+    phrase = text[start:end]
+    term = Term(phrase_words(phrase, "en"), phrase, tuple(targets), "implied", concept)
+    return TermMatch(start, end, phrase, term)
+
+
+def _interactions(vocab: Vocabulary, text: str, found: Sequence[TermMatch]) -> list[TermMatch]:
+    """Sentences about an "Interaction of …" title of three or more concepts: naming them all,
+    or, for replacement effects, the order in which they apply (616.1)."""
+    titles = [
+        t
+        for t in vocab.terms
+        if t.source == "title" and t.concept.startswith(_INTERACTION) and len(t.words) >= 4
+    ]
+    replacement = set(vocab.concepts.get(REPLACEMENT, ()))
+    fillers = {w for f in _TITLE_FILLERS for w in phrase_words(f, "en")}
+    result = []
+    for sentence in _SENTENCE.finditer(text):
+        words = {t.norm for t in tokenize(sentence.group(), "en") if not t.stop and not t.brk}
+        inside = [m for m in found if sentence.start() <= m.start < sentence.end()]
+        ordered = bool(_ORDER.search(sentence.group())) and any(
+            replacement & set(m.term.targets) for m in inside
+        )
+        for title in titles:
+            named = set(title.words) - fillers <= words
+            if named or (ordered and phrase_words("replacement", "en")[0] in title.words):
+                shown = None if named else _ORDER.search(sentence.group())  # "order" shows it
+                start, end = sentence.span()
+                if shown is not None:
+                    start, end = start + shown.start(), start + shown.end()
+                result.append(_match(text, start, end, title.targets, title.concept))
+    return result
