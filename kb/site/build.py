@@ -14,6 +14,7 @@ import logging
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -91,6 +92,7 @@ def fingerprint(db: Database, langs: tuple[str, ...], search: bool, code: str = 
     return digest.hexdigest()
 
 
+RENDERERS = ("jinja2", "babel", "markupsafe", "pagefind", "pagefind-bin")
 # The documents the rule history, diffs and translation states are made of (not card data).
 CARD_FORMATS = ("mtgjson", "rulings_page")
 
@@ -112,6 +114,11 @@ def code_fingerprint(langs: tuple[str, ...], search: bool) -> str:
     """A digest of what renders the pages: kb's version, templates, catalogs, site code."""
     digest = hashlib.sha256()
     digest.update(json.dumps([kb.__version__, list(langs), search]).encode())
+    for package in RENDERERS:  # a new Jinja2, Babel (locale data) or Pagefind renders anew
+        try:
+            digest.update(f"{package}={metadata.version(package)}".encode())
+        except metadata.PackageNotFoundError:
+            digest.update(f"{package}=none".encode())
     _hash_files(digest, TEMPLATES, "*")
     _hash_files(digest, i18n.LOCALES, "*.po")
     _hash_files(digest, SITE_CODE, "*.py")
