@@ -11,18 +11,21 @@ import time
 from pathlib import Path
 
 from kb.errors import KbError
+from kb.langs import LANGS
 
 log = logging.getLogger(__name__)
 
 OUTPUT_SUBDIR = "pagefind"
 # Only the pages Pagefind indexes (rules and glossary, marked ``data-pagefind-body``) are read:
 # the tens of thousands of card pages are searched through their own titles file.
-GLOB = "{en,fr,es}/{rules/*.html,glossary.html}"
+GLOB = "{" + ",".join(LANGS) + "}/{rules/*.html,glossary.html}"
 
 
 def indexed_path(path: str) -> bool:
     """Whether Pagefind reads this page of the site (the shape of :data:`GLOB`)."""
     parts = path.split("/")
+    if parts[0] not in LANGS:
+        return False
     if len(parts) == 2:
         return parts[1] == "glossary.html"
     return len(parts) == 3 and parts[1] == "rules" and parts[2].endswith(".html")
