@@ -78,3 +78,24 @@ def test_a_page_changed_by_hand_is_rendered_again_after_force(settings, tmp_path
     assert build(settings, out).site.up_to_date  # nothing of the knowledge base changed
     report = build(settings, out, force=True).site
     assert page.read_bytes() == good and report.written >= 1
+
+
+def test_an_unreadable_or_foreign_cache_only_means_a_full_render(tmp_path: Path, caplog):
+    from kb.site.cache import SiteCache
+    from kb.site.pagefind import indexed_path
+
+    spoiled = tmp_path / "cache.pickle"
+    spoiled.write_bytes(b"not a cache")
+    assert SiteCache(spoiled, "code").previous == {}
+    assert "ignoring the site cache" in caplog.text
+    good = SiteCache(tmp_path / "good.pickle", "code")
+    good.record("en/a.html", "d1", ["x"], ["b.html#x", "../assets/kb.css"])
+    good.stamp = "stamp"
+    good.save()
+    again = SiteCache(tmp_path / "good.pickle", "code")
+    assert again.stamp == "stamp"
+    assert again.lookup("en/a.html", "d1") == (["x"], ["b.html#x", "../assets/kb.css"])
+    assert again.lookup("en/a.html", "d2") is None  # other inputs: rendered again
+    assert SiteCache(tmp_path / "good.pickle", "other code").previous == {}
+    assert indexed_path("es/rules/701.54.html") and indexed_path("fr/glossary.html")
+    assert not indexed_path("fr/cards/a.html") and not indexed_path("cite.html")
