@@ -312,7 +312,12 @@ def build(
                 stages = _refresh_derived(db, report, relinked=report.changed)
                 stages += _ensure_index(settings, db)
             site = build_site(
-                db, out or settings.site_dir, strict=strict, search=search, force=force
+                db,
+                out or settings.site_dir,
+                strict=strict,
+                search=search,
+                force=force,
+                cache_dir=settings.home / "site-cache",
             )
         finally:
             db.dispose()

@@ -12,8 +12,9 @@ import hashlib
 import json
 import logging
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -26,8 +27,9 @@ from kb.errors import KbError
 from kb.langs import LANGS, language_name
 from kb.models import Document, Link
 from kb.site import cite, data, extras
+from kb.site.cache import SiteCache, cache_file, page_digest
 from kb.site.env import TEMPLATES, base_context, make_environment
-from kb.site.pagefind import run_pagefind
+from kb.site.pagefind import indexed_path, reuse_index, run_pagefind
 from kb.site.pages import LanguageSite, Page, english_texts
 from kb.site.stream import StreamWriter
 from kb.site.writer import check_output, read_marker
@@ -73,10 +75,10 @@ def _hash_files(digest: Any, folder: Path, pattern: str) -> None:
             digest.update(path.read_bytes())
 
 
-def fingerprint(db: Database, langs: tuple[str, ...], search: bool) -> str:
+def fingerprint(db: Database, langs: tuple[str, ...], search: bool, code: str = "") -> str:
     """A digest of everything a build depends on: if it is unchanged, so is the site."""
     digest = hashlib.sha256()
-    digest.update(json.dumps([kb.__version__, list(langs), search]).encode())
+    digest.update((code or code_fingerprint(langs, search)).encode())
     with db.session() as session:
         for row in session.execute(
             select(Document.path, Document.sha256, Document.status).order_by(Document.path)
@@ -87,6 +89,36 @@ def fingerprint(db: Database, langs: tuple[str, ...], search: bool) -> str:
                 tuple(session.execute(select(func.count(Link.id), func.max(Link.id))).one())
             ).encode()
         )
+    return digest.hexdigest()
+
+
+RENDERERS = ("jinja2", "babel", "markupsafe", "pagefind", "pagefind-bin")
+# The documents the rule history, diffs and translation states are made of (not card data).
+CARD_FORMATS = ("mtgjson", "rulings_page")
+
+
+def rules_fingerprint(db: Database, code: str) -> str:
+    """A digest of the rules documents: the history and diffs of the pages depend on these only."""
+    digest = hashlib.sha256(code.encode())
+    with db.session() as session:
+        for row in session.execute(
+            select(Document.path, Document.sha256, Document.status)
+            .where(Document.format.is_(None) | Document.format.not_in(CARD_FORMATS))
+            .order_by(Document.path)
+        ).all():
+            digest.update(repr(tuple(row)).encode())
+    return digest.hexdigest()
+
+
+def code_fingerprint(langs: tuple[str, ...], search: bool) -> str:
+    """A digest of what renders the pages: kb's version, templates, catalogs, site code."""
+    digest = hashlib.sha256()
+    digest.update(json.dumps([kb.__version__, list(langs), search]).encode())
+    for package in RENDERERS:  # a new Jinja2, Babel (locale data) or Pagefind renders anew
+        try:
+            digest.update(f"{package}={metadata.version(package)}".encode())
+        except metadata.PackageNotFoundError:
+            digest.update(f"{package}=none".encode())
     _hash_files(digest, TEMPLATES, "*")
     _hash_files(digest, i18n.LOCALES, "*.po")
     _hash_files(digest, SITE_CODE, "*.py")
@@ -109,7 +141,11 @@ def render_site(
     For tests and small sites: ``build_site`` streams :func:`iter_site` instead.
     """
     counter = PageCounter()
-    files = dict(iter_site(site_data, site_extras, langs, unresolved, counter))
+    files = {
+        path: content
+        for path, content in iter_site(site_data, site_extras, langs, unresolved, counter)
+        if content is not None
+    }
     return files, counter.pages
 
 
@@ -126,11 +162,15 @@ def iter_site(
     langs: tuple[str, ...] = LANGS,
     unresolved: dict[str, int] | None = None,
     counter: PageCounter | None = None,
-) -> Iterator[tuple[str, bytes]]:
+    skip: Callable[[str, str], bool] | None = None,
+    indexed: set[str] | None = None,
+) -> Iterator[tuple[str, bytes | None]]:
     """Render every page and asset of the site one at a time: ``(path, bytes)``.
 
     ``unresolved`` (if given) receives the rule references shown as text because the edition
-    has no such rule, with how often each occurs; ``counter`` counts the pages.
+    has no such rule, with how often each occurs; ``counter`` counts the pages. ``skip`` is
+    asked with each page's input digest whether the page is kept as built before: such a page
+    comes as ``(path, None)``, not rendered. ``indexed`` receives the pages Pagefind indexes.
     """
     counter = counter if counter is not None else PageCounter()
     summaries: dict[str, dict[str, Any]] = {}
@@ -143,8 +183,17 @@ def iter_site(
     for lang, (env, site) in sites.items():
         common = {"edition": site_data.edition, "editions": site_data.editions}
         for page in site.pages(summaries):
-            yield page.path, _render(env, page, common)
             counter.pages += 1
+            if indexed is not None and page.context.get("indexed"):
+                indexed.add(page.path)
+            if skip is not None:
+                digest = page_digest(
+                    page.path, page.template, page.lang, {**common, **page.context}
+                )
+                if skip(page.path, digest):
+                    yield page.path, None
+                    continue
+            yield page.path, _render(env, page, common)
         search = json.dumps(
             site.search_data(), ensure_ascii=False, sort_keys=True, separators=(",", ":")
         )
@@ -221,11 +270,18 @@ def build_site(
     search: bool = True,
     langs: tuple[str, ...] = LANGS,
     force: bool = False,
+    cache_dir: Path | None = None,
 ) -> BuildReport:
-    """Build the static site of the knowledge base into ``out`` (atomically, incrementally)."""
+    """Build the static site of the knowledge base into ``out`` (atomically, incrementally).
+
+    With ``cache_dir`` (kb's home), a page whose inputs are those of the page already in
+    ``out`` is neither rendered nor rewritten, and Pagefind runs only when an indexed page
+    changed: the result is byte for byte what a build from scratch writes.
+    """
     start = time.perf_counter()
     report = BuildReport(out=check_output(out))
-    stamp = fingerprint(db, langs, search)
+    code = code_fingerprint(langs, search)
+    stamp = fingerprint(db, langs, search, code)
     marker = read_marker(report.out)
     if not force and marker.get("fingerprint") == stamp:
         report.up_to_date = True
@@ -234,18 +290,40 @@ def build_site(
         report.seconds_total = time.perf_counter() - start
         log.info("site up to date in %s: nothing rendered", report.out)
         return report
+    cache = SiteCache(cache_file(cache_dir, report.out) if cache_dir else None, code)
+    if force or marker.get("fingerprint") != cache.stamp:  # the output is not the cache's
+        cache.previous = {}
+    rules_key = rules_fingerprint(db, code)
     with db.session() as session:
         site_data = data.load(session)
-        site_extras = extras.load(session, site_data)
+        site_extras = extras.load(session, site_data, cache.cached_extras(rules_key))
+    cache.extras = (rules_key, extras.version_part(site_extras))
     report.edition = site_data.edition
     report.seconds_load = time.perf_counter() - start
     render_start, render_cpu = time.perf_counter(), time.process_time()
     unresolved: dict[str, int] = {}
     writer = StreamWriter(out)
     counter = PageCounter()
+    digests: dict[str, str] = {}
+
+    def skip(path: str, digest: str) -> bool:
+        found = cache.lookup(path, digest)
+        if found is not None and writer.reuse(path, *found):
+            cache.record(path, digest, *found)
+            return True
+        digests[path] = digest
+        return False
+
+    indexed: set[str] = set()
     try:
-        for path, content in iter_site(site_data, site_extras, langs, unresolved, counter):
-            writer.add(path, content)
+        for path, content in iter_site(
+            site_data, site_extras, langs, unresolved, counter, skip, indexed
+        ):
+            if content is None:
+                continue
+            ids, hrefs = writer.add(path, content)
+            if path in digests:
+                cache.record(path, digests.pop(path), ids, hrefs)
         report.pages = counter.pages
         report.unresolved_references = sum(unresolved.values())
         log.info(
@@ -272,11 +350,15 @@ def build_site(
         raise
 
     def post(folder: Path) -> None:
-        if search:
-            report.seconds_pagefind = run_pagefind(folder)
+        changed = [p for p in (*writer.report.written, *writer.report.removed) if indexed_path(p)]
+        keep = not force and not changed and marker.get("code") == code
+        if keep and reuse_index(report.out, folder):
+            return
+        report.seconds_pagefind = run_pagefind(folder)
 
     result = writer.commit(
         {
+            "code": code,
             "fingerprint": stamp,
             "pages": report.pages,
             "edition": site_data.edition,
@@ -284,6 +366,8 @@ def build_site(
         },
         post if search else None,
     )
+    cache.stamp = stamp
+    cache.save()
     report.written = len(result.written)
     report.unchanged = len(result.unchanged)
     report.removed = len(result.removed)

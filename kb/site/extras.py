@@ -34,13 +34,29 @@ class Extras:
     versions: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
 
 
-def load(session: Session, data: SiteData) -> Extras:
-    """Ask the link and version stages for everything the pages show about rules."""
+VERSION_FIELDS = ("status", "stale", "history", "diffs", "versions")
+
+
+def load(session: Session, data: SiteData, versions: dict[str, Any] | None = None) -> Extras:
+    """Ask the link and version stages for everything the pages show about rules.
+
+    ``versions``: the :func:`version_part` of a build from the same rules documents (the
+    history and diffs are not asked again).
+    """
     extras = Extras()
     if data.edition is not None:
-        _versions(session, data, extras)
+        if versions is not None:
+            for name in VERSION_FIELDS:
+                setattr(extras, name, versions[name])
+        else:
+            _versions(session, data, extras)
         _links(session, data, extras)
     return extras
+
+
+def version_part(extras: Extras) -> dict[str, Any]:
+    """What the version stage gave: it depends on the rules documents only (see the cache)."""
+    return {name: getattr(extras, name) for name in VERSION_FIELDS}
 
 
 def _versions(session: Session, data: SiteData, extras: Extras) -> None:

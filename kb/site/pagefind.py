@@ -4,15 +4,31 @@ from __future__ import annotations
 
 import json
 import logging
+import os
+import shutil
 import subprocess
 import time
 from pathlib import Path
 
 from kb.errors import KbError
+from kb.langs import LANGS
 
 log = logging.getLogger(__name__)
 
 OUTPUT_SUBDIR = "pagefind"
+# Only the pages Pagefind indexes (rules and glossary, marked ``data-pagefind-body``) are read:
+# the tens of thousands of card pages are searched through their own titles file.
+GLOB = "{" + ",".join(LANGS) + "}/{rules/*.html,glossary.html}"
+
+
+def indexed_path(path: str) -> bool:
+    """Whether Pagefind reads this page of the site (the shape of :data:`GLOB`)."""
+    parts = path.split("/")
+    if parts[0] not in LANGS:
+        return False
+    if len(parts) == 2:
+        return parts[1] == "glossary.html"
+    return len(parts) == 3 and parts[1] == "rules" and parts[2].endswith(".html")
 
 
 def executable() -> Path:
@@ -38,6 +54,8 @@ def run_pagefind(site: Path) -> float:
         str(site),
         "--output-subdir",
         OUTPUT_SUBDIR,
+        "--glob",
+        GLOB,
         "--silent",
     ]
     try:
@@ -53,6 +71,23 @@ def run_pagefind(site: Path) -> float:
     seconds = time.perf_counter() - start
     log.info("Pagefind indexed %s in %.2f s", site, seconds)
     return seconds
+
+
+def reuse_index(old: Path, new: Path) -> bool:
+    """Hard-link the previous build's index into the new site (its indexed pages are the same)."""
+    source = old / OUTPUT_SUBDIR
+    if not (source / "pagefind.js").is_file():
+        return False
+
+    def link(src: str, dst: str) -> None:
+        try:
+            os.link(src, dst)
+        except OSError:
+            shutil.copy2(src, dst)
+
+    shutil.copytree(source, new / OUTPUT_SUBDIR, copy_function=link, dirs_exist_ok=True)
+    log.info("Pagefind index kept: no indexed page changed")
+    return True
 
 
 def _sort_entry(path: Path) -> None:

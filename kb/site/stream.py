@@ -38,6 +38,15 @@ ID = re.compile(rb'\bid="([^"]*)"')
 LINK = re.compile(rb'\b(?:href|src)="([^"]*)"')
 
 
+def extract(page: str, data: bytes) -> tuple[list[str], list[str]]:
+    """An HTML page's ids and its distinct link targets as written (in page order)."""
+    if not page.endswith(".html"):
+        return [], []
+    ids = sorted({html.unescape(m.decode()) for m in ID.findall(data)})
+    hrefs = list(dict.fromkeys(html.unescape(raw.decode()) for raw in LINK.findall(data)))
+    return ids, hrefs
+
+
 class LinkCollector:
     """Every page's ids and every distinct internal link target, for one check at the end."""
 
@@ -47,17 +56,19 @@ class LinkCollector:
         self.targets: dict[tuple[str, str], tuple[str, str]] = {}  # (file, anchor) -> first use
         self.external: list[BrokenLink] = []
 
-    def add(self, page: str, data: bytes) -> None:
-        """Note a file; for an HTML page, its ids and the links it holds."""
+    def add(self, page: str, data: bytes) -> tuple[list[str], list[str]]:
+        """Note a file; for an HTML page, its ids and the links it holds (returned)."""
+        ids, hrefs = extract(page, data)
+        self.add_extracted(page, ids, hrefs)
+        return ids, hrefs
+
+    def add_extracted(self, page: str, ids: list[str], hrefs: list[str]) -> None:
+        """Note a file whose ids and links are known (a page the build did not re-render)."""
         self.paths.add(page)
-        if not page.endswith(".html"):
-            return
-        found = frozenset(html.unescape(m.decode()) for m in ID.findall(data))
-        if found:
-            self.ids[page] = found
+        if ids:
+            self.ids[page] = frozenset(ids)
         base = posixpath.dirname(page)
-        for raw in LINK.findall(data):
-            href = html.unescape(raw.decode())
+        for href in hrefs:
             parts = urlsplit(href)
             if parts.scheme or href.startswith("//"):
                 self.external.append(BrokenLink(page, href, "external link"))
@@ -100,15 +111,36 @@ class StreamWriter:
         self.bytes = 0
         self._seen: set[str] = set()
 
-    def add(self, path: str, data: bytes) -> None:
-        """Compare one file with the output's and write it beside the output if it changed."""
+    def _claim(self, path: str) -> str:
         key = str(safe_path(path))
         if key in self._seen:
             raise KbError(f"two pages were built at the same path {key}")
         self._seen.add(key)
+        return key
+
+    def reuse(self, path: str, ids: list[str], hrefs: list[str]) -> bool:
+        """Keep the output's page as it is (its inputs did not change); False if it is gone."""
+        key = str(safe_path(path))
+        try:
+            size = (self.out / key).stat().st_size
+        except OSError:
+            return False
+        self._claim(path)
+        self.files += 1
+        self.bytes += size
+        self.links.add_extracted(key, ids, hrefs)
+        self.report.unchanged.append(key)
+        return True
+
+    def add(self, path: str, data: bytes) -> tuple[list[str], list[str]]:
+        """Compare one file with the output's and write it beside the output if it changed.
+
+        Returns the page's ids and links (for the cache of the next build).
+        """
+        key = self._claim(path)
         self.files += 1
         self.bytes += len(data)
-        self.links.add(key, data)
+        found = self.links.add(key, data)
         old = self.out / key
         try:
             same = old.is_file() and old.stat().st_size == len(data) and old.read_bytes() == data
@@ -116,11 +148,12 @@ class StreamWriter:
             same = False
         if same:
             self.report.unchanged.append(key)
-            return
+            return found
         target = self.tmp / key
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(data)
         self.report.written.append(key)
+        return found
 
     def _existing(self) -> set[str]:
         if not self.out.is_dir():

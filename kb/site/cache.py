@@ -1,0 +1,113 @@
+"""What one build of the site remembers for the next: each page's input digest and its links.
+
+A page is rendered from its template and its context only (plain data, see
+:mod:`kb.site.data`), so a page whose context digest, template and site code are those of the
+page already in the output folder would come out byte for byte the same: it is neither
+rendered nor rewritten, and its ids and link targets (for the link check) come from here. The
+rule history and edition diffs depend only on the rules documents: they are kept too, keyed by
+those documents' hashes. The cache lives in the knowledge base's home (never in the published
+site); a missing, unreadable or foreign cache only means a full render.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import pickle
+from pathlib import Path
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+VERSION = 1
+
+
+def page_digest(path: str, template: str, lang: str | None, context: dict[str, Any]) -> str:
+    """The digest of everything one page is rendered from (besides the site code)."""
+    digest = hashlib.sha256()
+    digest.update(json.dumps([path, template, lang]).encode())
+    # Contexts are plain data: dicts, lists, strings (Markup is a str), numbers, None.
+    digest.update(json.dumps(context, sort_keys=True, ensure_ascii=False, default=_refuse).encode())
+    return digest.hexdigest()
+
+
+def _refuse(value: Any) -> Any:
+    raise TypeError(f"a page context holds a {type(value).__name__}: only plain data is cached")
+
+
+class SiteCache:
+    """The page digests and link data of the last build of one output folder."""
+
+    def __init__(self, file: Path | None, code: str) -> None:
+        self.file = file
+        self.code = code
+        # path -> (digest, ids, links): ids and links each one string of lines (a few objects
+        # per page, not hundreds: the cache of 70,000 pages stays small in memory)
+        self.previous: dict[str, tuple[str, str, str]] = {}
+        self.pages: dict[str, tuple[str, str, str]] = {}
+        self.extras_previous: tuple[str, Any] | None = None
+        self.extras: tuple[str, Any] | None = None
+        self.stamp: str | None = None  # the fingerprint of the build the cache describes
+        if file is None or not file.is_file():
+            return
+        try:
+            with file.open("rb") as handle:
+                # kb's own file in kb's own home (written below), never one from elsewhere
+                stored = pickle.load(handle)
+        except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ValueError) as exc:
+            log.warning("ignoring the site cache %s: %s", file, exc)
+            return
+        if not isinstance(stored, dict) or stored.get("version") != VERSION:
+            return
+        if stored.get("code") != code:  # other templates, catalogs or site code: render all
+            return
+        self.stamp = stored.get("stamp")
+        self.previous = stored.get("pages") or {}
+        self.extras_previous = stored.get("extras")
+
+    def lookup(self, path: str, digest: str) -> tuple[list[str], list[str]] | None:
+        """The ids and links of the page if the last build rendered it from the same inputs."""
+        found = self.previous.get(path)
+        if found is None or found[0] != digest:
+            return None
+        return _lines(found[1]), _lines(found[2])
+
+    def record(self, path: str, digest: str, ids: list[str], links: list[str]) -> None:
+        """Remember a page of this build."""
+        if any("\n" in item for item in (*ids, *links)):
+            return  # not representable as lines: such a page is simply rendered next time
+        self.pages[path] = (digest, "\n".join(ids), "\n".join(links))
+
+    def cached_extras(self, key: str) -> Any:
+        """The rule history and diffs of the last build if its rules documents were the same."""
+        if self.extras_previous is not None and self.extras_previous[0] == key:
+            return self.extras_previous[1]
+        return None
+
+    def save(self) -> None:
+        """Write this build's cache (atomically: a killed build leaves the old one)."""
+        if self.file is None:
+            return
+        self.file.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.file.with_name(f"{self.file.name}.tmp-{os.getpid()}")
+        stored = {"version": VERSION, "code": self.code, "pages": self.pages}
+        stored.update(stamp=self.stamp, extras=self.extras)
+        try:
+            with tmp.open("wb") as handle:
+                pickle.dump(stored, handle, protocol=pickle.HIGHEST_PROTOCOL)
+            os.replace(tmp, self.file)
+        except OSError as exc:
+            log.warning("cannot write the site cache %s: %s", self.file, exc)
+            tmp.unlink(missing_ok=True)
+
+
+def _lines(text: str) -> list[str]:
+    return text.split("\n") if text else []
+
+
+def cache_file(folder: Path, out: Path) -> Path:
+    """The cache of one output folder, in the knowledge base's home."""
+    name = hashlib.sha256(str(out.resolve()).encode()).hexdigest()[:16]
+    return folder / f"{name}.pickle"
