@@ -23,6 +23,7 @@ SHARED = {
     "kb.models",
     "kb.db",
     "kb.bulk",
+    "kb.bodies",
     "kb.lookup",
     # the rule-number grammar and the parsers' record types are shared vocabulary
     "kb.corpus.numbers",
