@@ -11,7 +11,7 @@ from kb.bodies import counts, digest
 from kb.db import make_engine, schema_differences, upgrade_schema
 from kb.ingest import document_key, forget_documents
 from kb.migrations import alembic_config
-from kb.models import RuleBody, RuleText
+from kb.models import Edition, Rule, RuleBody, RuleText
 from kb.pipeline import ingest, open_db
 
 
@@ -33,16 +33,22 @@ def test_real_editions_store_each_body_once(full_db) -> None:
 
 
 def test_rule_body_reads_like_a_column(full_db) -> None:
+    """701.38a (Vote) is unchanged from 2025-11-14 to 2026-01-16: one body, read as a column."""
     with full_db.session() as session:
-        vote = session.execute(
-            select(RuleText.body)
+        rows = session.execute(
+            select(RuleText.body, RuleText.body_id)
             .join(RuleText.rule)
-            .where(RuleText.language == "en", text("rules.number = '701.38a'"))
-        ).scalars()
-        bodies = set(vote)
-        text_row = session.scalar(select(RuleText).where(RuleText.body.in_(bodies)).limit(1))
-    assert len(bodies) == 1 and next(iter(bodies)).startswith("Some spells and abilities")
-    assert text_row is not None and text_row.body in bodies
+            .join(Edition, Edition.id == Rule.edition_id)
+            .where(
+                RuleText.language == "en",
+                Rule.number == "701.38a",
+                Edition.key.in_(["en:2025-11-14", "en:2026-01-16"]),
+            )
+        ).all()
+        found = session.scalar(select(RuleText).where(RuleText.body == rows[0][0]).limit(1))
+    assert len(rows) == 2 and len({body_id for _body, body_id in rows}) == 1
+    assert "To vote, each player" in rows[0][0]
+    assert found is not None and found.body == rows[0][0]
 
 
 def test_forgotten_edition_leaves_no_unused_body(settings, cr_path) -> None:
