@@ -13,6 +13,7 @@ from typing import Any
 from sqlalchemy import insert, select, update
 from sqlalchemy.orm import Session
 
+from kb.bodies import body_ids
 from kb.bulk import insert_many
 from kb.corpus.numbers import parent_of, sort_key
 from kb.corpus.records import (
@@ -106,6 +107,7 @@ def _insert_rules(
             for r in records
         ],
     )
+    bodies = body_ids(session, [r.text for r in records])
     text_ids = _insert_returning_ids(
         session,
         RuleText,
@@ -114,14 +116,14 @@ def _insert_rules(
                 "rule_id": rule_id,
                 "language": language,
                 "title": r.title,
-                "body": r.text,
+                "body_id": body,
                 "provenance": provenance,
                 "follows_edition_id": follows.id if follows else None,
                 "follows_assumed": follows_assumed,
                 "document_id": doc.id,
                 "line": r.line,
             }
-            for rule_id, r in zip(rule_ids, records, strict=True)
+            for rule_id, r, body in zip(rule_ids, records, bodies, strict=True)
         ],
     )
     _insert(

@@ -22,8 +22,9 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    select,
 )
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+from sqlalchemy.orm import DeclarativeBase, Mapped, column_property, mapped_column, relationship
 
 LANG = String(8)
 
@@ -139,8 +140,26 @@ class Lineage(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
 
 
+class RuleBody(Base):
+    """A rule text's body, stored once however many editions and rules carry it (migration 0007).
+
+    Content-addressed by the sha256 of the text (kb.bodies): 110 English editions hold ~192k rule
+    lines but only ~11k distinct bodies. Shared rows: removed only when no rule text uses them.
+    """
+
+    __tablename__ = "rule_bodies"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    sha256: Mapped[str] = mapped_column(String(64), unique=True)
+    text: Mapped[str] = mapped_column(Text)
+
+
 class RuleText(Base):
-    """A rule's title and body in one language, with provenance and the English edition followed."""
+    """A rule's title and body in one language, with provenance and the English edition followed.
+
+    The body lives in ``rule_bodies`` (stored once); ``RuleText.body`` reads it like a column
+    (``select(RuleText.body)`` works) and is written through ``body_id`` (kb.bodies.body_ids).
+    """
 
     __tablename__ = "rule_texts"
     __table_args__ = (UniqueConstraint("rule_id", "language", "provenance"),)
@@ -149,7 +168,15 @@ class RuleText(Base):
     rule_id: Mapped[int] = mapped_column(ForeignKey("rules.id", ondelete="CASCADE"), index=True)
     language: Mapped[str] = mapped_column(LANG)
     title: Mapped[str] = mapped_column(Text, default="")
-    body: Mapped[str] = mapped_column(Text, default="")
+    # Nullable only because SQLite cannot add a NOT NULL column in place (migration 0007);
+    # every writer sets it.
+    body_id: Mapped[int | None] = mapped_column(ForeignKey("rule_bodies.id"), index=True)
+    body: Mapped[str] = column_property(
+        select(RuleBody.text)
+        .where(RuleBody.id == body_id)
+        .correlate_except(RuleBody)
+        .scalar_subquery()
+    )
     provenance: Mapped[str] = mapped_column(String(16))  # official | machine | community
     # For a translation: the English edition it was made from, and whether that is an
     # assumption (a rule page names none: it is taken to follow the newest English edition).

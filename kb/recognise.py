@@ -18,6 +18,7 @@ from sqlalchemy import delete, exists, func, select, update
 from sqlalchemy.orm import Session
 from whoosh.lang.porter import stem
 
+from kb.bodies import remove_unused as remove_unused_bodies
 from kb.langs import fold
 from kb.models import (
     Card,
@@ -247,7 +248,8 @@ def reattach_translations(session: Session) -> int:
 
 
 def collect_garbage(session: Session) -> None:
-    """Delete shared rows nothing refers to any more: clarifications, then cards."""
+    """Delete shared rows nothing refers to any more: clarifications, then cards, rule bodies."""
+    remove_unused_bodies(session)
     session.execute(
         delete(Clarification).where(
             ~exists().where(CardClarification.clarification_id == Clarification.id)

@@ -23,7 +23,9 @@ SHARED = {
     "kb.models",
     "kb.db",
     "kb.bulk",
+    "kb.bodies",
     "kb.lookup",
+    "kb.readmodel",
     # the rule-number grammar and the parsers' record types are shared vocabulary
     "kb.corpus.numbers",
     "kb.corpus.records",

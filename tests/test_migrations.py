@@ -93,6 +93,8 @@ def _legacy(engine, tables: list[str] | None = None) -> None:
     chosen = [Base.metadata.tables[name] for name in tables or LEGACY_TABLES]
     if "rules" in (tables or LEGACY_TABLES):
         chosen.append(Base.metadata.tables["lineages"])
+    if "rule_texts" in (tables or LEGACY_TABLES):
+        chosen.append(Base.metadata.tables["rule_bodies"])
     Base.metadata.create_all(engine, tables=chosen)
     with engine.begin() as conn:
         conn.execute(

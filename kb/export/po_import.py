@@ -21,6 +21,7 @@ from babel.messages.pofile import PoFileError, read_po
 from sqlalchemy import select
 from sqlalchemy.orm import Session, selectinload
 
+from kb.bodies import body_id
 from kb.corpus.numbers import is_rule_number, kind_of, parent_of, sort_key
 from kb.errors import KbError
 from kb.export.po import PROJECT, parse_context
@@ -318,7 +319,7 @@ def _store(
     if existing is not None:
         existing.examples.clear()
         session.flush()
-        existing.title, existing.body = title, body
+        existing.title, existing.body_id = title, body_id(session, body)
         existing.follows_edition_id, existing.follows_assumed = edition.id, False
         text = existing
         report.updated.append(number)
@@ -327,7 +328,7 @@ def _store(
             rule_id=rule.id,
             language=lang,
             title=title,
-            body=body,
+            body_id=body_id(session, body),
             provenance="community",
             follows_edition_id=edition.id,
             follows_assumed=False,

@@ -16,22 +16,23 @@ from pathlib import PurePath
 from typing import Any
 
 from sqlalchemy import select
-from sqlalchemy.orm import Session, aliased
+from sqlalchemy.orm import Session
 
 from kb.export.link_rows import link_rows
 from kb.models import (
-    Card,
     CardClarification,
-    CardLocalization,
     Clarification,
     ClarificationText,
     Document,
     Edition,
-    Example,
     GlossaryEntry,
-    Printing,
-    Rule,
-    RuleText,
+)
+from kb.readmodel import (
+    card_rows,
+    card_text_rows,
+    examples_by_text,
+    printing_rows,
+    rule_text_rows,
 )
 
 FORMAT_VERSION = 1
@@ -149,64 +150,35 @@ def collect(session: Session, edition: str | None = None) -> Dump:
                 "source": source,
             }
         )
-    follows = aliased(Edition)
-    text_rows = session.execute(
-        select(
-            Rule.edition_id,
-            Rule.number,
-            Rule.kind,
-            Rule.parent_number,
-            Rule.sort_key,
-            RuleText.id,
-            RuleText.language,
-            RuleText.provenance,
-            RuleText.title,
-            RuleText.body,
-            follows.effective_date,
-            RuleText.follows_assumed,
-        )
-        .join(RuleText, RuleText.rule_id == Rule.id)
-        .outerjoin(follows, follows.id == RuleText.follows_edition_id)
-        .where(Rule.edition_id.in_(list(keys)))
-    ).all()
+    text_rows = list(rule_text_rows(session, edition_ids=list(keys)))
     order = {key: index for index, key in enumerate(keys.values())}
-    text_rows.sort(key=lambda r: (order[keys[r[0]]], r[4], PROVENANCE_ORDER.get(r[7], 9), r[6]))
+    text_rows.sort(
+        key=lambda r: (
+            order[keys[r.edition_id]],
+            r.sort_key,
+            PROVENANCE_ORDER.get(r.provenance, 9),
+            r.language,
+        )
+    )
     text_index: dict[int, dict[str, Any]] = {}
-    for (
-        ed_id,
-        number,
-        kind,
-        parent,
-        _key,
-        text_id,
-        lang,
-        prov,
-        title,
-        body,
-        fol,
-        assumed,
-    ) in text_rows:
+    for r in text_rows:
         row = {
-            "edition": keys[ed_id],
-            "language": lang,
-            "number": number,
-            "kind": kind,
-            "parent": parent,
-            "provenance": prov,
-            "title": title,
-            "text": body,
-            "follows_edition": _iso(fol),
-            "follows_assumed": bool(assumed) if fol else False,
+            "edition": keys[r.edition_id],
+            "language": r.language,
+            "number": r.number,
+            "kind": r.kind,
+            "parent": r.parent_number,
+            "provenance": r.provenance,
+            "title": r.title,
+            "text": r.body,
+            "follows_edition": _iso(r.follows_date),
+            "follows_assumed": r.follows_assumed if r.follows_date else False,
         }
         dump.rules.append(row)
-        text_index[text_id] = row
-    for text_id, _position, text in session.execute(
-        select(Example.rule_text_id, Example.position, Example.text).order_by(
-            Example.rule_text_id, Example.position
-        )
-    ).all():
+        text_index[r.text_id] = row
+    for text_id, examples in examples_by_text(session, edition_ids=list(keys)).items():
         if text_id in text_index:
-            dump.examples.setdefault(text_id, []).append(text)
+            dump.examples[text_id] = examples
     dump.texts = text_index
     _glossary(session, dump, keys, order)
     _cards(session, dump)
@@ -246,24 +218,13 @@ def _glossary(session: Session, dump: Dump, keys: dict[int, str], order: dict[st
 
 
 def _cards(session: Session, dump: Dump) -> None:
-    cards = session.execute(
-        select(Card.id, Card.key, Card.oracle_id, Card.name, Card.mana_value, Card.layout)
-    ).all()
+    cards = list(card_rows(session))
     card_keys = {cid: key for cid, key, *_ in cards}
     for _cid, key, oracle, name, mana, layout in sorted(cards, key=lambda c: c[1]):
         dump.cards.append(
             {"key": key, "oracle_id": oracle, "name": name, "mana_value": mana, "layout": layout}
         )
-    locs = session.execute(
-        select(
-            CardLocalization.card_id,
-            CardLocalization.language,
-            CardLocalization.name,
-            CardLocalization.type_line,
-            CardLocalization.text,
-            CardLocalization.provenance,
-        )
-    ).all()
+    locs = list(card_text_rows(session))
     for cid, lang, name, type_line, text, prov in sorted(
         locs, key=lambda r: (card_keys[r[0]], r[1])
     ):
@@ -277,9 +238,7 @@ def _cards(session: Session, dump: Dump) -> None:
                 "provenance": prov,
             }
         )
-    printings = session.execute(
-        select(Printing.card_id, Printing.set_code, Printing.number, Printing.rarity)
-    ).all()
+    printings = list(printing_rows(session))
     seen: set[tuple[str, str, str]] = set()
     for cid, set_code, number, rarity in sorted(
         printings, key=lambda r: (card_keys[r[0]], r[1], _natural(r[2]), r[3])

@@ -17,13 +17,12 @@ from sqlalchemy.orm import Session
 
 from kb.langs import LANGS
 from kb.models import (
-    Card,
     CardClarification,
-    CardLocalization,
     Clarification,
     ClarificationText,
     Printing,
 )
+from kb.readmodel import card_rows, card_text_rows
 from kb.search.documents import PROVENANCE_ORDER, clean_item, fill_text_fields, finish_item
 
 
@@ -31,21 +30,10 @@ def _card_facts(session: Session) -> dict[str, Any]:
     """Names, sets and rulings of every card, read in a handful of queries."""
     cards = {
         cid: {"key": key, "name": name, "mana_value": mv}
-        for cid, key, name, mv in session.execute(
-            select(Card.id, Card.key, Card.name, Card.mana_value)
-        ).all()
+        for cid, key, _oracle, name, mv, _layout in card_rows(session)
     }
     locs: dict[int, dict[str, tuple[str, str, str, str]]] = defaultdict(dict)
-    for cid, lang, name, type_line, text, prov in session.execute(
-        select(
-            CardLocalization.card_id,
-            CardLocalization.language,
-            CardLocalization.name,
-            CardLocalization.type_line,
-            CardLocalization.text,
-            CardLocalization.provenance,
-        )
-    ).all():
+    for cid, lang, name, type_line, text, prov in card_text_rows(session):
         locs[cid][lang] = (name, type_line, text, prov)
     sets: dict[int, set[str]] = defaultdict(set)
     for cid, set_code in session.execute(select(Printing.card_id, Printing.set_code)).all():

@@ -17,13 +17,8 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from kb.langs import LANGS
-from kb.models import (
-    Edition,
-    Example,
-    GlossaryEntry,
-    Rule,
-    RuleText,
-)
+from kb.models import Edition, GlossaryEntry
+from kb.readmodel import examples_by_text, rule_text_rows
 from kb.search.schema import NO_EDITION, text_field
 from kb.urls import glossary_slug
 
@@ -75,59 +70,26 @@ def finish_item(item: dict[str, Any], texts: dict[str, dict[str, Any]]) -> None:
 def rule_items(session: Session) -> Iterator[dict[str, Any]]:
     """Rule and example items of the official editions, translations merged into them."""
     dates, newest = _editions(session)
-    rows = session.execute(
-        select(
-            Rule.edition_id,
-            Rule.number,
-            Rule.kind,
-            Rule.parent_number,
-            Rule.sort_key,
-            RuleText.id,
-            RuleText.title,
-            RuleText.body,
-            RuleText.provenance,
-        )
-        .join(RuleText, RuleText.rule_id == Rule.id)
-        .where(Rule.edition_id.in_(list(dates)), RuleText.language == "en")
-    ).all()
-    translated = session.execute(
-        select(
-            Rule.number,
-            Rule.kind,
-            Rule.sort_key,
-            RuleText.follows_edition_id,
-            RuleText.id,
-            RuleText.language,
-            RuleText.title,
-            RuleText.body,
-            RuleText.provenance,
-            RuleText.follows_assumed,
-        )
-        .join(RuleText, RuleText.rule_id == Rule.id)
-        .join(Edition, Edition.id == Rule.edition_id)
-        .where(Edition.kind == "translations")
-    ).all()
-    examples: dict[int, list[str]] = defaultdict(list)
-    for text_id, text in session.execute(
-        select(Example.rule_text_id, Example.text).order_by(Example.rule_text_id, Example.position)
-    ).all():
-        examples[text_id].append(text)
+    rows = rule_text_rows(session, edition_ids=list(dates), language="en")
+    translated = list(rule_text_rows(session, edition_kind="translations"))
+    examples = examples_by_text(session)
 
     nodes: dict[tuple[str, str], dict[str, Any]] = {}
-    for ed_id, number, kind, parent, sort, text_id, title, body, prov in rows:
-        edition = dates[ed_id]
-        nodes[(edition, number)] = {
-            "number": number,
-            "kind": kind,
-            "parent": parent,
-            "sort": sort,
+    for row in rows:
+        edition = dates[row.edition_id]
+        nodes[(edition, row.number)] = {
+            "number": row.number,
+            "kind": row.kind,
+            "parent": row.parent_number,
+            "sort": row.sort_key,
             "edition": edition,
-            "texts": {"en": {"title": title, "text": body, "provenance": prov}},
-            "examples": {"en": (examples.get(text_id, []), prov)},
+            "texts": {"en": {"title": row.title, "text": row.body, "provenance": row.provenance}},
+            "examples": {"en": (examples.get(row.text_id, []), row.provenance)},
         }
-    for number, kind, sort, follows, text_id, lang, title, body, prov, assumed in sorted(
-        translated, key=lambda r: (PROVENANCE_ORDER.get(r[8], 9), r[4])
-    ):
+    for row in sorted(translated, key=lambda r: (PROVENANCE_ORDER.get(r.provenance, 9), r.text_id)):
+        number, kind, sort, follows = row.number, row.kind, row.sort_key, row.follows_edition_id
+        text_id, lang, title, body = row.text_id, row.language, row.title, row.body
+        prov, assumed = row.provenance, row.follows_assumed
         edition = (dates.get(follows) if follows else newest) or NO_EDITION
         node = nodes.setdefault(
             (edition, number),

@@ -25,13 +25,13 @@ from kb.models import (
     Clarification,
     ClarificationText,
     Edition,
-    Example,
     GlossaryEntry,
     Printing,
     Rule,
     RuleText,
     RulingsPage,
 )
+from kb.readmodel import examples_by_text, rule_text_rows
 from kb.site import stages
 
 
@@ -123,34 +123,16 @@ def _english_nodes(session: Session, edition: Edition) -> dict[str, Node]:
         node = Node(number, kind, parent, key)
         nodes[number] = node
         by_id[rule_id] = node
-    examples: dict[int, list[str]] = {}
-    for text_id, text in session.execute(
-        select(Example.rule_text_id, Example.text)
-        .join(RuleText, RuleText.id == Example.rule_text_id)
-        .join(Rule, Rule.id == RuleText.rule_id)
-        .where(Rule.edition_id == edition.id)
-        .order_by(Example.rule_text_id, Example.position)
-    ).all():
-        examples.setdefault(text_id, []).append(text)
-    for text_id, rule_id, lang, title, body, provenance in session.execute(
-        select(
-            RuleText.id,
-            RuleText.rule_id,
-            RuleText.language,
-            RuleText.title,
-            RuleText.body,
-            RuleText.provenance,
+    examples = examples_by_text(session, edition_ids=[edition.id])
+    for row in rule_text_rows(session, edition_ids=[edition.id]):
+        node = by_id[row.rule_id]
+        text = Text(
+            row.language, row.title, row.body, examples.get(row.text_id, []), row.provenance
         )
-        .join(Rule, Rule.id == RuleText.rule_id)
-        .where(Rule.edition_id == edition.id)
-        .order_by(RuleText.id)
-    ).all():
-        node = by_id[rule_id]
-        text = Text(lang, title or "", body or "", examples.get(text_id, []), provenance)
-        if lang == "en":
+        if row.language == "en":
             node.english = text
         else:
-            node.translations.setdefault(lang, text)
+            node.translations.setdefault(row.language, text)
     return nodes
 
 
