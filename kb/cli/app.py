@@ -70,8 +70,47 @@ def lang_option(default: str | None = None) -> Callable[[F], F]:
 _OUTPUT_ERRORS = (errno.ENOSPC, errno.EPIPE, errno.EFBIG, errno.EIO, errno.EDQUOT)
 
 
+# Each command's module, imported when the command runs (or help lists it): a `kb search` loads
+# the search commands only, not the ingest, export, site and update stages' modules.
+COMMAND_MODULES = {
+    "backlinks": "links",
+    "build": "site",
+    "card": "corpus",
+    "changes": "update",
+    "check": "links",
+    "db": "corpus",
+    "diff": "links",
+    "export": "export",
+    "i18n": "site",
+    "import": "export",
+    "index": "search",
+    "ingest": "corpus",
+    "link": "links",
+    "rule": "corpus",
+    "search": "search",
+    "serve": "search",
+    "stale": "links",
+    "stats": "corpus",
+    "terms": "terms",
+    "trace": "links",
+    "update": "update",
+}
+
+
 class KbGroup(click.Group):
-    """The kb group: a failed write to standard output (any command, --help) is one line too."""
+    """The kb group: commands imported on first use; a failed write to standard output (any
+    command, --help) is one line too."""
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        module = COMMAND_MODULES.get(cmd_name)
+        if module is not None and cmd_name not in self.commands:
+            import importlib
+
+            importlib.import_module(f"kb.cli.{module}")
+        return super().get_command(ctx, cmd_name)
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(set(self.commands) | set(COMMAND_MODULES))
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
         try:
