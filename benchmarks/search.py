@@ -15,7 +15,8 @@ One run, for each scale (the shared corpus; the full history of corpus-full), on
   Whoosh's public API (``SearchIndex(term_engine=False)``);
 - a cold ``kb search`` in a new process;
 - relevance (MRR, hit@1, hit@5 per language) on the dev and test splits of
-  tests/data/search/relevance.tsv, with and without ``--lang``.
+  tests/data/search/relevance.tsv, with and without ``--lang``, and the dev split's misses
+  (tuning looks at those only; the test split is scored, never listed).
 """
 
 from __future__ import annotations
@@ -184,6 +185,9 @@ def cold_search(home: Path, runs: int = 5) -> tuple[list[float], list[float]]:
     times, cpu = [], []
     env = dict(os.environ, KB_HOME=str(home))
     env.pop("KB_DATABASE_URL", None)
+    # As installed, kb's modules are compiled once (pip writes their bytecode): the first run
+    # writes it if the environment forbade it, and is shown apart.
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     for _ in range(runs):
         start, before = time.perf_counter(), os.times()
         subprocess.run(
@@ -270,6 +274,13 @@ def relevance(index: Any, queries: list[Any]) -> dict[str, Any]:
                 )
             )
             figures[(split, with_lang)] = report
+            if split == "dev":  # tuning looks at the dev split's errors only, never the test's
+                for row in report["queries"]:
+                    if row["rank"] != 1:
+                        print(
+                            f"      [{row['lang']}] rank {row['rank'] or '-':>2}  {row['query']}"
+                            f"  (want {row['expected']}; first: {(row['top'] or '')[:40]})"
+                        )
     return figures
 
 

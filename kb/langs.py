@@ -12,9 +12,10 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from functools import cache
+from typing import TYPE_CHECKING
 
-from babel import Locale
-from babel.dates import get_month_names
+if TYPE_CHECKING:
+    from babel import Locale
 
 LANGS: tuple[str, ...] = ("en", "fr", "es")
 DEFAULT_LANG = "en"
@@ -265,6 +266,8 @@ def info(lang: str) -> LangInfo:
 @cache
 def locale(lang: str) -> Locale:
     """Return the Babel locale of a supported language."""
+    from babel import Locale  # imported on use: a search never needs it
+
     info(lang)
     return Locale.parse(lang)
 
@@ -287,6 +290,8 @@ def check_lang(lang: str) -> str:
 
 @cache
 def _month_numbers(lang: str) -> dict[str, int]:
+    from babel.dates import get_month_names
+
     months: dict[str, int] = {}
     for width in ("wide", "abbreviated"):
         for context in ("format", "stand-alone"):

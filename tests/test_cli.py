@@ -22,7 +22,9 @@ def run(*args: str, home=None):
 
 
 def _commands(group: click.Group, prefix: str = ""):
-    for name, command in sorted(group.commands.items()):
+    context = click.Context(group)
+    for name in group.list_commands(context):
+        command = group.get_command(context, name)
         yield f"{prefix}{name}", command
         if isinstance(command, click.Group):
             yield from _commands(command, f"{prefix}{name} ")
@@ -31,6 +33,21 @@ def _commands(group: click.Group, prefix: str = ""):
 def test_every_command_has_help_with_an_example():
     missing = [name for name, command in _commands(main) if "Example:" not in (command.help or "")]
     assert missing == []
+
+
+def test_every_command_module_is_named_in_the_lazy_table():
+    """Each command is found where ``COMMAND_MODULES`` says (a command missing from the table
+    would not exist for ``kb``)."""
+    import importlib
+    import pkgutil
+
+    import kb.cli
+    from kb.cli.app import COMMAND_MODULES
+
+    for info in pkgutil.iter_modules(kb.cli.__path__):
+        importlib.import_module(f"kb.cli.{info.name}")
+    found = {name: cmd.callback.__module__ for name, cmd in main.commands.items()}
+    assert found == {name: f"kb.cli.{module}" for name, module in COMMAND_MODULES.items()}
 
 
 def test_python_dash_m_kb_runs():

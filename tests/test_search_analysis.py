@@ -142,3 +142,35 @@ def test_fast_term_spans_match_the_analyzer(lang: str) -> None:
         ]
         assert term_spans(analyzer, text) == expected
         assert term_spans(analyzer, text) == expected  # and again, from the cache
+
+
+@pytest.mark.parametrize(
+    ("lang", "one", "other"),
+    [
+        ("en", "left", "leaves"),
+        ("en", "dealt", "deals"),
+        ("en", "drawn", "draw"),
+        ("fr", "bloquées", "bloquer"),
+        ("fr", "marquée", "marqué"),
+        ("fr", "perd", "perdre"),
+        ("es", "pierde", "perder"),
+        ("es", "vuela", "volar"),
+    ],
+)
+def test_forms_a_suffix_stemmer_misses_share_their_verbs_term(
+    lang: str, one: str, other: str
+) -> None:
+    analyzer = text_analyzer(lang)
+    assert analyze(analyzer, one) == analyze(analyzer, other)
+
+
+def test_french_nouns_in_ee_keep_their_own_term() -> None:
+    analyzer = text_analyzer("fr")
+    assert analyze(analyzer, "armée") == analyze(analyzer, "armee") == ["arme"]
+    assert analyze(analyzer, "idée") != analyze(analyzer, "ider")
+
+
+def test_a_stem_changing_spanish_verb_crosses_the_bridge() -> None:
+    language = search_language("es")
+    (stem,) = analyze(text_analyzer("es"), "pierde")
+    assert "lose" in language.english_for(stem)

@@ -202,3 +202,29 @@ def test_help_has_an_example(command: str) -> None:
     result = CliRunner().invoke(main, [command, "--help"])
     assert result.exit_code == 0
     assert "Example:" in result.output
+
+
+def test_a_search_loads_no_other_stage(home: Path) -> None:
+    """A one-off ``kb search`` imports the search commands only: no database layer, no
+    catalogs, no other command module (what a cold search costs is mostly imports)."""
+    import subprocess
+    import sys
+
+    script = (
+        "import sys\n"
+        "from kb.cli import main\n"
+        "try:\n"
+        f"    main(['--home', {str(home)!r}, 'search', 'vote', '--json'])\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "print('MODULES', ' '.join(sorted(sys.modules)))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=ROOT
+    ).stdout
+    printed, _, modules = out.rpartition("MODULES ")
+    assert json.loads(printed)["results"]
+    loaded = set(modules.split())
+    unwanted = {"sqlalchemy", "babel", "jinja2", "kb.db", "kb.models", "kb.cli.corpus"}
+    unwanted |= {"kb.cli.export", "kb.cli.links", "kb.cli.site", "kb.cli.update", "kb.cli.terms"}
+    assert loaded & unwanted == set()

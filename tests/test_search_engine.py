@@ -354,3 +354,23 @@ def test_search_index_falls_back_to_whoosh_with_a_warning(
         assert slow._engine is None
         assert [r["key"] for r in slow.search("ring bearer")["results"]] == expected
     assert "searching through Whoosh's public API instead" in caplog.text
+
+
+def test_a_filters_documents_are_whooshs(twins: Any) -> None:
+    """The documents of a filter of terms, as the engine reads them, are those Whoosh finds
+    (deleted documents left out, both segments read)."""
+    from kb.search.searcher import _term_set
+
+    filters = [
+        wq.Term("kind", "rule"),
+        wq.Term("tag", "b"),
+        wq.Or([wq.Term("kind", "card"), wq.Term("tag", "a")]),
+        wq.And([wq.Or([wq.Term("kind", "rule"), wq.Term("kind", "ruling")]), wq.Term("tag", "a")]),
+        wq.Term("kind", "nothing"),
+    ]
+    for ix in twins:
+        with ix.searcher() as searcher:
+            engine = TermEngine(searcher)
+            for q in filters:
+                assert _term_set(engine, q) == set(searcher.docs_for_query(q)), q
+            assert _term_set(engine, wq.Prefix("kind", "r")) is None

@@ -63,6 +63,16 @@ def test_the_issues_examples_are_in_the_top_5(
     assert rank_of(EvalQuery(lang, query, expected), results), [r["title"] for r in results]
 
 
+@pytest.mark.parametrize("lang", [None, "en"])
+def test_a_questions_common_words_count_in_its_ranking(real_index: Any, lang: Any) -> None:
+    """ "token" and "battlefield" are in too many texts to find answers alone, yet they are what
+    the question is about (a dev query of the relevance set: 111.8 says "has left")."""
+    query = "what happens to a token that leaves the battlefield"
+    wanted = EvalQuery("en", query, "rule:111.8", alternatives=("rule:111.7", "rule:111.8"))
+    results = real_index.search(query, lang=lang, limit=5)["results"]
+    assert rank_of(wanted, results), [r["title"] for r in results]
+
+
 def test_spanish_rule_page_is_searched_with_its_english_original(real_index: Any) -> None:
     response = real_index.search("Portador del Anillo", lang="es")
     top = response["results"][0]

@@ -57,8 +57,36 @@ def lang_option(default: str | None = None) -> Callable[[F], F]:
 _OUTPUT_ERRORS = (errno.ENOSPC, errno.EPIPE, errno.EFBIG, errno.EIO, errno.EDQUOT)
 
 
+# Each command's module, imported when the command runs (or help lists it): a `kb search` loads
+# the search commands only, not the ingest, export, site and update stages' modules.
+COMMAND_MODULES = {
+    "backlinks": "links",
+    "build": "site",
+    "card": "corpus",
+    "changes": "update",
+    "check": "links",
+    "db": "corpus",
+    "diff": "links",
+    "export": "export",
+    "i18n": "site",
+    "import": "export",
+    "index": "search",
+    "ingest": "corpus",
+    "link": "links",
+    "rule": "corpus",
+    "search": "search",
+    "serve": "search",
+    "stale": "links",
+    "stats": "corpus",
+    "terms": "terms",
+    "trace": "links",
+    "update": "update",
+}
+
+
 class KbGroup(click.Group):
-    """The kb group: every expected failure, and a failed write to standard output, is one line.
+    """The kb group: commands imported on first use; every expected failure, and a failed write
+    to standard output (any command, --help), is one line.
 
     Exit codes: 0 success, 1 an error (``KbError``: a missing database, an unreadable file, a
     failed ingest, a check that found problems), 2 a usage error only (click's own, or a
@@ -71,6 +99,17 @@ class KbGroup(click.Group):
         except KbError as exc:
             click.echo(f"kb: error: {exc}", err=True)
             ctx.exit(2 if isinstance(exc, KbUsageError) else 1)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        module = COMMAND_MODULES.get(cmd_name)
+        if module is not None and cmd_name not in self.commands:
+            import importlib
+
+            importlib.import_module(f"kb.cli.{module}")
+        return super().get_command(ctx, cmd_name)
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(set(self.commands) | set(COMMAND_MODULES))
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
         try:

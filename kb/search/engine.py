@@ -204,6 +204,11 @@ class TermEngine:
         hits = [Hit(self.searcher, docnum, -negated, clauses) for negated, docnum in best]
         return Ranking(hits, len(docs))
 
+    def matching(self, plan: Plan, allowed: DocSet | set[int] | None = None) -> set[int]:
+        """The documents matching a plan, among ``allowed``'s, unscored."""
+        self._look_up(plan, self.searcher.weighting)
+        return self._match(plan, allowed)
+
     def _term_tables(self) -> list[TermTable]:
         """The segments' term dictionaries: Whoosh's on disk for the first few searches (a
         one-off ``kb search`` does not load them), in memory from then on (a server)."""
@@ -218,6 +223,18 @@ class TermEngine:
         term = text.encode("utf-8")
         found = (table.info(fieldname, term) for table in self._term_tables())
         return sum(info.doc_frequency() for info in found if info is not None)
+
+    def term_docs(self, fieldname: str, text: str) -> set[int]:
+        """The live documents holding a term, read straight from its posting blocks (a filter
+        of every item of the newest edition is built this way when an index opens)."""
+        term = self.schema[fieldname].to_bytes(text)
+        found: dict[int, float] = {}
+        for (segment, offset), table in zip(self.segments, self._term_tables(), strict=True):
+            terminfo = table.info(fieldname, term)
+            if terminfo is not None:
+                read_term(segment, offset, fieldname, term, terminfo, None, found)
+        docs = set(found)
+        return docs if self.live is None else docs & self.live
 
     def _look_up(self, plan: Plan, weighting: Any) -> None:
         """Find each term in each segment; note its frequency and BM25F's parameters."""

@@ -150,9 +150,19 @@ class SearchIndex:
             filt = default_filter(context, types)
             # A plain set (Whoosh tests a filter's truth on every search, which walks a BitSet),
             # sorted too: kb's term engine skips the posting blocks that hold none of it.
-            docs = None if filt is None else self.searcher.docs_for_query(filt)
+            docs = None if filt is None else self._filter_docs(filt)
             self._filters[key] = None if docs is None else DocSet(docs)
         return self._filters[key]
+
+    def _filter_docs(self, q: Any) -> Any:
+        """The documents of a filter: by the term engine when it is terms, ORs and ANDs (the
+        posting blocks decoded at once, not a document at a time as Whoosh's matchers do)."""
+        engine = self._engine
+        if engine is not None:
+            docs = _term_set(engine, q)
+            if docs is not None:
+                return docs
+        return self.searcher.docs_for_query(q)
 
     def _manifest_stamp(self) -> int:
         try:
@@ -200,15 +210,18 @@ class SearchIndex:
         finally:
             self._local.pinned = None
 
-    def _partial_context(self, context: QueryContext, *, fuzzy: bool) -> QueryContext:
+    def _partial_context(
+        self, context: QueryContext, *, fuzzy: bool, common: bool = False
+    ) -> QueryContext:
         """The context of a some-of-the-words pass: the same languages and editions, with the
-        words too common to count left out."""
+        words too common to count left out (unless ``common``: a question's every word counts,
+        a common one weighed by its rarity as BM25 weighs it)."""
         return QueryContext(
             lang=context.lang,
             editions=context.editions,
             fuzzy=fuzzy,
             any_language=context.any_language,
-            too_common=self._too_common,
+            too_common=None if common else self._too_common,
         )
 
     def _search(
@@ -332,10 +345,10 @@ class SearchIndex:
             # A question: the answer seldom holds every word of it (a ruling that does is long
             # and says little); rank by the words it holds, the rarer counting more.
             strict = {h.docnum for h in hits}
-            partial = self._partial_context(context, fuzzy=False)
-            relaxed = self._tree(text, partial, relaxed=True)
-            if partial.words and relaxed is not NULL:
-                hits = self._best_partial(relaxed, limit, filt, set())
+            some_words: list[int] = []
+            answers = self._question_hits(text, context, filt, limit)
+            if answers is not None:
+                hits = answers
                 some_words = [i for i, h in enumerate(hits) if h.docnum not in strict]
                 response["relaxed"] = bool(some_words)
         elif len(hits) < limit and len(context.words) > 1:
@@ -362,6 +375,36 @@ class SearchIndex:
                 context.words,
                 context.lang,
             )
+
+    def _question_hits(
+        self, text: str, context: QueryContext, filt: Any, limit: int
+    ) -> list[Any] | None:
+        """The best answers to a question: documents holding one of its rarer words, scored by
+        all of its words (None when it has no word to search).
+
+        A common word alone ("player", "battlefield") does not make a document an answer, but it
+        counts in the score of one that holds a rarer word: "token" and "battlefield" are what
+        "a token that leaves the battlefield" is about, and BM25 weighs them by their rarity.
+        """
+        every_context = self._partial_context(context, fuzzy=False, common=True)
+        every = self._tree(text, every_context, relaxed=True)
+        if not every_context.words or every is NULL:
+            return None
+        rare_context = self._partial_context(context, fuzzy=False)
+        rare = self._tree(text, rare_context, relaxed=True)
+        within = filt
+        if rare is not NULL and 0 < len(rare_context.words) < len(every_context.words):
+            within = DocSet(self._matching(rare, filt))
+        return self._best_partial(every, limit, within, set())
+
+    def _matching(self, tree: Any, filt: Any) -> set[int]:
+        """The documents matching a tree among the filter's, unscored."""
+        plan = plan_tree(tree) if self._engine is not None else None
+        if plan is not None:
+            return self._engine.matching(plan, filt)
+        docs = set(self.searcher.docs_for_query(to_query(tree)))
+        allowed = as_set(filt)
+        return docs if allowed is None else docs & allowed
 
     def _run(self, tree: Any, limit: int, filt: Any) -> Any:
         """Every word required: kb's term engine when it can rank the query, else Whoosh."""
@@ -484,6 +527,19 @@ class SearchIndex:
 
     def _result(self, hit: Any, lang: str, rank: int, newest: str | None) -> dict[str, Any]:
         return result_record(hit, self.schema, lang, rank, newest)
+
+
+def _term_set(engine: TermEngine, q: Any) -> set[int] | None:
+    """The documents of a query of terms, ORs and ANDs; None for any other query."""
+    if type(q) is wq.Term:
+        return engine.term_docs(q.fieldname, q.text)
+    if type(q) in (wq.Or, wq.And) and q.subqueries:
+        parts = [_term_set(engine, sub) for sub in q.subqueries]
+        if any(part is None for part in parts):
+            return None
+        sets: list[set[int]] = parts  # type: ignore[assignment]
+        return set().union(*sets) if type(q) is wq.Or else set.intersection(*sets)
+    return None
 
 
 def query_language(text: str, lang: str | None, default: str) -> tuple[str, bool]:

@@ -56,6 +56,12 @@ class SearchLanguage:
     # Words that frame a question ("what happens if", "que se passe-t-il si"): left out of a
     # query that has other words, kept in the texts (they are ordinary words there).
     question_words: frozenset[str] = frozenset()
+    # Inflected forms a suffix stemmer cannot reduce ("left", "dealt", "drawn"), folded, mapped
+    # to the word whose stem they must share ("leave", "deal", "draw").
+    irregular: Mapping[str, str] = field(default_factory=dict)
+    # Folded endings the stemmer only knows with their accent (French "-ée(s)": "bloquées" must
+    # stem as "bloquer" does, not to "bloque"): put back before stemming, the stem folded again.
+    accented_endings: tuple[tuple[str, str], ...] = ()
 
     @property
     def folded_question_words(self) -> frozenset[str]:
@@ -71,6 +77,10 @@ class SearchLanguage:
         """Stem a folded word (numbers and very short words are left alone)."""
         if self.stemmer is None or len(word) < 3 or not word.isalpha():
             return word
+        word = self.irregular.get(word, word)
+        for folded, accented in self.accented_endings:
+            if word.endswith(folded) and len(word) > len(folded) + 2:
+                return fold_word(self.stemmer(word[: -len(folded)] + accented))
         return self.stemmer(word)
 
     def english_for(self, stem: str) -> tuple[str, ...]:

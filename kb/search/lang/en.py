@@ -6,6 +6,38 @@ from whoosh.lang import stemmer_for_language, stopwords_for_language
 
 from kb.search.lang import SearchLanguage
 
+# Irregular verb forms of the rules' vocabulary, which the Snowball stemmer leaves apart from
+# their verb ("a token that has left the battlefield" must answer "a token that leaves it").
+_FORMS = {
+    "become": "became",
+    "begin": "began begun",
+    "bring": "brought",
+    "choose": "chose chosen",
+    "come": "came",
+    "deal": "dealt",
+    "draw": "drew drawn",
+    "fight": "fought",
+    "find": "found",
+    "give": "gave given",
+    "go": "went gone",
+    "hold": "held",
+    "keep": "kept",
+    "leave": "left",
+    "lose": "lost",
+    "make": "made",
+    "pay": "paid",
+    "see": "seen",
+    "seek": "sought",
+    "show": "shown",
+    "spend": "spent",
+    "steal": "stole stolen",
+    "strike": "struck stricken",
+    "take": "took taken",
+    "win": "won",
+    "write": "wrote written",
+}
+IRREGULAR = {form: verb for verb, forms in _FORMS.items() for form in forms.split()}
+
 LANGUAGE = SearchLanguage(
     code="en",
     name="English",
@@ -15,4 +47,5 @@ LANGUAGE = SearchLanguage(
         "what happens happen happened how many much when can could does do is if which"
         " whether would should i my me".split()
     ),
+    irregular=IRREGULAR,
 )

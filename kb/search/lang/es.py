@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from whoosh.lang import stemmer_for_language, stopwords_for_language
 
-from kb.search.lang import SearchLanguage
+from kb.search.lang import SearchLanguage, fold_word
 
 # Whoosh's Spanish stop list holds a few words that are game terms here ("acciones basadas en
 # estado" are state-based actions; "sentido" as in a direction of play).
@@ -79,6 +79,8 @@ TO_ENGLISH: dict[str, tuple[str, ...]] = {
     # players and turns
     "jugador": ("player",),
     "oponente": ("opponent",),
+    "adversario": ("opponent",),
+    "entrar": ("enter", "enters"),
     "controlador": ("controller",),
     "propietario": ("owner",),
     "multijugador": ("multiplayer",),
@@ -190,6 +192,27 @@ TO_ENGLISH: dict[str, tuple[str, ...]] = {
     "marcado": ("marked",),
 }
 
+# Stem-changing verbs (e -> ie, o -> ue, e -> i): the Snowball stemmer keeps "pierde" apart
+# from "perder", so their forms are reduced to the infinitive first.
+_FORMS = {
+    "costar": "cuesta cuestan cueste",
+    "devolver": "devuelve devuelven devuelva",
+    "elegir": "elige eligen elija elijan",
+    "empezar": "empieza empiezan empiece",
+    "jugar": "juega juegan juegue",
+    "morir": "muere mueren muera murió",
+    "mostrar": "muestra muestran muestre",
+    "perder": "pierde pierden pierdes pierda",
+    "resolver": "resuelve resuelven resuelva",
+    "seguir": "sigue siguen siga",
+    "tener": "tiene tienen tenga",
+    "volar": "vuela vuelan vuele",
+    "volver": "vuelve vuelven vuelva",
+}
+IRREGULAR = {
+    fold_word(form): fold_word(verb) for verb, forms in _FORMS.items() for form in forms.split()
+}
+
 LANGUAGE = SearchLanguage(
     code="es",
     name="Español",
@@ -197,4 +220,5 @@ LANGUAGE = SearchLanguage(
     stemmer=stemmer_for_language("es"),
     to_english=TO_ENGLISH,
     question_words=QUESTION_WORDS,
+    irregular=IRREGULAR,
 )

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from whoosh.lang import stemmer_for_language, stopwords_for_language
 
-from kb.search.lang import SearchLanguage
+from kb.search.lang import SearchLanguage, fold_word
 
 # Forms of "avoir" in Whoosh's stop list that are also a card type here ("Aura").
 _KEEP = frozenset({"aura", "auras"})
@@ -187,6 +187,7 @@ TO_ENGLISH: dict[str, tuple[str, ...]] = {
     "équiper": ("equip",),
     # words of judges' questions
     "vide": ("empty",),
+    "entrer": ("enter", "enters"),
     "deux": ("two",),
     "fois": ("time",),
     "deuxième": ("second",),
@@ -198,6 +199,21 @@ TO_ENGLISH: dict[str, tuple[str, ...]] = {
     "tentation": ("tempt",),
 }
 
+# Verb forms the Snowball stemmer leaves apart from their infinitive ("perd" and "perdre").
+_FORMS = {
+    "détruire": "détruit détruite détruits détruites détruisent",
+    "mettre": "met mettent mis mise mises",
+    "mourir": "meurt meurent",
+    "perdre": "perd perdent perdu perdue perdus perdues",
+    "prendre": "prend prennent pris prise prises",
+    "revenir": "revient reviennent",
+    "tenir": "tient tiennent",
+    "venir": "vient viennent",
+}
+IRREGULAR = {
+    fold_word(form): fold_word(verb) for verb, forms in _FORMS.items() for form in forms.split()
+}
+
 LANGUAGE = SearchLanguage(
     code="fr",
     name="Français",
@@ -206,4 +222,6 @@ LANGUAGE = SearchLanguage(
     elisions=ELISIONS,
     to_english=TO_ENGLISH,
     question_words=QUESTION_WORDS,
+    irregular=IRREGULAR,
+    accented_endings=(("ees", "ées"), ("ee", "ée")),
 )
