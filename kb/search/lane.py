@@ -19,7 +19,7 @@ from kb.errors import KbError
 
 WIDTH = 1  # broad searches running at once in a process
 QUEUE = 16  # broad searches that may wait for a place (beyond, refused at once)
-WAIT = 30.0  # seconds a broad search may wait for a place
+WAIT = 45.0  # seconds a broad search may wait for a place
 RETRY_AFTER = 5  # seconds a refused client is told to wait
 
 

@@ -51,8 +51,7 @@ def _describe(q: Any) -> str:
 
 def scans_word_lists(q: Any) -> bool:
     """Whether a query reads long word lists to find its terms: a wildcard or range read only by
-    reading a field's whole list (``*a*``, ``[a TO z]``), or many fuzzy words. Costly to count,
-    so broad before counting."""
+    reading a field's whole list (``*a*``, ``[a TO z]``), or many fuzzy words."""
     from whoosh import query as wq
 
     fuzzy = set()
@@ -111,11 +110,11 @@ def bounded_search(searcher: Any, q: Any, *, filter: Any = None, **options: Any)
     """
     from whoosh.collectors import FilterCollector
 
-    broad = scans_word_lists(q)
+    # Counted first, outside the lane (at most a word list read per term of the query): a query
+    # refused as too broad does not queue for the lane to be refused.
+    expansions = check_expansions(q, searcher.reader())
+    broad = expansions > BROAD_EXPANSIONS or scans_word_lists(q)
     if broad:
-        lane.enter()  # counting its terms reads long word lists: in the lane already
-    if check_expansions(q, searcher.reader()) > BROAD_EXPANSIONS:
-        broad = True
         lane.enter()
     budget = BROAD_TIME_BUDGET if broad or lane.inside() else TIME_BUDGET
     collector = _budget(searcher.collector(**options), budget)
