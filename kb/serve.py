@@ -61,10 +61,13 @@ Run <code>kb build</code> to write it, then reload.</p>
 class ApiError(Exception):
     """A request the API refuses, with its HTTP status and a message for the client."""
 
-    def __init__(self, status: HTTPStatus, message: str) -> None:
+    def __init__(
+        self, status: HTTPStatus, message: str, headers: dict[str, str] | None = None
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
+        self.headers = headers or {}
 
 
 class SearchService:
@@ -78,6 +81,7 @@ class SearchService:
     def search(self, params: dict[str, str]) -> dict[str, Any]:
         """Run an API search; raise ApiError for bad parameters or a missing index."""
         from kb.search import QueryError
+        from kb.search.lane import LaneBusy
 
         query = params.get("q", "").strip()
         if not query:
@@ -104,6 +108,10 @@ class SearchService:
             )
         except QueryError as exc:
             raise ApiError(HTTPStatus.BAD_REQUEST, str(exc)) from None
+        except LaneBusy as exc:  # broad searches queued beyond the lane's bounds
+            raise ApiError(
+                HTTPStatus.SERVICE_UNAVAILABLE, str(exc), {"Retry-After": str(exc.retry_after)}
+            ) from None
 
     def _open(self) -> Any:
         from kb.search import SearchIndex
@@ -202,7 +210,7 @@ class KbApp:
             params = _api_params(query_string)
             response = self.search.search(params)
         except ApiError as exc:
-            return _json(exc.status, {"error": exc.message})
+            return _json(exc.status, {"error": exc.message}, exc.headers)
         return _json(HTTPStatus.OK, response)
 
     # --- files ---------------------------------------------------------------------------------

@@ -23,7 +23,9 @@ from kb.serve import KbApp
 
 log = logging.getLogger(__name__)
 
-THREADS = 8
+# Requests answered at once: enough that broad searches waiting for the broad lane (at most
+# kb.search.lane.QUEUE + 1) leave threads for every other request.
+THREADS = 32
 IDLE_TIMEOUT = 30
 CONNECTION_LIMIT = 200
 

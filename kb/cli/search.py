@@ -129,10 +129,11 @@ def search(
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option(
     "--threads",
-    default=8,
+    default=32,
     show_default=True,
     type=click.IntRange(1, 256),
-    help="Requests answered at once (more clients wait their turn, idle ones cost no thread).",
+    help="Requests answered at once (more clients wait their turn, idle ones cost no thread;"
+    " broad searches run one at a time whatever the number).",
 )
 @click.option(
     "--site",

@@ -5,6 +5,12 @@ three languages is tens of thousands of posting lists. Each may stand for at mos
 ``MAX_EXPANSIONS`` terms and a whole query for ``MAX_TOTAL_EXPANSIONS``; a search through
 Whoosh's matchers also gets a budget of CPU time. Beyond either, the query is refused as too broad
 (the API answers 400, ``kb search`` exits 2) rather than answered slowly for everyone.
+
+A query allowed but broad (more than ``BROAD_EXPANSIONS`` expanded terms, more than
+``BROAD_FUZZY_WORDS`` fuzzy words, or a wildcard or range whose terms can only be found by reading
+a whole field's word list) runs in the broad lane
+(:mod:`kb.search.lane`): one at a time per process, with a smaller budget, so that however many
+clients send them, the other searches keep the rest of the threads and of the CPU.
 """
 
 from __future__ import annotations
@@ -13,11 +19,17 @@ import time
 from itertools import islice
 from typing import Any
 
+from kb.search import lane
 from kb.search.query import QueryError
 
 MAX_EXPANSIONS = 200  # indexed terms one wildcard, prefix, range or fuzzy term may match
 MAX_TOTAL_EXPANSIONS = 600  # over the whole query
 TIME_BUDGET = 2.0  # seconds of CPU a search through Whoosh's matchers may take
+BROAD_EXPANSIONS = 40  # expanded terms beyond which a query is broad (runs in the broad lane)
+# Fuzzy words beyond which a query is broad: each reads every indexed word of its first letter
+# in each field it is searched in (some 30 ms of CPU on the shared corpus).
+BROAD_FUZZY_WORDS = 2
+BROAD_TIME_BUDGET = 0.5  # seconds of CPU a broad query may take
 
 
 class QueryTooBroad(QueryError):
@@ -37,8 +49,25 @@ def _describe(q: Any) -> str:
     return str(getattr(q, "text", q))
 
 
-def check_expansions(q: Any, reader: Any) -> None:
-    """Refuse a query whose wildcards, prefixes, ranges or fuzzy terms match too many terms."""
+def scans_word_lists(q: Any) -> bool:
+    """Whether a query reads long word lists to find its terms: a wildcard or range read only by
+    reading a field's whole list (``*a*``, ``[a TO z]``), or many fuzzy words."""
+    from whoosh import query as wq
+
+    fuzzy = set()
+    for sub in _multi_terms(q):
+        if isinstance(sub, wq.TermRange) or (
+            isinstance(sub, wq.Wildcard) and sub.text[:1] in ("*", "?")
+        ):
+            return True
+        if isinstance(sub, wq.FuzzyTerm):
+            fuzzy.add(sub.text)
+    return len(fuzzy) > BROAD_FUZZY_WORDS
+
+
+def check_expansions(q: Any, reader: Any) -> int:
+    """Refuse a query whose wildcards, prefixes, ranges or fuzzy terms match too many terms;
+    return how many terms they match."""
     from whoosh import query as wq
 
     total = 0
@@ -57,6 +86,7 @@ def check_expansions(q: Any, reader: Any) -> None:
                 f"query too broad: its wildcards, ranges and fuzzy words match more than"
                 f" {MAX_TOTAL_EXPANSIONS} indexed words together; use fewer of them"
             )
+    return total
 
 
 def _multi_terms(q: Any) -> list[Any]:
@@ -74,13 +104,20 @@ def _multi_terms(q: Any) -> list[Any]:
 def bounded_search(searcher: Any, q: Any, *, filter: Any = None, **options: Any) -> Any:
     """``Searcher.search`` with the expansion limits checked first and the time budget kept.
 
-    The collectors are Whoosh's own, as ``Searcher.search`` chains them, with the budget inside
-    the filter (the filter's own loop then counts the documents it lets through).
+    A broad query first takes its place in the broad lane (kept to the end of the search). The
+    collectors are Whoosh's own, as ``Searcher.search`` chains them, with the budget inside the
+    filter (the filter's own loop then counts the documents it lets through).
     """
     from whoosh.collectors import FilterCollector
 
-    check_expansions(q, searcher.reader())
-    collector = _budget(searcher.collector(**options), TIME_BUDGET)
+    # Counted first, outside the lane (at most a word list read per term of the query): a query
+    # refused as too broad does not queue for the lane to be refused.
+    expansions = check_expansions(q, searcher.reader())
+    broad = expansions > BROAD_EXPANSIONS or scans_word_lists(q)
+    if broad:
+        lane.enter()
+    budget = BROAD_TIME_BUDGET if broad or lane.inside() else TIME_BUDGET
+    collector = _budget(searcher.collector(**options), budget)
     if filter:  # as Whoosh's: an empty set filters nothing
         collector = FilterCollector(collector, filter, None)
     searcher.search_with_collector(q, collector)

@@ -22,6 +22,7 @@ from kb.langs import LANGS
 from kb.search.editions import newest_edition
 from kb.search.engine import DocSet, TermEngine, as_set, unsupported
 from kb.search.indexer import MANIFEST, check_index, read_manifest
+from kb.search.lane import search_scope
 from kb.search.lang import learned_language, learned_rule
 from kb.search.learned import load_learned_terms
 from kb.search.limits import bounded_search
@@ -206,7 +207,8 @@ class SearchIndex:
         """
         self._local.pinned = self._thread_readers()
         try:
-            return self._search(text, **options)
+            with search_scope():  # a broad search's place in the broad lane, given back here
+                return self._search(text, **options)
         finally:
             self._local.pinned = None
 
