@@ -471,23 +471,38 @@ def _current(
     recent = [u for u in dated if corpus.cards[u.card].date > since]
     recent_cards = {u.card for u in recent}
 
-    def support(words: tuple[str, ...]) -> int:
-        return len({u.card for u in recent if words in u.grams})
+    usable = [
+        c
+        for c in candidates[:200]
+        if c.precision >= 0.8
+        and c.cards >= MIN_CARDS
+        and _contains(c.words, best.words) is None
+        and _contains(best.words, c.words) is None
+    ]
 
-    floor = max(support(best.words), MIN_CARDS - 1, len(recent_cards) // 2)
+    def support(family: list[tuple[str, ...]]) -> int:
+        return len({u.card for u in recent if any(words in u.grams for words in family)})
+
+    floor = max(support([best.words]), MIN_CARDS - 1, len(recent_cards) // 2)
     found = None
-    for cand in candidates[:200]:
-        if cand.precision < 0.8 or cand.cards < MIN_CARDS:
-            continue
-        if (
-            _contains(cand.words, best.words) is not None
-            or _contains(best.words, cand.words) is not None
-        ):
-            continue
-        count = support(cand.words)
-        if count > floor:
+    for cand in usable:
+        # A verb's forms count together: "meule", "meulez", "meuler" are one name.
+        family = [c.words for c in usable if _inflected(c.words, cand.words)]
+        count = support(family)
+        if count > floor or (count == floor and found is not None and cand.cards > found.cards):
             found, floor = cand, count
     return found
+
+
+def _inflected(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
+    """Whether two n-grams differ only in their last word's ending (``meule``/``meulez``)."""
+    if len(a) != len(b) or a[:-1] != b[:-1]:
+        return False
+    x, y = a[-1], b[-1]
+    stem = 0
+    while stem < min(len(x), len(y)) and x[stem] == y[stem]:
+        stem += 1
+    return stem >= 4 and max(len(x), len(y)) - stem <= 3
 
 
 def learn(
