@@ -325,7 +325,7 @@ def test_check_lists_an_older_and_a_newer_name_of_a_keyword(settings):
         with db.session() as session:
             (found,) = conflicts(session, "fr")
             (reason,) = [r for r in found["reasons"] if "changed over the years" in r]
-            assert "'meule'" in reason and "since 2021-06-01" in reason
+            assert "'meule'" in reason and "first printed 2021-06-01" in reason
             assert "2007-04-01" in reason
     finally:
         db.dispose()

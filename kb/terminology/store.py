@@ -211,7 +211,8 @@ def conflicts(session: Session, language: str | None = None) -> list[dict[str, A
                 reasons.append(
                     f"term changed over the years: older name {alt['term']!r} on {alt['cards']} "
                     f"cards (last on a card first printed {alt.get('last') or '?'}), current "
-                    f"{term.term!r} on {term.cards} (since {alt.get('current_since') or '?'}): "
+                    f"{term.term!r} on {term.cards} (the oldest of them first printed "
+                    f"{alt.get('current_since') or '?'}: reprints carry the new wording): "
                     f"the current one is used"
                 )
             elif alt["cards"] >= CONFLICT_SHARE * term.cards:
