@@ -38,7 +38,7 @@ def build(home: Path, allprintings: Path, cr: Path) -> None:
     from kb.config import Settings
     from kb.corpus import mtgjson
     from kb.errors import ParseError
-    from kb.models import Card, CardLocalization
+    from kb.models import Card, CardLocalization, CardSet, Document, Printing
     from kb.pipeline import ingest, open_db
 
     settings = Settings(home=home)
@@ -47,6 +47,8 @@ def build(home: Path, allprintings: Path, cr: Path) -> None:
     with lzma.open(allprintings, "rt", encoding="utf-8") as handle:
         sets = json.load(handle)["data"]
     records = {}
+    releases: dict[str, tuple[str, object]] = {}  # set code -> (name, release date)
+    printings: dict[str, list] = {}  # oracle id -> its printings, every set
     order = sorted(sets, key=lambda c: (sets[c].get("releaseDate") or "", c))
     for code in order:
         try:
@@ -54,7 +56,9 @@ def build(home: Path, allprintings: Path, cr: Path) -> None:
         except ParseError as exc:  # as `kb ingest` would: the set fails whole, the others load
             print(f"skipped {exc}", flush=True)
             continue
+        releases[document.code] = (document.name, document.release_date)
         for record in document.cards:
+            printings.setdefault(record.oracle_id, []).extend(record.printings)
             older = records.get(record.oracle_id)
             if older is not None:  # as the loader does: a language the newer set lacks stays
                 for lang in older.names.keys() - record.names.keys():
@@ -94,6 +98,28 @@ def build(home: Path, allprintings: Path, cr: Path) -> None:
                 )
                 for card, record in zip(cards, records.values(), strict=True)
                 for lang, name in record.names.items()
+            )
+            # Sets and printings: the terminology stage dates a card by its first printing.
+            document = Document(
+                path=str(allprintings), sha256="", format="mtgjson", status="loaded"
+            )
+            session.add(document)
+            session.flush()
+            session.add_all(
+                CardSet(code=code, name=name[:256], release_date=date, document_id=document.id)
+                for code, (name, date) in releases.items()
+            )
+            session.add_all(
+                Printing(
+                    card_id=card.id,
+                    set_code=p.set_code,
+                    number=p.number,
+                    uuid=p.uuid,
+                    rarity=p.rarity,
+                    document_id=document.id,
+                )
+                for card in cards
+                for p in printings.get(card.key, ())
             )
     finally:
         db.dispose()

@@ -115,6 +115,8 @@ def ingest(
                 # Also when nothing changed but an earlier run was killed before catching up.
                 if report.changed or not _in_step(db, "links"):
                     relink_after_ingest(db, report, changes, rebuild=rebuild_links)
+                # Relearned terms name keywords in French and Spanish texts: relink those.
+                relink_learned_terms(db)
                 if report.changed or not _in_step(db, "index") or not _has_index(settings):
                     # An ingest leaves a working index: built when there is none yet.
                     changed = [*report.loaded, *report.removed]
@@ -157,6 +159,20 @@ def rebuild_terms_if_stale(db: Database, *, force: bool = False) -> dict[str, ob
         return rebuild_terms(session)
 
 
+def relink_learned_terms(db: Database) -> dict[str, object] | None:
+    """Relink French and Spanish term links when the learned names they use changed."""
+    from kb.links import relink_learned
+
+    with db.session() as session:
+        if not session.scalar(select(exists(select(Link.id)))):
+            return None  # nothing linked yet: the link step links with the current names
+        try:
+            return relink_learned(session)
+        except BaseException:
+            session.rollback()
+            raise
+
+
 def relearn_terms(settings: Settings, *, wait: bool = True) -> dict[str, object]:
     """Relearn the keyword terms now (``kb terms --rebuild``), under the writer lock."""
     with writer_lock(settings, wait=wait), storage_errors(settings):
@@ -165,6 +181,9 @@ def relearn_terms(settings: Settings, *, wait: bool = True) -> dict[str, object]
             with db.writer_lock(wait=wait):
                 counts = rebuild_terms_if_stale(db, force=True)
                 assert counts is not None
+                relinked = relink_learned_terms(db)
+                if relinked is not None:
+                    counts = {**counts, "relinked": relinked}
                 return counts
         finally:
             db.dispose()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import json
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -246,3 +247,109 @@ def test_official_keyword_names_reach_their_rule_first(full_settings, full_index
         scores = report["languages"][lang]
         assert scores["queries"] >= 12, scores
         assert scores["hit@1"] >= 0.9, [q for q in report["queries"] if q["rank"] != 1]
+
+
+def _mill_cards() -> list[CardText]:
+    """Old printings: Mill printed as "met … dans son cimetière"; since 2020, "meule"."""
+    old = [
+        CardText(
+            f"Old {i}",
+            f"Vieux {i}",
+            f"Target player mills {i + 2} cards.",
+            f"Le joueur ciblé met les {i + 2} cartes du dessus de sa bibliothèque dans son "
+            f"cimetière.",
+            ("Mill",),
+            f"{1996 + i}-04-01",
+        )
+        for i in range(12)
+    ]
+    new = [
+        CardText(
+            f"New {i}",
+            f"Neuf {i}",
+            ("Target player" if i % 2 else "Each opponent") + f" mills {i + 2} cards.",
+            ("Le joueur ciblé" if i % 2 else "Chaque adversaire") + f" meule {i + 2} cartes.",
+            ("Mill",),
+            f"{2021 + i % 3}-06-01",
+        )
+        for i in range(5)
+    ]
+    other = [
+        CardText(
+            f"Bear {i}",
+            f"Ours {i}",
+            "Target player draws a card.",
+            "Le joueur ciblé pioche une carte.",
+            (),
+            "2010-01-01",
+        )
+        for i in range(8)
+    ]
+    return old + new + other
+
+
+def test_a_renamed_keyword_gets_the_name_its_recent_cards_print():
+    (mill,) = learn(_mill_cards(), "fr", {"Mill": True}, ["Mill"])
+    assert mill.term == "meule"  # 5 recent cards, against 12 old ones
+    (older,) = [a for a in mill.alternatives if a.get("older")]
+    assert "cimetière" in older["term"] or "dessus" in older["term"]
+    assert older["last"] == "2007-04-01" and older["current_since"] == "2021-06-01"
+    # Undated cards: the best association wins, as before.
+    undated = [replace(card, date="") for card in _mill_cards()]
+    (plain,) = learn(undated, "fr", {"Mill": True}, ["Mill"])
+    assert plain.term != "meule" and not any(a.get("older") for a in plain.alternatives)
+
+
+def test_check_lists_an_older_and_a_newer_name_of_a_keyword(settings):
+    from kb.pipeline import open_db
+
+    (mill,) = learn(_mill_cards(), "fr", {"Mill": True}, ["Mill"])
+    db = open_db(settings)
+    try:
+        with db.session() as session, session.begin():
+            session.add(
+                CardTerm(
+                    keyword="Mill",
+                    language="fr",
+                    rule="701.17",
+                    term=mill.term,
+                    label=mill.label,
+                    cards=mill.cards,
+                    keyword_cards=mill.keyword_cards,
+                    confidence=mill.confidence,
+                    source=mill.source,
+                    examples=[list(e) for e in mill.examples],
+                    alternatives=mill.alternatives,
+                )
+            )
+        with db.session() as session:
+            (found,) = conflicts(session, "fr")
+            (reason,) = [r for r in found["reasons"] if "changed over the years" in r]
+            assert "'meule'" in reason and "first printed 2021-06-01" in reason
+            assert "2007-04-01" in reason
+    finally:
+        db.dispose()
+
+
+def test_term_links_of_french_and_spanish_cards_use_the_learned_terms(full_db):
+    from kb.links.learned import learned_current, learned_names
+    from kb.models import CardLocalization, Link
+
+    with full_db.session() as session:
+        names = {lang: learned_names(session, lang) for lang in ("fr", "es")}
+        assert names["fr"]["contact mortel"] == "Deathtouch"
+        assert names["es"]["toque mortal"] == "Deathtouch"
+        # Everyday actions are left to where a text is about them, as in English.
+        assert not {"Destroy", "Sacrifice", "Exile"} & set(names["fr"].values())
+        assert learned_current(session)  # the ingest linked with the names stored now
+        matched = session.scalars(
+            select(Link.matched)
+            .join(CardLocalization, CardLocalization.id == Link.source_id)
+            .where(
+                Link.source_type == "card_text",
+                Link.kind == "term",
+                Link.target == "702.2",
+                CardLocalization.language == "fr",
+            )
+        ).all()
+        assert matched and all(m.casefold() == "contact mortel" for m in matched)

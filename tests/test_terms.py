@@ -146,3 +146,13 @@ def test_french_and_spanish_vocabularies(vocab) -> None:
     assert [t for _, t in linked(fr, "Chaque fois que l'Anneau vous tente")] == [("701.54",)]
     assert [t for _, t in linked(fr, "les joueurs votent")] == [("701.38",)]
     assert [t for _, t in linked(fr, "Cette action basée sur un état")] == [("704",)]
+
+
+def test_learned_card_terms_name_their_keyword_in_french_and_spanish(vocab) -> None:
+    fr = translated_vocabulary("fr", vocab, {}, {"enchanter": "Enchant"})
+    assert linked(fr, "Enchanter : créature") == [("Enchanter", ("702.5",))]
+    assert linked(fr, "la créature enchantée") == []  # a participle, not the keyword
+    assert [t.source for t in fr.terms if t.phrase == "enchanter"] == ["learned"]
+    # A thesaurus alias outranks a learned name of the same words.
+    both = translated_vocabulary("es", vocab, {}, {"votar": "Enchant"})
+    assert linked(both, "votar") == [("votar", ("701.38",))]

@@ -101,11 +101,12 @@ def spans(cells: list[Cell]) -> list[list[Cell]]:
 
 
 def _same_text(a: Cell, b: Cell) -> bool:
-    return (a.shown_language, a.title, a.text, a.examples) == (
+    return (a.shown_language, a.title, a.text, a.examples, a.term) == (
         b.shown_language,
         b.title,
         b.text,
         b.examples,
+        b.term,
     )
 
 
@@ -137,8 +138,9 @@ def linker(known: set[str]) -> Any:
 
 def coverage_lines(sheet: Sheet, words: Labels) -> list[str]:
     """One line per translated language: how many of the sheet's rules are current/stale/missing
-    (or, for a language with no text at all, that the English is shown: said once, not per row)."""
-    return [
+    (or, for a language with no text at all, that the English is shown: said once, not per row,
+    with the terms of its keyword rules learned from official card translations, if any)."""
+    lines = [
         words("untranslated", language=language_name(lang, sheet.label_language))
         if lang in sheet.untranslated
         else words(
@@ -150,6 +152,17 @@ def coverage_lines(sheet: Sheet, words: Labels) -> list[str]:
         )
         for lang, tally in sheet.counts.items()
     ]
+    for index, lang in enumerate(sheet.languages):
+        terms = [f"{r.number} {r.cells[index].term}" for r in sheet.rows if r.cells[index].term]
+        if lang in sheet.untranslated and terms:
+            lines.append(
+                words(
+                    "card_terms",
+                    language=language_name(lang, sheet.label_language),
+                    terms=", ".join(terms),
+                )
+            )
+    return lines
 
 
 def heading(sheet: Sheet) -> str:

@@ -61,15 +61,22 @@ def _rule(sheet: Sheet, row: Row, cell: Cell, words: Labels, levels: dict[str, s
     if row.kind in ("part", "chapter") or (cell.title and not cell.text):
         level = levels[row.number]
         title = escape(cell.title) if cell.title else ""
-        return [f"{level} {row.number}. {title}{badges}".rstrip(), ""]
+        return [f"{level} {row.number}. {title}{badges}".rstrip(), "", *_term(cell, words)]
     number = f"{row.number}." if row.kind == "rule" else row.number
     paras = _paragraphs(cell.text) or [""]
-    lines = [f"**{number}** {paras[0]}{badges}".rstrip(), ""]
+    lines = [f"**{number}** {paras[0]}{badges}".rstrip(), "", *_term(cell, words)]
     for para in paras[1:]:
         lines += [para, ""]
     for example in cell.examples:
         lines += [f"> *{escape(words('example'))}* {escape(example)}", ""]
     return lines
+
+
+def _term(cell: Cell, words: Labels) -> list[str]:
+    """The learned term of an untranslated keyword rule, with its own provenance."""
+    if not cell.term:
+        return []
+    return [f"*{escape(cell.term)}* *[{escape(words('card-term'))}]*", ""]
 
 
 def _ruling(sheet: Sheet, row: ClarificationRow, cell: Cell, words: Labels) -> list[str]:

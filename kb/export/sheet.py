@@ -21,6 +21,7 @@ from kb.export.translations import Translation, translations
 from kb.langs import LANGS, check_lang
 from kb.lookup import clarifications_of, find_card, find_edition
 from kb.models import Card, Document, Edition, Rule, RuleText
+from kb.terminology import title_terms
 
 
 @dataclass
@@ -35,6 +36,9 @@ class Cell:
     badges: list[str] = field(default_factory=list)  # official machine community stale missing
     follows: str | None = None
     assumed: bool = False
+    # A keyword rule with no human translation: the term Wizards prints on its cards in this
+    # language (kb.terminology), shown with its own provenance, never as the rule's translation.
+    term: str = ""
 
 
 @dataclass
@@ -200,7 +204,23 @@ def _rows(
         )
         for s in selected
     ]
+    _add_card_terms(session, rows)
     return rows, counts
+
+
+def _add_card_terms(session: Session, rows: list[Row]) -> None:
+    """Give the untranslated cells of keyword rules (701.x, 702.x) their learned term."""
+    keyword_rows = [r for r in rows if r.kind == "rule" and r.number.startswith(("701.", "702."))]
+    for lang in {c.language for r in keyword_rows for c in r.cells} - {"en"}:
+        cells = [
+            (c, c.title)
+            for r in keyword_rows
+            for c in r.cells
+            if c.language == lang and c.shown_language == "en" and c.title
+        ]
+        terms = title_terms(session, {title for _, title in cells}, lang)
+        for cell, title in cells:
+            cell.term = terms.get(title, "")
 
 
 def _card_names(session: Session, keys: list[str], languages: list[str]) -> dict[str, CardName]:

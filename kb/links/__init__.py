@@ -11,6 +11,7 @@ from __future__ import annotations
 from .build import build_links, edition_vocabulary, vocabularies
 from .check import check, unresolved
 from .incremental import CardChanges, relink_card_data
+from .learned import relink_learned
 from .queries import (
     backlinks,
     cards_for_rule,
@@ -34,6 +35,7 @@ __all__ = [
     "edition_vocabulary",
     "find_references",
     "relink_card_data",
+    "relink_learned",
     "rules_for_clarification",
     "unresolved",
     "vocabularies",

@@ -47,6 +47,7 @@ from kb.models import (
 from kb.versions import EditionRef, english_editions, resolve_edition
 
 from .implied import CardContext, implied_matches
+from .learned import learned_names, mark_learned
 from .references import Reference, find_references
 from .terms import (
     GlossaryItem,
@@ -107,7 +108,8 @@ def vocabularies(
                 )
             ).all()
         )
-        result[language] = translated_vocabulary(language, english, titles)
+        learned = learned_names(session, language)
+        result[language] = translated_vocabulary(language, english, titles, learned)
     return result
 
 
@@ -431,6 +433,8 @@ def build_links(
             totals[key] += value
     if commit_each:
         session.execute(delete(DerivedState).where(DerivedState.stage.startswith(_EDITION_STAGE)))
+    if editions is None:  # every French and Spanish text matched with the names stored now
+        mark_learned(session)
     log.info("links built in %.2f s", time.perf_counter() - began)
     clarifications = {s.owner for s in sources if s.source_type == "clarification_text"}
     cards = {s.owner for s in sources if s.source_type == "card_text"}

@@ -70,7 +70,7 @@ class Term:
     words: tuple[str, ...]
     phrase: str
     targets: tuple[str, ...]
-    source: str  # glossary | symbol | alias | title | translation | defined
+    source: str  # glossary | symbol | alias | title | translation | defined | learned
     concept: str
     capital: bool = False
     participle: bool = False
@@ -228,7 +228,15 @@ def _masked_spans(text: str, names: Iterable[str]) -> list[tuple[int, int]]:
 
 # When one phrase comes from several sources, the most authoritative one decides its rules: the
 # glossary is the rules' own index of what a term means.
-_RANK = {"glossary": 0, "symbol": 0, "alias": 1, "translation": 1, "title": 2, "defined": 3}
+_RANK = {
+    "glossary": 0,
+    "symbol": 0,
+    "alias": 1,
+    "translation": 1,
+    "title": 2,
+    "learned": 2,
+    "defined": 3,
+}
 
 
 @dataclass(frozen=True)
@@ -468,11 +476,13 @@ def translated_vocabulary(
     language: str,
     english: Vocabulary,
     titles: Mapping[str, str],
+    learned: Mapping[str, str] | None = None,
 ) -> Vocabulary:
     """A language's vocabulary for an edition: thesaurus names and translated rule titles.
 
     ``english`` is the edition's English vocabulary (for the concepts' rules); ``titles`` maps a
-    rule number of that edition to its translated title.
+    rule number of that edition to its translated title; ``learned`` maps a term learned from
+    card translations to its English keyword (:mod:`kb.links.learned`).
     """
     builder = _Builder(language, set(english.numbers) | set(titles))
     for number, title in sorted(titles.items()):
@@ -480,4 +490,6 @@ def translated_vocabulary(
             builder.add(title, (number,), "translation", title)
     for phrase, concept in ALIASES.get(language, {}).items():
         builder.add(phrase, english.concepts.get(concept.casefold(), ()), "alias", concept)
+    for phrase, concept in (learned or {}).items():
+        builder.add(phrase, english.concepts.get(concept.casefold(), ()), "learned", concept)
     return Vocabulary(language, list(builder.terms.values()), english.concepts, english.numbers)

@@ -108,10 +108,20 @@ ALIASES: dict[str, dict[str, str]] = {
         # Cards that care about drafting exist only for Conspiracy Draft (rule 905).
         "draft": "Conspiracy Draft",
     },
+    # French and Spanish: only what the card translations cannot teach. Keyword abilities and
+    # actions come from kb.links.learned (the terms kb.terminology learns from Wizards' card
+    # translations); what is left here is, per entry:
+    # - game concepts that are no keyword, so the aligner never learns them (it learns 701.x and
+    #   702.x titles and MTGJSON keywords only): rule titles and glossary terms as the French and
+    #   Spanish rulings and cards word them;
+    # - other names or forms of a keyword than its learned term, said entry by entry.
     "fr": {
+        # 701.38 Vote: the learned term is a conjugated form; rulings say the noun and the verb.
         "vote": "Vote",
         "voter": "Vote",
+        # 701.54: the phrase is a sentence, longer than the aligner's n-grams of one line part.
         "l'Anneau vous tente": "The Ring Tempts You",
+        # Glossary terms, no keywords: never learned.
         "porteur de l'Anneau": "Ring-bearer",
         "emblème": "Emblem",
         "saga": "Saga",
@@ -128,46 +138,25 @@ ALIASES: dict[str, dict[str, str]] = {
         "effet de remplacement": "Replacement Effect",
         "valeur de mana": "Mana Value",
         "priorité": "Priority",
-        "présage": "Foretell",
         "conspiration": "Conspiracy",
-        "régénérer": "Regenerate",
-        "indestructible": "Indestructible",
-        "lien de vie": "Lifelink",
-        "contact mortel": "Deathtouch",
-        "piétinement": "Trample",
-        "célérité": "Haste",
-        # Keyword abilities and actions as French card texts print them (old printings too).
-        "vol": "Flying",
-        "initiative": "First Strike",
-        "double initiative": "Double Strike",
-        "défenseur": "Defender",
-        "enchanter": "Enchant",
-        "équipement": "Equip",
-        "équiper": "Equip",
-        "flash": "Flash",
-        "défense talismanique": "Hexproof",
-        "linceul": "Shroud",
-        "menace": "Menace",
-        "portée": "Reach",
-        "vigilance": "Vigilance",
+        # Typed by hand before the aligner, and not what the cards print (learned: "prédiction",
+        # "parade"): kept as names other texts may use, for a person to review against kb terms.
+        "présage": "Foretell",
         "rempart": "Ward",
-        "protection": "Protection",
-        "recyclage": "Cycling",
-        "cascade": "Cascade",
-        "mutation": "Mutate",
-        "flashback": "Flashback",
-        "kicker": "Kicker",
-        "transformer": "Transform",
-        "regard": "Scry",
-        "proliférer": "Proliferate",
-        "prouesse": "Prowess",
+        # 701.19: the infinitive rulings use; cards print the imperative, too short-lived a form
+        # in the learned term's n-grams to match it.
+        "régénérer": "Regenerate",
+        # The obsolete name of mana value (before 2021): on no keyword line, so never learned.
         "coût converti de mana": "Mana Value",
     },
     "es": {
+        # 701.38 Vote: the learned term is a conjugated form; rulings say the noun and the verb.
         "votar": "Vote",
         "voto": "Vote",
         "votación": "Vote",
+        # 701.54: the phrase is a sentence, longer than the aligner's n-grams of one line part.
         "el Anillo te tienta": "The Ring Tempts You",
+        # Glossary terms, no keywords: never learned.
         "portador del Anillo": "Ring-bearer",
         "emblema": "Emblem",
         "saga": "Saga",
@@ -185,38 +174,13 @@ ALIASES: dict[str, dict[str, str]] = {
         "valor de maná": "Mana Value",
         "prioridad": "Priority",
         "conspiración": "Conspiracy",
+        # The verb rulings use; the cards print another form (learned: "mutación" for Mutate).
         "regenerar": "Regenerate",
-        "indestructible": "Indestructible",
-        "vínculo vital": "Lifelink",
-        "toque mortal": "Deathtouch",
-        "arrollar": "Trample",
-        "prisa": "Haste",
-        # Keyword abilities and actions as Spanish card texts print them (old printings too).
-        "vuela": "Flying",
-        "volar": "Flying",
-        "dañar primero": "First Strike",
-        "dañar dos veces": "Double Strike",
-        "defensor": "Defender",
-        "encantar": "Enchant",
-        "equipar": "Equip",
-        "destello": "Flash",
-        "antimaleficio": "Hexproof",
-        "velo": "Shroud",
-        "amenaza": "Menace",
-        "alcance": "Reach",
-        "vigilancia": "Vigilance",
-        "custodia": "Ward",
-        "protección": "Protection",
-        "ciclo": "Cycling",
-        "cascada": "Cascade",
         "mutar": "Mutate",
-        "mutación": "Mutate",
-        "retrospectiva": "Flashback",
-        "estímulo": "Kicker",
-        "transformar": "Transform",
-        "adivinar": "Scry",
-        "proliferar": "Proliferate",
-        "destreza": "Prowess",
+        # Typed by hand before the aligner, and not what the cards print (learned: "rebatir"):
+        # kept as a name other texts may use, for a person to review against kb terms.
+        "custodia": "Ward",
+        # The obsolete name of mana value (before 2021): on no keyword line, so never learned.
         "coste de maná convertido": "Mana Value",
     },
 }

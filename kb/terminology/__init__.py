@@ -15,6 +15,7 @@ from .store import (
     rebuild_terms,
     rule_terms,
     terms_current,
+    title_terms,
     vocabulary,
 )
 
@@ -29,5 +30,6 @@ __all__ = [
     "rebuild_terms",
     "rule_terms",
     "terms_current",
+    "title_terms",
     "vocabulary",
 ]

@@ -21,6 +21,12 @@ The method (a collocation test, as in statistical term extraction):
    corroboration otherwise.
 5. When no line names K (``Landwalk`` is never printed as such), whole cards with K are the
    positive units against cards without it.
+6. Names change (Spanish "dañar primero" became "daña primero"; Mill, printed for decades as
+   "put the top cards into the graveyard", became "meule"/"muele" in 2020): most cards still
+   print the old wording, so the best association can be the old name. When cards are dated
+   (their first printing), the competing name carried by most of the keyword's cards of its
+   last ``RECENT_YEARS`` years of printing is the term Wizards uses now; the other stays as an
+   ``older`` alternative, for ``kb terms --check``.
 """
 
 from __future__ import annotations
@@ -33,6 +39,7 @@ from dataclasses import dataclass, field
 
 MAX_N = 5
 MIN_CARDS = 3
+RECENT_YEARS = 3
 # Words that neither open nor close a term: articles, prepositions, pronouns, auxiliaries.
 FUNCTION_WORDS = {
     "fr": set(
@@ -61,6 +68,7 @@ class CardText:
     english: str
     translated: str
     keywords: tuple[str, ...]
+    date: str = ""  # ISO date of the card's first printing ("" when unknown)
 
 
 @dataclass
@@ -429,6 +437,74 @@ def _untie(candidates: list[Candidate], units: list[_Unit], keyword: str) -> Can
     return min(tied, key=lambda c: (_distortion(c.words, units, keyword), len(c.words), c.words))
 
 
+def _dates(corpus: _Corpus, gram: tuple[str, ...], units: Iterable[_Unit]) -> list[str]:
+    return sorted(
+        {corpus.cards[u.card].date for u in units if gram in u.grams and corpus.cards[u.card].date}
+    )
+
+
+def _newest(corpus: _Corpus, gram: tuple[str, ...], units: Iterable[_Unit]) -> str:
+    """The first-printing date of the newest card printing the gram for the keyword."""
+    dates = _dates(corpus, gram, units)
+    return dates[-1] if dates else ""
+
+
+def _oldest(corpus: _Corpus, gram: tuple[str, ...], units: Iterable[_Unit]) -> str:
+    dates = _dates(corpus, gram, units)
+    return dates[0] if dates else ""
+
+
+def _current(
+    corpus: _Corpus, best: Candidate, candidates: list[Candidate], positive: list[_Unit]
+) -> Candidate | None:
+    """A competing name the keyword's recent cards print more than the best one, if any.
+
+    Recent: first printed in the last ``RECENT_YEARS`` years of the keyword's dated cards. The
+    name must be printed (almost) only with the keyword, like a term, on at least ``MIN_CARDS``
+    recent cards and on most of them, and must not be a part or an extension of the best one.
+    """
+    dated = [u for u in positive if corpus.cards[u.card].date]
+    if not dated:
+        return None
+    newest = max(corpus.cards[u.card].date for u in dated)
+    since = f"{int(newest[:4]) - RECENT_YEARS:04d}{newest[4:]}"
+    recent = [u for u in dated if corpus.cards[u.card].date > since]
+    recent_cards = {u.card for u in recent}
+
+    usable = [
+        c
+        for c in candidates[:200]
+        if c.precision >= 0.8
+        and c.cards >= MIN_CARDS
+        and _contains(c.words, best.words) is None
+        and _contains(best.words, c.words) is None
+    ]
+
+    def support(family: list[tuple[str, ...]]) -> int:
+        return len({u.card for u in recent if any(words in u.grams for words in family)})
+
+    floor = max(support([best.words]), MIN_CARDS - 1, len(recent_cards) // 2)
+    found = None
+    for cand in usable:
+        # A verb's forms count together: "meule", "meulez", "meuler" are one name.
+        family = [c.words for c in usable if _inflected(c.words, cand.words)]
+        count = support(family)
+        if count > floor or (count == floor and found is not None and cand.cards > found.cards):
+            found, floor = cand, count
+    return found
+
+
+def _inflected(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
+    """Whether two n-grams differ only in their last word's ending (``meule``/``meulez``)."""
+    if len(a) != len(b) or a[:-1] != b[:-1]:
+        return False
+    x, y = a[-1], b[-1]
+    stem = 0
+    while stem < min(len(x), len(y)) and x[stem] == y[stem]:
+        stem += 1
+    return stem >= 4 and max(len(x), len(y)) - stem <= 3
+
+
 def learn(
     cards: Sequence[CardText],
     language: str,
@@ -523,6 +599,10 @@ def _term(
     positive = split[source][0]
     keyword = " ".join(_EN_WORD.findall(name.casefold()))
     best = _extend(_untie(candidates, positive, keyword), candidates)
+    older = None
+    current = _current(corpus, best, candidates, positive)
+    if current is not None:
+        older, best = best, _extend(current, candidates)
     holding = [u for u in positive if best.words in u.grams]
     examples: list[tuple[str, str]] = []
     for unit in sorted(holding, key=lambda u: (len(u.text), corpus.cards[u.card].name)):
@@ -533,6 +613,19 @@ def _term(
             break
     alternatives: list[dict[str, object]] = []
     shown = [best.words]
+    if older is not None:
+        shown.append(older.words)
+        alternatives.append(
+            {
+                "term": " ".join(older.words),
+                "cards": older.cards,
+                "confidence": round(older.confidence, 3),
+                "precision": round(older.precision, 3),
+                "older": True,
+                "last": _newest(corpus, older.words, positive),
+                "current_since": _oldest(corpus, best.words, positive),
+            }
+        )
     with_best = {id(u) for u in holding}
     for cand in candidates[:50]:
         if len(alternatives) == 3:

@@ -13,16 +13,18 @@ import time
 from collections.abc import Iterable
 from typing import Any
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session, aliased
 
 from kb.models import (
     Card,
     CardLocalization,
+    CardSet,
     CardTerm,
     DerivedState,
     Document,
     Edition,
+    Printing,
     Rule,
     RuleText,
 )
@@ -96,16 +98,28 @@ def card_texts(session: Session, language: str) -> list[CardText]:
     """Every card with English and translated text, with its keywords, in a stable order."""
     english, translated = aliased(CardLocalization), aliased(CardLocalization)
     rows = session.execute(
-        select(Card.name, translated.name, english.text, translated.text, Card.keywords)
+        select(Card.id, Card.name, translated.name, english.text, translated.text, Card.keywords)
         .join(english, (english.card_id == Card.id) & (english.language == "en"))
         .join(translated, (translated.card_id == Card.id) & (translated.language == language))
         .where(english.text != "", translated.text != "")
         .order_by(Card.key)
     ).all()
+    dates = first_printed(session)
     return [
-        CardText(name, tr_name, en, tr, tuple(keywords or ()))
-        for name, tr_name, en, tr, keywords in rows
+        CardText(name, tr_name, en, tr, tuple(keywords or ()), dates.get(card_id, ""))
+        for card_id, name, tr_name, en, tr, keywords in rows
     ]
+
+
+def first_printed(session: Session) -> dict[int, str]:
+    """{card id: ISO release date of its first printing}, for cards whose sets are dated."""
+    rows = session.execute(
+        select(Printing.card_id, func.min(CardSet.release_date))
+        .join(CardSet, CardSet.code == Printing.set_code)
+        .where(CardSet.release_date.is_not(None))
+        .group_by(Printing.card_id)
+    ).all()
+    return {card_id: date.isoformat() for card_id, date in rows if date is not None}
 
 
 def rebuild_terms(session: Session) -> dict[str, Any]:
@@ -193,7 +207,15 @@ def conflicts(session: Session, language: str | None = None) -> list[dict[str, A
     for term in session.scalars(_query(language)):
         reasons = []
         for alt in term.alternatives:
-            if alt["cards"] >= CONFLICT_SHARE * term.cards:
+            if alt.get("older"):
+                reasons.append(
+                    f"term changed over the years: older name {alt['term']!r} on {alt['cards']} "
+                    f"cards (last on a card first printed {alt.get('last') or '?'}), current "
+                    f"{term.term!r} on {term.cards} (the oldest of them first printed "
+                    f"{alt.get('current_since') or '?'}: reprints carry the new wording): "
+                    f"the current one is used"
+                )
+            elif alt["cards"] >= CONFLICT_SHARE * term.cards:
                 reasons.append(
                     f"competing translation {alt['term']!r} on {alt['cards']} cards "
                     f"(an older or newer name, or another sense)"
@@ -222,6 +244,28 @@ def rule_terms(session: Session, numbers: Iterable[str], language: str) -> dict[
     chosen: dict[str, str] = {}
     for term in rows:
         chosen.setdefault(term.rule, term.label[:1].upper() + term.label[1:])
+    return chosen
+
+
+def title_terms(session: Session, titles: Iterable[str], language: str) -> dict[str, str]:
+    """{English rule title: learned term, capitalised} for titles that name a keyword.
+
+    Matched by the keyword's name, not its rule number, so a sheet of an older edition (where
+    Deathtouch was another number) gets the right term too. Confident terms only.
+    """
+    wanted = {title.casefold(): title for title in titles if title}
+    if not wanted or language not in LANGUAGES:
+        return {}
+    rows = session.scalars(
+        select(CardTerm)
+        .where(CardTerm.language == language, CardTerm.confidence >= USABLE_CONFIDENCE)
+        .order_by(CardTerm.cards.desc(), CardTerm.keyword)
+    )
+    chosen: dict[str, str] = {}
+    for term in rows:
+        title = wanted.get(term.keyword.casefold())
+        if title is not None:
+            chosen.setdefault(title, term.label[:1].upper() + term.label[1:])
     return chosen
 
 
