@@ -384,6 +384,33 @@ def test_rebuild_swaps_the_folder_atomically(settings: Any) -> None:
     assert "index.new" not in siblings and "index.old" not in siblings
 
 
+def test_a_search_under_way_keeps_its_generations_editions_and_counts(settings: Any) -> None:
+    """A reopen by another thread (a server's refresh after an ingest) publishes the new index's
+    editions and counts with its readers: a search already under way keeps its own."""
+    import threading
+
+    from kb import pipeline
+    from kb.search import open_index
+
+    make_small_kb(settings)
+    with open_index(settings.index_dir) as index:
+        index._local.pinned = index._thread_readers()  # as ``search`` does, for its whole length
+        before = (index.build, index.editions, index._doc_count, index._vocabulary)
+        pipeline.index(settings, rebuild=True)
+        reopened = threading.Thread(target=index.refresh)
+        reopened.start()
+        reopened.join()
+        seen: list[Any] = []
+        other = threading.Thread(target=lambda: seen.append(index.build))
+        other.start()
+        other.join()
+        assert seen[0] != before[0]  # the new generation is published to other threads...
+        assert (index.build, index.editions, index._doc_count, index._vocabulary) == before
+        index._local.pinned = None  # ...and this thread's next search reads it
+        assert index.build == seen[0]
+        assert index.search("701.54")["results"]
+
+
 def test_no_index_and_old_index_are_clear_errors(settings: Any) -> None:
     from kb import pipeline
     from kb.search import open_index

@@ -5,6 +5,7 @@ file they share, so a searcher serves one thread at a time), and the type priors
 from __future__ import annotations
 
 import threading
+from dataclasses import dataclass, field
 from typing import Any
 
 from whoosh.scoring import BM25F
@@ -35,15 +36,36 @@ class LazyPriors:
         return prior
 
 
+@dataclass
+class Snapshot:
+    """One generation of the open index: what every thread's readers of it share."""
+
+    ix: Any
+    build: Any
+    doc_count: int
+    editions: list[str]
+    vocabulary: Any
+    filters: dict[Any, Any] = field(default_factory=dict)
+    _priors: LazyPriors | None = None
+
+    def priors(self, searcher: Any) -> LazyPriors:
+        """The type prior of every document, by document number (shared by the threads)."""
+        if self._priors is None:
+            reader = searcher.reader()
+            self._priors = LazyPriors(reader.column_reader("type"), reader.doc_count_all())
+        return self._priors
+
+
 class Readers:
     """One thread's searchers over the open index: Whoosh's, plain BM25F's, kb's term engine."""
 
-    def __init__(self, index: Any, generation: int) -> None:
+    def __init__(self, snapshot: Snapshot, generation: int, term_engine: bool) -> None:
+        self.snapshot = snapshot
         self.generation = generation
-        self.searcher = index.ix.searcher()
-        self.searcher.weighting = PriorWeighting(index.priors(self.searcher))
+        self.searcher = snapshot.ix.searcher()
+        self.searcher.weighting = PriorWeighting(snapshot.priors(self.searcher))
         self.plain = Searcher(self.searcher.reader(), weighting=BM25F(), closereader=False)
-        self.engine = TermEngine(self.searcher) if index._use_engine else None
+        self.engine = TermEngine(self.searcher) if term_engine else None
 
     def close(self) -> None:
         self.plain.close()

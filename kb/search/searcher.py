@@ -41,7 +41,7 @@ from kb.search.query import (
     parse,
     parse_words,
 )
-from kb.search.readers import LazyPriors, Readers
+from kb.search.readers import Readers, Snapshot
 from kb.search.results import result_record
 from kb.search.schema import (
     INDEX_NAME,
@@ -75,53 +75,99 @@ class SearchIndex:
         self._local = threading.local()
         self._readers: list[Readers] = []
         self._generation = 0
+        self._snapshot: Snapshot
         self._open(manifest)
 
     def _open(self, manifest: dict[str, Any]) -> None:
+        """Open the index on disk as a new generation, published whole: a search sees the
+        editions, counts and vocabulary of the readers it searches with, never a mix."""
         try:
-            self.ix = whoosh_index.open_dir(str(self.index_dir), indexname=INDEX_NAME)
+            ix = whoosh_index.open_dir(str(self.index_dir), indexname=INDEX_NAME)
         except Exception as exc:
             raise KbError(
                 f"cannot open the search index in {self.index_dir} ({exc}): run `kb index`"
             ) from None
-        self.build = manifest.get("build")
-        self._stamp = self._manifest_stamp()
-        self.schema = self.ix.schema
-        self._filters: dict[Any, Any] = {}
-        first = self._thread_readers(opening=True)
+        snapshot = Snapshot(
+            ix=ix,
+            build=manifest.get("build"),
+            doc_count=0,
+            editions=[],
+            vocabulary=Vocabulary(self.index_dir),
+        )
+        with self._lock:
+            generation = self._generation + 1
+        # This thread's readers of the new generation, made before it is published: no other
+        # thread can see the snapshot until its counts and editions are filled in.
+        readers = Readers(snapshot, generation, self._use_engine)
         if self._use_engine:
-            reason = unsupported(first.searcher)
+            reason = unsupported(readers.searcher)
             if reason:
                 log.warning("%s: searching through Whoosh's public API instead", reason)
                 self._use_engine = False
-                first.engine = None
-        reader = first.searcher.reader()
-        self._doc_count = first.searcher.doc_count()
-        self._vocabulary = Vocabulary(self.index_dir)
-        load_learned_terms(self.index_dir)
-        self.editions = sorted(
-            e.decode("utf-8") for e in reader.lexicon("edition") if e.decode("utf-8") != NO_EDITION
+                readers.engine = None
+        snapshot.doc_count = readers.searcher.doc_count()
+        snapshot.editions = sorted(
+            e.decode("utf-8")
+            for e in readers.searcher.reader().lexicon("edition")
+            if e.decode("utf-8") != NO_EDITION
         )
+        load_learned_terms(self.index_dir)
+        with self._lock:
+            old: Readers | None = getattr(self._local, "readers", None)
+            if old is not None:
+                old.close()
+                self._readers.remove(old)
+            self._stamp = self._manifest_stamp()
+            self._snapshot = snapshot
+            self._generation = generation
+            self._readers.append(readers)
+        self._local.readers = readers
 
-    def _thread_readers(self, opening: bool = False) -> Readers:
+    def _thread_readers(self) -> Readers:
         """This thread's readers of the index (opened on first use, renewed after a refresh)."""
         pinned: Readers | None = getattr(self._local, "pinned", None)
-        if pinned is not None and not opening:
+        if pinned is not None:
             return pinned  # one search reads one generation of the index from start to end
         readers: Readers | None = getattr(self._local, "readers", None)
-        if readers is not None and readers.generation == self._generation and not opening:
+        if readers is not None and readers.generation == self._generation:
             return readers
         with self._lock:
-            if opening:
-                self._generation += 1
-                self._priors_list: LazyPriors | None = None
             if readers is not None:
                 readers.close()
                 self._readers.remove(readers)
-            readers = Readers(self, self._generation)
+            readers = Readers(self._snapshot, self._generation, self._use_engine)
             self._readers.append(readers)
         self._local.readers = readers
         return readers
+
+    @property
+    def _state(self) -> Snapshot:
+        """The generation of the index this thread searches (its pinned readers' one)."""
+        return self._thread_readers().snapshot
+
+    @property
+    def ix(self) -> Any:
+        return self._state.ix
+
+    @property
+    def build(self) -> Any:
+        return self._state.build
+
+    @property
+    def schema(self) -> Any:
+        return self._state.ix.schema
+
+    @property
+    def editions(self) -> list[str]:
+        return self._state.editions
+
+    @property
+    def _doc_count(self) -> int:
+        return self._state.doc_count
+
+    @property
+    def _vocabulary(self) -> Vocabulary:
+        return self._state.vocabulary
 
     @property
     def searcher(self) -> Any:
@@ -136,24 +182,17 @@ class SearchIndex:
     def _engine(self) -> TermEngine | None:
         return self._thread_readers().engine
 
-    def priors(self, searcher: Any) -> Any:
-        """The type prior of every document, by document number (shared by the threads)."""
-        if self._priors_list is None:
-            reader = searcher.reader()
-            self._priors_list = LazyPriors(reader.column_reader("type"), reader.doc_count_all())
-        return self._priors_list
-
     def _filter(self, context: QueryContext, types: list[str] | None) -> Any:
         """The document set of the default filter (cached: Whoosh would recompute it per query)."""
-        generation = self._thread_readers().generation
-        key = (generation, tuple(types or ()), "edition" in context.filters, context.newest)
-        if key not in self._filters:
+        filters = self._state.filters
+        key = (tuple(types or ()), "edition" in context.filters, context.newest)
+        if key not in filters:
             filt = default_filter(context, types)
             # A plain set (Whoosh tests a filter's truth on every search, which walks a BitSet),
             # sorted too: kb's term engine skips the posting blocks that hold none of it.
             docs = None if filt is None else self._filter_docs(filt)
-            self._filters[key] = None if docs is None else DocSet(docs)
-        return self._filters[key]
+            filters[key] = None if docs is None else DocSet(docs)
+        return filters[key]
 
     def _filter_docs(self, q: Any) -> Any:
         """The documents of a filter: by the term engine when it is terms, ORs and ANDs (the
@@ -189,7 +228,7 @@ class SearchIndex:
                 readers.close()
             self._readers.clear()
             self._generation += 1
-        self.ix.close()
+            self._snapshot.ix.close()
 
     def __enter__(self) -> SearchIndex:
         return self
