@@ -46,6 +46,7 @@ from kb.models import (
 )
 from kb.versions import EditionRef, english_editions, resolve_edition
 
+from .carry import CarriedMatches
 from .references import Reference, find_references
 from .terms import GlossaryItem, RuleEntry, Vocabulary, english_vocabulary, translated_vocabulary
 
@@ -159,7 +160,7 @@ class _Rows:
                 )
 
 
-@lru_cache(maxsize=65_536)
+@lru_cache(maxsize=1 << 20)
 def _references(text: str, language: str) -> tuple[Reference, ...]:
     """References parsed once per distinct text (most rule texts repeat in every edition)."""
     return tuple(find_references(text, language))
@@ -312,15 +313,24 @@ def _term_sources(session: Session) -> list[_TermSource]:
 
 
 def _term_links(
-    session: Session, edition: Edition, rows: _Rows, sources: Sequence[_TermSource]
+    session: Session,
+    edition: Edition,
+    rows: _Rows,
+    sources: Sequence[_TermSource],
+    carried: CarriedMatches | None = None,
 ) -> dict[str, set[int]]:
-    """Explicit references (rulings) and term links of every text; return the owners linked."""
+    """Explicit references (rulings) and term links of every text; return the owners linked.
+
+    ``carried`` keeps the texts' term spans from the edition linked before (the same sources).
+    """
     vocab = vocabularies(session, edition, {s.language for s in sources})
     linked: dict[str, set[int]] = defaultdict(set)
-    for source in sources:
+    carried = carried if carried is not None else CarriedMatches(sources)
+    for i, matches in carried.matches(vocab):
+        source = sources[i]
         if source.source_type == "clarification_text":
             rows.explicit(source.source_type, source.source_id, source.language, source.text)
-        for found in vocab[source.language].match(source.text, mask=source.mask):
+        for found in matches:
             linked[source.source_type].add(source.owner)
             for target in found.term.targets:
                 rows.add(
@@ -361,6 +371,7 @@ def build_links(
     if editions is None and not done:
         session.execute(delete(Link))
     sources = _term_sources(session) if targets else []
+    carried = CarriedMatches(sources)
     totals: dict[str, int] = defaultdict(int)
     linked: dict[str, set[int]] = defaultdict(set)
     for edition in targets:
@@ -371,7 +382,7 @@ def build_links(
         rows = _Rows(edition, _rule_numbers(session, edition))
         _edition_sources(session, edition, rows)
         _translation_sources(session, edition, rows)
-        for source_type, owners in _term_links(session, edition, rows, sources).items():
+        for source_type, owners in _term_links(session, edition, rows, sources, carried).items():
             linked[source_type] |= owners
         _forget_moved_translations(session, rows)
         insert_many(session, Link, rows.rows)
@@ -392,7 +403,12 @@ def build_links(
             totals[key] += value
     if commit_each:
         session.execute(delete(DerivedState).where(DerivedState.stage.startswith(_EDITION_STAGE)))
-    log.info("links built in %.2f s", time.perf_counter() - began)
+    log.info(
+        "links built in %.2f s (%d texts matched for %d editions)",
+        time.perf_counter() - began,
+        carried.rematched,
+        len(targets),
+    )
     clarifications = {s.owner for s in sources if s.source_type == "clarification_text"}
     cards = {s.owner for s in sources if s.source_type == "card_text"}
     return {

@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from .about import is_about, is_verb
 from .references import find_references
@@ -79,6 +80,12 @@ class Term:
     verbal: bool = False
 
 
+# A term found in a text, independent of the rules it names: start, end, the words as written,
+# the term's first word and its place among that word's terms, and (for a term with a verb sense)
+# whether the text uses it as a verb.
+Span = tuple[int, int, str, str, int, "bool | None"]
+
+
 @dataclass(frozen=True)
 class TermMatch:
     """A term found in a text: the span and the words as written there."""
@@ -109,6 +116,27 @@ class Vocabulary:
         ``mask`` lists names (the cards a ruling is about) whose words must not count as terms:
         "Blizzard Brawl" is a card, not the Brawl variant.
         """
+        return [self.resolve(span) for span in self.spans(text, mask)]
+
+    def shape(self) -> dict[str, tuple[Any, ...]]:
+        """Per first word, what matching consults of its terms (all but the rules they name).
+
+        Two vocabularies whose shapes agree on every word of a text find the same spans in it:
+        :meth:`spans` of one edition then serve the next (see :mod:`kb.links.carry`).
+        """
+        return {word: tuple(map(_shape, terms)) for word, terms in self._index.items()}
+
+    def resolve(self, span: Span) -> TermMatch:
+        """The term match of a span, with the rules this vocabulary's term names."""
+        start, end, matched, first, position, verb = span
+        term = self._index[first][position]
+        if verb is not None:
+            nouns = tuple(t for t in term.targets if t not in term.verb_targets)
+            term = replace(term, targets=term.verb_targets if verb else nouns or term.targets)
+        return TermMatch(start, end, matched, term)
+
+    def spans(self, text: str, mask: Iterable[str] = ()) -> list[Span]:
+        """Where terms are in a text: start, end, words as written, term (by its place), verb."""
         hidden = _masked_spans(text, mask)
         content: list[tuple[Token, int]] = []
         small: list[tuple[str, ...]] = []  # the stopwords before each content word
@@ -125,13 +153,14 @@ class Vocabulary:
                 small.append(tuple(pending))
                 pending = []
         self._small = small
-        found: list[TermMatch] = []
+        found: list[Span] = []
         i = 0
         while i < len(content):
-            term = self._longest_at(content, i)
-            if term is None:
+            position = self._longest_at(content, i)
+            if position is None:
                 i += 1
                 continue
+            term = self._index[content[i][0].norm][position]
             n = len(term.words)
             after = content[i + n] if i + n < len(content) else None
             if n == 1 and after and after[1] == content[i][1] and after[0].norm in _FOLLOWERS:
@@ -142,17 +171,16 @@ class Vocabulary:
             if general and not is_about(text, first.start, last.end):
                 i += 1
                 continue
-            if term.verb_targets:
-                verb = is_verb(text, first.start, last.end)
-                nouns = tuple(t for t in term.targets if t not in term.verb_targets)
-                term = replace(term, targets=term.verb_targets if verb else nouns or term.targets)
-            found.append(TermMatch(first.start, last.end, text[first.start : last.end], term))
+            verb = is_verb(text, first.start, last.end) if term.verb_targets else None
+            matched = text[first.start : last.end]
+            found.append((first.start, last.end, matched, term.words[0], position, verb))
             i += n
         return found
 
-    def _longest_at(self, content: list[tuple[Token, int]], i: int) -> Term | None:
+    def _longest_at(self, content: list[tuple[Token, int]], i: int) -> int | None:
+        """The place, among the terms of the word at ``i``, of the longest term found there."""
         token, segment = content[i]
-        for term in self._index.get(token.norm, ()):
+        for position, term in enumerate(self._index.get(token.norm, ())):
             n = len(term.words)
             window = content[i : i + n]
             if len(window) < n or any(seg != segment for _, seg in window):
@@ -180,8 +208,14 @@ class Vocabulary:
                 if k > 0
             ):
                 continue
-            return term
+            return position
         return None
+
+
+def _shape(t: Term) -> tuple[Any, ...]:
+    """What matching reads of a term: everything but the rules it names."""
+    flags = (t.capital, t.participle, t.bare, t.general, bool(t.verb_targets), t.verbal)
+    return (t.words, t.phrase, t.gaps, *flags)
 
 
 def _masked_spans(text: str, names: Iterable[str]) -> list[tuple[int, int]]:
