@@ -2,10 +2,10 @@
 
 Every clarification and card text is matched against each English edition's vocabulary; at the
 full history that is over a hundred editions times every text, and an edition's vocabulary
-differs from the one before it by a handful of terms. Where a text is found depends only on the
-terms indexed under the words the text contains (:meth:`Vocabulary.shape`), so after the first
-edition a text is matched again only when one of its words heads a term that was added, removed
-or changed; the spans of the others are kept and resolved against the new edition's rules.
+differs from the one before it by a handful of terms. A term can match only a text that holds
+every one of its words, so after the first edition a text is matched again only when it holds all
+the words of a term that was added, removed or changed (:meth:`Vocabulary.shape`); the spans of
+the others are kept and resolved against the new edition's rules.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ class CarriedMatches:
     def __init__(self, sources: Sequence[_Source]) -> None:
         self.sources = sources
         self.spans: list[list[Span] | None] = [None] * len(sources)
-        self.shapes: dict[str, dict[str, tuple[Any, ...]]] = {}
+        self.shapes: dict[str, dict[tuple[str, ...], tuple[Any, ...]]] = {}
         self.words: dict[str, dict[str, array[int]]] = {}  # language -> word -> texts with it
         self.rematched = 0
 
@@ -56,11 +56,11 @@ class CarriedMatches:
             self.shapes[language] = shape
             if before is None:  # the language's texts were never matched: all are
                 continue
-            changed = {w for w in shape.keys() | before.keys() if shape.get(w) != before.get(w)}
+            changed = [w for w in shape.keys() | before.keys() if shape.get(w) != before.get(w)]
             if changed:
                 index = self._index(language)
-                for word in changed:
-                    stale.update(index.get(word, ()))
+                for words in changed:
+                    stale.update(_holding_all(index, words))
         return stale
 
     def _index(self, language: str) -> dict[str, array[int]]:
@@ -73,3 +73,16 @@ class CarriedMatches:
                     for word in {t.norm for t in tokenize(source.text, language)}:
                         index.setdefault(word, array("i")).append(i)
         return index
+
+
+def _holding_all(index: dict[str, array[int]], words: tuple[str, ...]) -> set[int]:
+    """The texts that hold every one of the words."""
+    lists = sorted((index.get(word, array("i")) for word in set(words)), key=len)
+    if not lists or not lists[0]:
+        return set()
+    found = set(lists[0])
+    for other in lists[1:]:
+        found.intersection_update(other)
+        if not found:
+            break
+    return found

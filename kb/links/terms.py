@@ -81,9 +81,9 @@ class Term:
 
 
 # A term found in a text, independent of the rules it names: start, end, the words as written,
-# the term's first word and its place among that word's terms, and (for a term with a verb sense)
+# the term's words (one term per words in a vocabulary), and (for a term with a verb sense)
 # whether the text uses it as a verb.
-Span = tuple[int, int, str, str, int, "bool | None"]
+Span = tuple[int, int, str, tuple[str, ...], "bool | None"]
 
 
 @dataclass(frozen=True)
@@ -105,8 +105,10 @@ class Vocabulary:
     concepts: dict[str, tuple[str, ...]] = field(default_factory=dict)
     numbers: frozenset[str] = frozenset()
     _index: dict[str, list[Term]] = field(default_factory=dict, repr=False)
+    _by_words: dict[tuple[str, ...], Term] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
+        self._by_words = {term.words: term for term in self.terms}
         for term in sorted(self.terms, key=lambda t: (-len(t.words), t.words)):
             self._index.setdefault(term.words[0], []).append(term)
 
@@ -118,25 +120,26 @@ class Vocabulary:
         """
         return [self.resolve(span) for span in self.spans(text, mask)]
 
-    def shape(self) -> dict[str, tuple[Any, ...]]:
-        """Per first word, what matching consults of its terms (all but the rules they name).
+    def shape(self) -> dict[tuple[str, ...], tuple[Any, ...]]:
+        """Per term (by its words), what matching reads of it: all but the rules it names.
 
-        Two vocabularies whose shapes agree on every word of a text find the same spans in it:
-        :meth:`spans` of one edition then serve the next (see :mod:`kb.links.carry`).
+        A term can match only a text holding all its words: where two vocabularies differ only
+        in terms a text lacks a word of, they find the same spans in it, and :meth:`spans` of
+        one edition serve the next (see :mod:`kb.links.carry`).
         """
-        return {word: tuple(map(_shape, terms)) for word, terms in self._index.items()}
+        return {term.words: _shape(term) for term in self.terms}
 
     def resolve(self, span: Span) -> TermMatch:
         """The term match of a span, with the rules this vocabulary's term names."""
-        start, end, matched, first, position, verb = span
-        term = self._index[first][position]
+        start, end, matched, words, verb = span
+        term = self._by_words[words]
         if verb is not None:
             nouns = tuple(t for t in term.targets if t not in term.verb_targets)
             term = replace(term, targets=term.verb_targets if verb else nouns or term.targets)
         return TermMatch(start, end, matched, term)
 
     def spans(self, text: str, mask: Iterable[str] = ()) -> list[Span]:
-        """Where terms are in a text: start, end, words as written, term (by its place), verb."""
+        """Where terms are in a text: start, end, words as written, the term's words, verb."""
         hidden = _masked_spans(text, mask)
         content: list[tuple[Token, int]] = []
         small: list[tuple[str, ...]] = []  # the stopwords before each content word
@@ -156,11 +159,10 @@ class Vocabulary:
         found: list[Span] = []
         i = 0
         while i < len(content):
-            position = self._longest_at(content, i)
-            if position is None:
+            term = self._longest_at(content, i)
+            if term is None:
                 i += 1
                 continue
-            term = self._index[content[i][0].norm][position]
             n = len(term.words)
             after = content[i + n] if i + n < len(content) else None
             if n == 1 and after and after[1] == content[i][1] and after[0].norm in _FOLLOWERS:
@@ -173,14 +175,13 @@ class Vocabulary:
                 continue
             verb = is_verb(text, first.start, last.end) if term.verb_targets else None
             matched = text[first.start : last.end]
-            found.append((first.start, last.end, matched, term.words[0], position, verb))
+            found.append((first.start, last.end, matched, term.words, verb))
             i += n
         return found
 
-    def _longest_at(self, content: list[tuple[Token, int]], i: int) -> int | None:
-        """The place, among the terms of the word at ``i``, of the longest term found there."""
+    def _longest_at(self, content: list[tuple[Token, int]], i: int) -> Term | None:
         token, segment = content[i]
-        for position, term in enumerate(self._index.get(token.norm, ())):
+        for term in self._index.get(token.norm, ()):
             n = len(term.words)
             window = content[i : i + n]
             if len(window) < n or any(seg != segment for _, seg in window):
@@ -208,7 +209,7 @@ class Vocabulary:
                 if k > 0
             ):
                 continue
-            return position
+            return term
         return None
 
 
