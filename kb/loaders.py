@@ -6,8 +6,7 @@ rules, and going through the ORM unit of work one object at a time would cost se
 
 from __future__ import annotations
 
-import hashlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy import insert, select, update
@@ -15,30 +14,23 @@ from sqlalchemy.orm import Session
 
 from kb.bodies import body_ids
 from kb.bulk import insert_many
+from kb.card_load import Clarifications, link_rows
+from kb.card_load import load_card_sets as load_card_sets
 from kb.corpus.numbers import parent_of, sort_key
 from kb.corpus.records import (
-    CardSetDocument,
     CompRulesDocument,
-    ParseWarning,
     RulePageDocument,
     RuleRecord,
-    RulingRecord,
     RulingsPageDocument,
 )
 from kb.errors import KbError
-from kb.langs import normalize_typography
 from kb.models import (
     Card,
     CardClarification,
-    CardLocalization,
-    CardSet,
-    Clarification,
-    ClarificationText,
     Document,
     Edition,
     Example,
     GlossaryEntry,
-    Printing,
     Rule,
     RuleReference,
     RuleText,
@@ -291,199 +283,7 @@ def place_assumed_translations(session: Session) -> int:
     return changed
 
 
-# --- cards and clarifications ------------------------------------------------------------------
-
-
-def clarification_key(ruling: RulingRecord) -> str:
-    """Content address of a ruling: its date and its original text, typography normalised."""
-    lang = "en" if "en" in ruling.texts else sorted(ruling.texts)[0]
-    text = normalize_typography(ruling.texts[lang]).casefold()
-    return hashlib.sha256(f"{ruling.date.isoformat()}|{lang}|{text}".encode()).hexdigest()[:40]
-
-
-class _Clarifications:
-    """Finds or creates shared clarification rows for the rulings of one document."""
-
-    def __init__(self, session: Session, origin: str) -> None:
-        self.session = session
-        self.origin = origin
-        # AllPrintings repeats a card's rulings in every set it is printed in: ask once.
-        self.known: dict[str, int] = {}
-        self.texts_done: set[int] = set()
-
-    def ensure(self, rulings: Sequence[RulingRecord]) -> list[int]:
-        """Return the clarification id of each ruling, creating rows and texts as needed."""
-        keys = [clarification_key(r) for r in rulings]
-        found = self.known
-        unknown = {k for k in keys if k not in found}
-        if unknown:
-            found.update(
-                self.session.execute(
-                    select(Clarification.key, Clarification.id).where(
-                        Clarification.key.in_(unknown)
-                    )
-                ).all()
-            )
-        missing: dict[str, RulingRecord] = {}
-        for key, ruling in zip(keys, rulings, strict=True):
-            if key not in found:
-                missing.setdefault(key, ruling)
-        if missing:
-            new_ids = _insert_returning_ids(
-                self.session,
-                Clarification,
-                [{"key": k, "date": r.date, "source": r.source} for k, r in missing.items()],
-            )
-            found.update(zip(missing, new_ids, strict=True))
-        ids = [found[k] for k in keys]
-        todo = [(i, r) for i, r in zip(ids, rulings, strict=True) if i not in self.texts_done]
-        if todo:
-            self._ensure_texts([i for i, _ in todo], [r for _, r in todo])
-            self.texts_done.update(i for i, _ in todo)
-        return ids
-
-    def _ensure_texts(self, ids: list[int], rulings: Sequence[RulingRecord]) -> None:
-        existing = {
-            (t.clarification_id, t.language, t.provenance): t
-            for t in self.session.scalars(
-                select(ClarificationText).where(ClarificationText.clarification_id.in_(set(ids)))
-            )
-        }
-        rows: dict[tuple[int, str, str], dict[str, Any]] = {}
-        for clar_id, ruling in zip(ids, rulings, strict=True):
-            for lang, text in ruling.texts.items():
-                provenance = ruling.provenance.get(lang, "official" if lang == "en" else "machine")
-                key = (clar_id, lang, provenance)
-                current = existing.get(key)
-                if current is None:
-                    rows.setdefault(
-                        key,
-                        {
-                            "clarification_id": clar_id,
-                            "language": lang,
-                            "text": text,
-                            "provenance": provenance,
-                            "origin": self.origin,
-                        },
-                    )
-                elif self.origin == "mtgjson" and current.origin != "mtgjson":
-                    # Wizards' own typography (curly quotes) wins over a page's straight ones.
-                    current.text, current.origin = text, self.origin
-        _insert(self.session, ClarificationText, list(rows.values()))
-
-
-def _link_cards(doc: Document, card_id: int, clar_ids: list[int]) -> list[dict[str, Any]]:
-    seen: set[int] = set()
-    rows = []
-    for position, clar_id in enumerate(clar_ids):
-        if clar_id not in seen:
-            seen.add(clar_id)
-            rows.append(
-                {
-                    "card_id": card_id,
-                    "clarification_id": clar_id,
-                    "document_id": doc.id,
-                    "position": position,
-                }
-            )
-    return rows
-
-
-def load_card_sets(
-    session: Session, doc: Document, sets: Iterable[CardSetDocument]
-) -> list[ParseWarning]:
-    """Load the sets of one MTGJSON document (a set file, or AllPrintings' 574) one at a time.
-
-    Cards are shared by oracle id across sets; a card's rulings are linked once per document
-    however many sets print it. Returns the warnings of every set, for the document to store.
-    """
-    clarifications = _Clarifications(session, "mtgjson")
-    linked: set[tuple[int, int]] = set()
-    warnings: list[ParseWarning] = []
-    for parsed in sets:
-        load_card_set(session, doc, parsed, clarifications, linked)
-        warnings.extend(parsed.warnings)
-        session.expunge_all()  # the set's rows are flushed: keep memory flat across 574 sets
-    return warnings
-
-
-def load_card_set(
-    session: Session,
-    doc: Document,
-    parsed: CardSetDocument,
-    clarifications: _Clarifications | None = None,
-    linked: set[tuple[int, int]] | None = None,
-) -> None:
-    """Load an MTGJSON set: cards by oracle id, their names and texts, printings and rulings."""
-    clarifications = clarifications or _Clarifications(session, "mtgjson")
-    linked = set() if linked is None else linked
-    cards = {
-        c.key: c
-        for c in session.scalars(
-            select(Card).where(Card.key.in_([c.oracle_id for c in parsed.cards]))
-        )
-    }
-    for record in parsed.cards:
-        card = cards.get(record.oracle_id)
-        if card is None:
-            card = Card(key=record.oracle_id, oracle_id=record.oracle_id, name=record.name)
-            session.add(card)
-            cards[record.oracle_id] = card
-        card.name, card.mana_value = record.name, record.mana_value
-        card.layout, card.faces = record.layout, list(record.faces)
-        card.keywords = list(record.keywords)
-        card.mana_cost = record.mana_cost or None
-        card.face_details = [dict(d) for d in record.face_details] or None
-        card.legalities = dict(record.legalities) or None
-    session.add(
-        CardSet(
-            code=parsed.code,
-            name=parsed.name,
-            release_date=parsed.release_date,
-            document_id=doc.id,
-        )
-    )
-    session.flush()
-    locs = {
-        (loc.card_id, loc.language): loc
-        for loc in session.scalars(
-            select(CardLocalization).where(
-                CardLocalization.card_id.in_([c.id for c in cards.values()])
-            )
-        )
-    }
-    printing_rows: list[dict[str, Any]] = []
-    link_rows: list[dict[str, Any]] = []
-    for record in parsed.cards:
-        card = cards[record.oracle_id]
-        for lang, name in record.names.items():
-            loc = locs.get((card.id, lang))
-            if loc is None:
-                loc = CardLocalization(card_id=card.id, language=lang)
-                session.add(loc)
-                locs[(card.id, lang)] = loc
-            loc.name = name
-            loc.type_line = record.type_lines.get(lang, "")
-            loc.text = record.texts.get(lang, "")
-        printing_rows.extend(
-            {
-                "card_id": card.id,
-                "set_code": p.set_code,
-                "number": p.number,
-                "uuid": p.uuid,
-                "rarity": p.rarity,
-                "document_id": doc.id,
-            }
-            for p in record.printings
-        )
-        if record.rulings:
-            for row in _link_cards(doc, card.id, clarifications.ensure(record.rulings)):
-                if (card.id, row["clarification_id"]) not in linked:
-                    linked.add((card.id, row["clarification_id"]))
-                    link_rows.append(row)
-    session.flush()
-    _insert(session, Printing, printing_rows)
-    _insert(session, CardClarification, link_rows)
+# --- rulings pages (card data: kb.card_load) ---------------------------------------------------
 
 
 def load_rulings_page(
@@ -513,5 +313,5 @@ def load_rulings_page(
             attributes=dict(parsed.attributes),
         )
     )
-    clar_ids = _Clarifications(session, "rulings_page").ensure(parsed.rulings)
-    _insert(session, CardClarification, _link_cards(doc, card.id, clar_ids))
+    clar_ids = Clarifications(session, "rulings_page").ensure(parsed.rulings)
+    _insert(session, CardClarification, link_rows(doc, card.id, clar_ids))

@@ -46,13 +46,13 @@ from kb.models import (
 )
 from kb.versions import EditionRef, english_editions, resolve_edition
 
+from .carry import CarriedMatches
 from .implied import CardContext, implied_matches
 from .learned import learned_names, mark_learned
 from .references import Reference, find_references
 from .terms import (
     GlossaryItem,
     RuleEntry,
-    TermMatch,
     Vocabulary,
     english_vocabulary,
     translated_vocabulary,
@@ -169,7 +169,7 @@ class _Rows:
                 )
 
 
-@lru_cache(maxsize=65_536)
+@lru_cache(maxsize=1 << 20)
 def _references(text: str, language: str) -> tuple[Reference, ...]:
     """References parsed once per distinct text (most rule texts repeat in every edition)."""
     return tuple(find_references(text, language))
@@ -276,14 +276,6 @@ class _TermSource:
     context: CardContext = field(default_factory=CardContext)
 
 
-def match_source(vocab: Vocabulary, source: _TermSource) -> list[TermMatch]:
-    """The terms a text names, and for a ruling the rules it applies without naming them."""
-    found = vocab.match(source.text, mask=source.mask)
-    if source.source_type == "clarification_text":
-        found += implied_matches(vocab, source.text, found, source.context)
-    return found
-
-
 def _card_contexts(session: Session) -> dict[int, CardContext]:
     """Per clarification, the English rules texts of the cards that carry it."""
     texts: dict[int, set[str]] = defaultdict(set)
@@ -353,15 +345,28 @@ def _term_sources(session: Session) -> list[_TermSource]:
 
 
 def _term_links(
-    session: Session, edition: Edition, rows: _Rows, sources: Sequence[_TermSource]
+    session: Session,
+    edition: Edition,
+    rows: _Rows,
+    sources: Sequence[_TermSource],
+    carried: CarriedMatches | None = None,
 ) -> dict[str, set[int]]:
-    """Explicit references (rulings) and term links of every text; return the owners linked."""
+    """Explicit references (rulings) and term links of every text; return the owners linked.
+
+    ``carried`` keeps the texts' term spans from the edition linked before (the same sources).
+    """
     vocab = vocabularies(session, edition, {s.language for s in sources})
     linked: dict[str, set[int]] = defaultdict(set)
-    for source in sources:
+    carried = carried if carried is not None else CarriedMatches(sources)
+    for i, matches in carried.matches(vocab):
+        source = sources[i]
         if source.source_type == "clarification_text":
             rows.explicit(source.source_type, source.source_id, source.language, source.text)
-        for found in match_source(vocab[source.language], source):
+            # and the rules it applies without naming them (edition by edition: their numbers)
+            matches = matches + implied_matches(
+                vocab[source.language], source.text, matches, source.context
+            )
+        for found in matches:
             linked[source.source_type].add(source.owner)
             for target in found.term.targets:
                 rows.add(
@@ -402,6 +407,7 @@ def build_links(
     if editions is None and not done:
         session.execute(delete(Link))
     sources = _term_sources(session) if targets else []
+    carried = CarriedMatches(sources)
     totals: dict[str, int] = defaultdict(int)
     linked: dict[str, set[int]] = defaultdict(set)
     for edition in targets:
@@ -412,7 +418,7 @@ def build_links(
         rows = _Rows(edition, _rule_numbers(session, edition))
         _edition_sources(session, edition, rows)
         _translation_sources(session, edition, rows)
-        for source_type, owners in _term_links(session, edition, rows, sources).items():
+        for source_type, owners in _term_links(session, edition, rows, sources, carried).items():
             linked[source_type] |= owners
         _forget_moved_translations(session, rows)
         insert_many(session, Link, rows.rows)
@@ -435,7 +441,12 @@ def build_links(
         session.execute(delete(DerivedState).where(DerivedState.stage.startswith(_EDITION_STAGE)))
     if editions is None:  # every French and Spanish text matched with the names stored now
         mark_learned(session)
-    log.info("links built in %.2f s", time.perf_counter() - began)
+    log.info(
+        "links built in %.2f s (%d texts matched for %d editions)",
+        time.perf_counter() - began,
+        carried.rematched,
+        len(targets),
+    )
     clarifications = {s.owner for s in sources if s.source_type == "clarification_text"}
     cards = {s.owner for s in sources if s.source_type == "card_text"}
     return {

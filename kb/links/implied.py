@@ -149,11 +149,13 @@ def _match(text: str, start: int, end: int, targets: Iterable[str], concept: str
 def _interactions(vocab: Vocabulary, text: str, found: Sequence[TermMatch]) -> list[TermMatch]:
     """Sentences about an "Interaction of …" title of three or more concepts: naming them all,
     or, for replacement effects, the order in which they apply (616.1)."""
-    titles = [
-        t
-        for t in vocab.terms
-        if t.source == "title" and t.concept.startswith(_INTERACTION) and len(t.words) >= 4
-    ]
+    titles = vocab.memo.get("interactions")
+    if titles is None:  # once per vocabulary, not once per ruling
+        titles = vocab.memo["interactions"] = [
+            t
+            for t in vocab.terms
+            if t.source == "title" and t.concept.startswith(_INTERACTION) and len(t.words) >= 4
+        ]
     replacement = set(vocab.concepts.get(REPLACEMENT, ()))
     fillers = {w for f in _TITLE_FILLERS for w in phrase_words(f, "en")}
     result = []

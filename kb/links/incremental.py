@@ -35,6 +35,7 @@ from kb.versions import english_editions
 
 from . import build
 from .build import _EDITION_STAGE, _Rows, _rule_numbers, _term_sources
+from .carry import CarriedMatches
 
 log = logging.getLogger(__name__)
 
@@ -157,6 +158,7 @@ def relink_card_data(session: Session, changes: CardChanges) -> dict[str, Any]:
     }
     total = 0
     editions = english_editions(session)
+    carried = CarriedMatches(sources)  # matched once, re-resolved per edition
     for edition in editions:
         for source_type, ids in stale.items():
             for chunk in _chunks(ids):
@@ -169,7 +171,7 @@ def relink_card_data(session: Session, changes: CardChanges) -> dict[str, Any]:
                 )
         rows = _Rows(edition, _rule_numbers(session, edition))
         if sources:
-            build._term_links(session, edition, rows, sources)
+            build._term_links(session, edition, rows, sources, carried)
         insert_many(session, Link, rows.rows)
         total += len(rows.rows)
         session.merge(DerivedState(stage=f"{_EDITION_STAGE}{edition.id}", inputs=digest))

@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from .about import is_about, is_verb
 from .references import find_references
@@ -81,6 +82,12 @@ class Term:
     verbal: bool = False
 
 
+# A term found in a text, independent of the rules it names: start, end, the words as written,
+# the term's words (one term per words in a vocabulary), and (for a term with a verb sense)
+# whether the text uses it as a verb.
+Span = tuple[int, int, str, tuple[str, ...], "bool | None"]
+
+
 @dataclass(frozen=True)
 class TermMatch:
     """A term found in a text: the span and the words as written there."""
@@ -100,8 +107,12 @@ class Vocabulary:
     concepts: dict[str, tuple[str, ...]] = field(default_factory=dict)
     numbers: frozenset[str] = frozenset()
     _index: dict[str, list[Term]] = field(default_factory=dict, repr=False)
+    _by_words: dict[tuple[str, ...], Term] = field(default_factory=dict, repr=False)
+    # What the implied-rule patterns derive once from this vocabulary (kb.links.implied).
+    memo: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        self._by_words = {term.words: term for term in self.terms}
         for term in sorted(self.terms, key=lambda t: (-len(t.words), t.words)):
             self._index.setdefault(term.words[0], []).append(term)
 
@@ -111,6 +122,28 @@ class Vocabulary:
         ``mask`` lists names (the cards a ruling is about) whose words must not count as terms:
         "Blizzard Brawl" is a card, not the Brawl variant.
         """
+        return [self.resolve(span) for span in self.spans(text, mask)]
+
+    def shape(self) -> dict[tuple[str, ...], tuple[Any, ...]]:
+        """Per term (by its words), what matching reads of it: all but the rules it names.
+
+        A term can match only a text holding all its words: where two vocabularies differ only
+        in terms a text lacks a word of, they find the same spans in it, and :meth:`spans` of
+        one edition serve the next (see :mod:`kb.links.carry`).
+        """
+        return {term.words: _shape(term) for term in self.terms}
+
+    def resolve(self, span: Span) -> TermMatch:
+        """The term match of a span, with the rules this vocabulary's term names."""
+        start, end, matched, words, verb = span
+        term = self._by_words[words]
+        if verb is not None:
+            nouns = tuple(t for t in term.targets if t not in term.verb_targets)
+            term = replace(term, targets=term.verb_targets if verb else nouns or term.targets)
+        return TermMatch(start, end, matched, term)
+
+    def spans(self, text: str, mask: Iterable[str] = ()) -> list[Span]:
+        """Where terms are in a text: start, end, words as written, the term's words, verb."""
         hidden = _masked_spans(text, mask)
         content: list[tuple[Token, int]] = []
         small: list[tuple[str, ...]] = []  # the stopwords before each content word
@@ -127,7 +160,7 @@ class Vocabulary:
                 small.append(tuple(pending))
                 pending = []
         self._small = small
-        found: list[TermMatch] = []
+        found: list[Span] = []
         segments: list[int] = []  # the segment of each match found
         i = 0
         while i < len(content):
@@ -145,14 +178,12 @@ class Vocabulary:
             if general and not is_about(text, first.start, last.end):
                 i += 1
                 continue
-            if general and _keyword_procedure(term, found, content[i][1], segments):
+            if general and _keyword_procedure(self, term, found, content[i][1], segments):
                 i += 1
                 continue
-            if term.verb_targets:
-                verb = is_verb(text, first.start, last.end)
-                nouns = tuple(t for t in term.targets if t not in term.verb_targets)
-                term = replace(term, targets=term.verb_targets if verb else nouns or term.targets)
-            found.append(TermMatch(first.start, last.end, text[first.start : last.end], term))
+            verb = is_verb(text, first.start, last.end) if term.verb_targets else None
+            matched = text[first.start : last.end]
+            found.append((first.start, last.end, matched, term.words, verb))
             segments.append(content[i][1])
             i += n
         return found
@@ -197,19 +228,26 @@ _PROCEDURES = frozenset({"cast", "activat"})  # casting (601) and activating (60
 
 
 def _keyword_procedure(
-    term: Term, found: list[TermMatch], segment: int, segments: list[int]
+    vocab: Vocabulary, term: Term, found: list[Span], segment: int, segments: list[int]
 ) -> bool:
     """Casting or activating what a keyword ability's own rule governs (*the ninjutsu ability
     can be activated only…*, 702.49): the keyword, just before in the phrase, is the subject."""
     if term.words[0] not in _PROCEDURES or not found or segments[-1] != segment:
         return False
-    return found[-1].term.bare and found[-1].term.source != "alias"
+    before = vocab._by_words[found[-1][3]]
+    return before.bare and before.source != "alias"
 
 
 def _keyword_form(word: str, phrase: str) -> bool:
     """A keyword's name is written whole (*offering*, *cascades*; *offer* is not Offering)."""
     own = phrase.split()[-1].casefold() if phrase.split() else ""
     return not own.isalpha() or word.replace("’", "'").startswith(own.rstrip("e"))
+
+
+def _shape(t: Term) -> tuple[Any, ...]:
+    """What matching reads of a term: everything but the rules it names."""
+    flags = (t.capital, t.participle, t.bare, t.general, bool(t.verb_targets), t.verbal)
+    return (t.words, t.phrase, t.gaps, t.source == "alias", *flags)
 
 
 def _masked_spans(text: str, names: Iterable[str]) -> list[tuple[int, int]]:

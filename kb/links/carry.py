@@ -1,0 +1,88 @@
+"""Term matches carried from one edition to the next: only texts a vocabulary change touches.
+
+Every clarification and card text is matched against each English edition's vocabulary; at the
+full history that is over a hundred editions times every text, and an edition's vocabulary
+differs from the one before it by a handful of terms. A term can match only a text that holds
+every one of its words, so after the first edition a text is matched again only when it holds all
+the words of a term that was added, removed or changed (:meth:`Vocabulary.shape`); the spans of
+the others are kept and resolved against the new edition's rules.
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any, Protocol
+
+from .terms import Span, TermMatch, Vocabulary
+from .words import tokenize
+
+
+class _Source(Protocol):
+    language: str
+    text: str
+    mask: tuple[str, ...]
+
+
+class CarriedMatches:
+    """The term spans of a fixed list of texts, kept in step with the vocabulary of each edition."""
+
+    def __init__(self, sources: Sequence[_Source]) -> None:
+        self.sources = sources
+        self.spans: list[list[Span] | None] = [None] * len(sources)
+        self.shapes: dict[str, dict[tuple[str, ...], tuple[Any, ...]]] = {}
+        self.words: dict[str, dict[str, array[int]]] = {}  # language -> word -> texts with it
+        self.rematched = 0
+
+    def matches(
+        self, vocabularies: Mapping[str, Vocabulary]
+    ) -> Iterator[tuple[int, list[TermMatch]]]:
+        """Each text's place and term matches for these vocabularies, in the order of the texts."""
+        stale = self._stale(vocabularies)
+        for i, source in enumerate(self.sources):
+            vocabulary = vocabularies[source.language]
+            spans = self.spans[i]
+            if spans is None or i in stale:
+                spans = self.spans[i] = vocabulary.spans(source.text, source.mask)
+                self.rematched += 1
+            yield i, [vocabulary.resolve(span) for span in spans]
+
+    def _stale(self, vocabularies: Mapping[str, Vocabulary]) -> set[int]:
+        """The texts whose spans the change of vocabulary may move (unmatched texts aside)."""
+        stale: set[int] = set()
+        for language in sorted({s.language for s in self.sources}):
+            shape = vocabularies[language].shape()
+            before = self.shapes.get(language)
+            self.shapes[language] = shape
+            if before is None:  # the language's texts were never matched: all are
+                continue
+            changed = [w for w in shape.keys() | before.keys() if shape.get(w) != before.get(w)]
+            if changed:
+                index = self._index(language)
+                for words in changed:
+                    stale.update(_holding_all(index, words))
+        return stale
+
+    def _index(self, language: str) -> dict[str, array[int]]:
+        """Which texts of a language hold each word (built the first time it is needed)."""
+        index = self.words.get(language)
+        if index is None:
+            index = self.words[language] = {}
+            for i, source in enumerate(self.sources):
+                if source.language == language:
+                    for word in {t.norm for t in tokenize(source.text, language)}:
+                        index.setdefault(word, array("i")).append(i)
+        return index
+
+
+def _holding_all(index: dict[str, array[int]], words: tuple[str, ...]) -> set[int]:
+    """The texts that hold every one of the words."""
+    lists = sorted((index.get(word, array("i")) for word in set(words)), key=len)
+    if not lists or not lists[0]:
+        return set()
+    found = set(lists[0])
+    for other in lists[1:]:
+        found.intersection_update(other)
+        if not found:
+            break
+    return found
