@@ -138,11 +138,11 @@ def test_a_relink_killed_half_way_resumes_to_the_same_dump(settings, seeds, tmp_
     real = build._term_links
     calls: list[str] = []
 
-    def dies_on_the_second(session, edition, rows, sources):  # type: ignore[no-untyped-def]
+    def dies_on_the_second(session, edition, *rest):  # type: ignore[no-untyped-def]
         calls.append(edition.key)
         if len(calls) == 2:
             raise KeyboardInterrupt  # what a kill looks like to the transaction
-        return real(session, edition, rows, sources)
+        return real(session, edition, *rest)
 
     monkeypatch.setattr(build, "_term_links", dies_on_the_second)
     try:
