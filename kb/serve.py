@@ -81,7 +81,7 @@ class SearchService:
     def search(self, params: dict[str, str]) -> dict[str, Any]:
         """Run an API search; raise ApiError for bad parameters or a missing index."""
         from kb.search import QueryError
-        from kb.search.lane import LaneBusy
+        from kb.search import LaneBusy
 
         query = params.get("q", "").strip()
         if not query:

@@ -21,6 +21,10 @@ def __getattr__(name: str) -> Any:
         from kb.search.query import QueryError
 
         return QueryError
+    if name == "LaneBusy":
+        from kb.search.lane import LaneBusy
+
+        return LaneBusy
     if name == "SearchIndex":
         from kb.search.searcher import SearchIndex
 

@@ -42,6 +42,7 @@ class Snapshot:
 
     ix: Any
     build: Any
+    schema: Any  # read once: Whoosh's ``ix.schema`` rereads the table of contents from disk
     doc_count: int
     editions: list[str]
     vocabulary: Any

@@ -90,6 +90,7 @@ class SearchIndex:
         snapshot = Snapshot(
             ix=ix,
             build=manifest.get("build"),
+            schema=ix.schema,
             doc_count=0,
             editions=[],
             vocabulary=Vocabulary(self.index_dir),
@@ -155,7 +156,7 @@ class SearchIndex:
 
     @property
     def schema(self) -> Any:
-        return self._state.ix.schema
+        return self._state.schema
 
     @property
     def editions(self) -> list[str]:
