@@ -196,6 +196,27 @@ def test_sheet_is_titled_by_its_rules_names_and_spends_no_column_on_a_missing_la
     assert all(b - a <= 1 for a, b in itertools.pairwise(levels)), levels
 
 
+def test_untranslated_keyword_rules_show_the_term_of_official_card_translations(ring_sheet):
+    """702.2 has no French or Spanish rules text: the sheet shows the term Wizards' card
+    translations use (learned from KHM's cards), with a provenance of its own, never as a
+    translation of the rule."""
+    sheet, _, _ = ring_sheet
+    deathtouch = next(r for r in sheet.rows if r.number == "702.2")
+    cells = {c.language: c for c in deathtouch.cells}
+    assert cells["es"].shown_language == "en" and cells["es"].term == "Toque mortal"
+    assert cells["fr"].term == "Contact mortel"
+    assert cells["en"].term == ""
+    assert not any(c.term for r in sheet.rows if r.number.startswith("714") for c in r.cells)
+    html = render_html(sheet)
+    badge = "terme des traductions officielles des cartes"  # the label language is French
+    assert '<span class="term">Toque mortal</span> <span class="badge badge-card-term"' in html
+    assert badge in html
+    # French has no column: its terms are said once, at the top
+    assert "Français, termes des traductions officielles des cartes : 702.2 Contact mortel" in html
+    md = render_markdown(sheet)
+    assert f"*Toque mortal* *[{badge}]*" in md
+
+
 def test_corpus_text_is_escaped_in_html_and_markdown():
     evil = "<script>alert(1)</script> *bold* [x](y) & {T}"
     cell = Cell(language="en", shown_language="en", text=evil, examples=["1. <b>no</b>"])
