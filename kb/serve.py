@@ -80,8 +80,7 @@ class SearchService:
 
     def search(self, params: dict[str, str]) -> dict[str, Any]:
         """Run an API search; raise ApiError for bad parameters or a missing index."""
-        from kb.search import QueryError
-        from kb.search import LaneBusy
+        from kb.search import LaneBusy, QueryError
 
         query = params.get("q", "").strip()
         if not query:
