@@ -453,3 +453,17 @@ def test_identical_texts_of_several_editions_are_one_item(settings: Any) -> None
             hits = index.search(f"{number} edition:{edition}")["results"]
             assert hits and hits[0]["number"] == number, edition
             assert hits[0]["editions"] == [NEWEST, OLDER]
+
+
+def test_a_language_with_no_words_suggests_nothing_instead_of_failing(tmp_path: Path) -> None:
+    """An index whose texts hold no word of a language (cards only, none translated)."""
+    import json
+
+    from kb.search.spelling import WORDS_FILE, Vocabulary
+
+    (tmp_path / WORDS_FILE).write_text(
+        json.dumps({"en": {"deathtouch": 3}, "fr": {}, "es": {}}), encoding="utf-8"
+    )
+    vocabulary = Vocabulary(tmp_path)
+    assert vocabulary.suggest("contct", ["fr", "en"]) is None
+    assert vocabulary.suggest("deathtuch", ["es", "en"]) == "deathtouch"

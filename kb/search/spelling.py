@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+from bisect import bisect_left
 from collections import Counter
 from collections.abc import Iterable
 from functools import cached_property
@@ -72,7 +73,10 @@ class Vocabulary:
     def _correctors(self) -> dict[str, Any]:
         from whoosh.spelling import ListCorrector
 
-        return {lang: ListCorrector(sorted(words)) for lang, words in self.words.items()}
+        class Corrector(ListCorrector):  # type: ignore[misc]
+            Skipper = _Skipper
+
+        return {lang: Corrector(sorted(words)) for lang, words in self.words.items()}
 
     def suggest(self, word: str, langs: list[str]) -> str | None:
         """The most frequent known word closest to ``word`` in these languages, or None."""
@@ -94,6 +98,22 @@ class Vocabulary:
             if found:
                 return sorted(found.items(), key=lambda wf: (-wf[1], wf[0]))[0][0]
         return None
+
+
+class _Skipper:
+    """The smallest listed word at or after ``w`` (the automaton asks in increasing order).
+
+    Whoosh's own ``ListCorrector.Skipper`` steps past the word it is at before searching, so the
+    list's first word is never suggested, and an empty list raises IndexError.
+    """
+
+    def __init__(self, data: list[str]) -> None:
+        self.data = data
+        self.i = 0
+
+    def __call__(self, w: str) -> str | None:
+        self.i = bisect_left(self.data, w, self.i)
+        return self.data[self.i] if self.i < len(self.data) else None
 
 
 def _known(reader: Any, schema: Any, word: str, lang: str) -> bool:
