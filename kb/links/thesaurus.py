@@ -139,10 +139,8 @@ ALIASES: dict[str, dict[str, str]] = {
         "valeur de mana": "Mana Value",
         "priorité": "Priority",
         "conspiration": "Conspiracy",
-        # Typed by hand before the aligner, and not what the cards print (learned: "prédiction",
-        # "parade"): kept as names other texts may use, for a person to review against kb terms.
-        "présage": "Foretell",
-        "rempart": "Ward",
+        # Removed as wrong: "présage" for Foretell and "rempart" for Ward (the cards print
+        # "prédiction" and "parade", which kb learns from them).
         # 701.19: the infinitive rulings use; cards print the imperative, too short-lived a form
         # in the learned term's n-grams to match it.
         "régénérer": "Regenerate",
@@ -177,9 +175,7 @@ ALIASES: dict[str, dict[str, str]] = {
         # The verb rulings use; the cards print another form (learned: "mutación" for Mutate).
         "regenerar": "Regenerate",
         "mutar": "Mutate",
-        # Typed by hand before the aligner, and not what the cards print (learned: "rebatir"):
-        # kept as a name other texts may use, for a person to review against kb terms.
-        "custodia": "Ward",
+        # Removed as wrong: "custodia" for Ward (the cards print "rebatir", which kb learns).
         # The obsolete name of mana value (before 2021): on no keyword line, so never learned.
         "coste de maná convertido": "Mana Value",
     },
