@@ -169,7 +169,11 @@ def rebuild_terms(session: Session) -> dict[str, Any]:
         state.inputs = inputs_digest(session)
     session.flush()
     counts["seconds"] = round(time.perf_counter() - started, 1)
-    log.info("learned keyword terms: %s", counts)
+    log.info(
+        "learned keyword terms: %s in %.1f s",
+        ", ".join(f"{n} {lang}" for lang, n in counts.items() if lang != "seconds"),
+        counts["seconds"],
+    )
     return counts
 
 
