@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -219,8 +220,16 @@ def test_a_search_loads_no_other_stage(home: Path) -> None:
         "    pass\n"
         "print('MODULES', ' '.join(sorted(sys.modules)))\n"
     )
+    # The default settings: a configured database URL (the PostgreSQL pass) is checked with
+    # SQLAlchemy's URL parser when settings load, which imports it.
+    env = {k: v for k, v in os.environ.items() if k not in ("KB_DATABASE_URL", "KB_DATABASE")}
     out = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=ROOT
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+        env=env,
     ).stdout
     printed, _, modules = out.rpartition("MODULES ")
     assert json.loads(printed)["results"]
