@@ -53,6 +53,7 @@ from .references import Reference, find_references
 from .terms import (
     GlossaryItem,
     RuleEntry,
+    TermMatch,
     Vocabulary,
     english_vocabulary,
     translated_vocabulary,
@@ -153,6 +154,21 @@ class _Rows:
         self.counts[kind] += 1
         if rule_id is None:
             self.counts[f"{kind}_unresolved"] += 1
+
+    def terms(self, source: Any, matches: Iterable[TermMatch]) -> None:
+        """The term links of one text: a row per rule each match names."""
+        for found in matches:
+            for target in found.term.targets:
+                self.add(
+                    source.source_type,
+                    source.source_id,
+                    source.language,
+                    target,
+                    "term",
+                    found.matched,
+                    found.start,
+                    found.end,
+                )
 
     def explicit(self, source_type: str, source_id: int, language: str, text: str) -> None:
         for ref in _references(text, language):
@@ -366,19 +382,9 @@ def _term_links(
             matches = matches + implied_matches(
                 vocab[source.language], source.text, matches, source.context
             )
-        for found in matches:
+        if matches:
             linked[source.source_type].add(source.owner)
-            for target in found.term.targets:
-                rows.add(
-                    source.source_type,
-                    source.source_id,
-                    source.language,
-                    target,
-                    "term",
-                    found.matched,
-                    found.start,
-                    found.end,
-                )
+        rows.terms(source, matches)
     return linked
 
 

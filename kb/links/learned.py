@@ -117,15 +117,4 @@ def relink_learned(session: Session, *, force: bool = False) -> dict[str, Any] |
 def _match(rows: Any, vocab: dict[str, Any], sources: Sequence[Any]) -> None:
     """Term links of the texts, as kb.links.build makes them (explicit references left out)."""
     for source in sources:
-        for found in vocab[source.language].match(source.text, mask=source.mask):
-            for target in found.term.targets:
-                rows.add(
-                    source.source_type,
-                    source.source_id,
-                    source.language,
-                    target,
-                    "term",
-                    found.matched,
-                    found.start,
-                    found.end,
-                )
+        rows.terms(source, vocab[source.language].match(source.text, mask=source.mask))
