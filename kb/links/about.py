@@ -59,7 +59,9 @@ _QUOTE_ENDS = re.compile(r"[\w’'-]*[.,;:!?]?\s*[”\"’]")
 _HAVE = frozenset("has have had".split())
 _STATES = frozenset("tapped untapped attached exiled".split())  # a state, not an action
 # "as part of casting a spell": the text says what the procedure consists of.
-_PART_OF = re.compile(r"\bpart of(?:\s+[\w’']+){0,4}\s+(?:or|and)\s*$|\bpart of\s*$", re.IGNORECASE)
+_PART_OF = re.compile(
+    r"\bpart of(?:\s+[\w’']+){0,4}\s+(?:or|and)\s*$|\b(?:part|cost) of\s*$", re.IGNORECASE
+)
 # A verb that names an event, used as a noun: "replaces the draw" talks about the event itself.
 _EVENT_NOUNS = frozenset("draw discard sacrifice attack block".split())
 _DETERMINERS = frozenset("the that this each".split())

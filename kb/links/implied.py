@@ -32,6 +32,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from .described import described_matches
 from .terms import Term, TermMatch, Vocabulary
 from .words import phrase_words, tokenize
 
@@ -137,6 +138,7 @@ def implied_matches(
         if not set(match.term.targets) <= linked:
             result.append(match)
             linked |= set(match.term.targets)
+    result += described_matches(vocab, text, set(linked), context.texts)
     return result
 
 

@@ -28,7 +28,7 @@ from typing import Any
 
 from .about import is_about, is_verb
 from .references import find_references
-from .thesaurus import ALIASES, GAME_NOUNS, GENERAL_CONCEPTS
+from .thesaurus import ALIASES, GAME_NOUNS, GENERAL_CONCEPTS, RULE_STATEMENTS
 from .words import Token, phrase_gaps, phrase_words, tokenize
 
 # Participles and gerunds: "enchanted", "enchantée", "encantada" are not the Enchant keyword.
@@ -466,6 +466,10 @@ def english_vocabulary(
     for rule in rules:
         if rule.title and rule.kind in ("chapter", "rule") and rule.title != "General":
             _add_title(builder, rule, concepts)
+        body = rule.body.replace("’", "'").casefold()
+        for statement in RULE_STATEMENTS:
+            if rule.kind in ("rule", "subrule") and statement in body:
+                concepts.setdefault(statement, (rule.number,))
         for found in _DEFINED.finditer(rule.body):
             term = found["term"].strip()
             if 2 <= len(term.split()) <= 3 and not set(term.split()) & {"that", "for", "in"}:
