@@ -107,6 +107,33 @@ def test_general_concepts_only_where_the_text_is_about_them(vocab, text, expecte
     assert targets(vocab, text) == expected
 
 
+def _about(text: str, word: str) -> bool:
+    return is_about(text, text.index(word), text.index(word) + len(word))
+
+
+@pytest.mark.parametrize(
+    ("text", "word", "about"),
+    [
+        # what a player must or need not do, as after a modal
+        ("Other blocking creatures don’t have to block the same creature.", "block", True),
+        ("A player with eleven permanents will need to sacrifice six of them.", "sacrifice", True),
+        ("It would be too late to block with it.", "block", False),
+        # the event a "When/Whenever" trigger watches for (508.3a, 509.3, 601.2i)
+        ("When the equipped creature attacks, the first ability will trigger.", "attacks", True),
+        ("When that ability resolves, you draw a card.", "draw", False),
+        # what a spell or ability does (115.1); that it resolves only tells the story
+        ("Its triggered ability targets a player but not a card.", "targets", True),
+        ("It can't be targeted by spells and abilities that target a spell.", "target a", True),
+        ("After the spell resolves, its controller draws.", "resolves", False),
+        # the cost of a procedure
+        ("You unattach it as part of the cost of activating the ability.", "activating", True),
+        ("You reduce the cost of the spell by {1}.", "spell", False),
+    ],
+)
+def test_about_by_obligation_trigger_events_and_what_spells_do(text, word, about) -> None:
+    assert _about(text, word) is about
+
+
 def test_about_and_verb_tests_on_their_own() -> None:
     text = "Each creature is attacking. You're casting a spell."
     assert not is_about(text, text.index("attacking"), text.index("attacking") + 9)

@@ -68,6 +68,17 @@ _DETERMINERS = frozenset("the that this each".split())
 _LETS = frozenset("let lets letting allow allows".split())
 _PERSONS = frozenset("you them him her that player".split())
 _PLAYERS_DOING = frozenset("you're they're we're".split())
+# "doesn't have to attack", "will need to sacrifice": whether it must happen, as after a modal.
+_OBLIGED = frozenset("have has had need needs needed required able allowed forced".split())
+# 603.2: a trigger event is worded "When/Whenever [event]"; 508.3a, 509.3, 601.2i and 121 word
+# the events of attacking, blocking, casting and drawing so.
+_WHEN = frozenset({"when", "whenever"})
+_TRIGGER_EVENTS = ("attack", "block", "cast", "draw", "discard", "sacrific")
+# 115.1: spells and abilities are what target (and counter, destroy, exile …): the verb after
+# one says what the spell or ability does; that it resolves only tells the story.
+_OBJECTS = frozenset("spell spells ability abilities".split())
+_RELATIVES = frozenset("that which can can't cannot doesn't don't won't will".split())
+_STORY = ("resolv", "cast", "activat")
 
 
 def is_about(text: str, start: int, end: int) -> bool:
@@ -96,9 +107,27 @@ def is_about(text: str, start: int, end: int) -> bool:
         return True
     if last[0].endswith("ing"):  # "is attacking" is a state; "you're casting" the action
         return before_verb[0] in _PLAYERS_DOING
-    if before_verb[0] in _MODALS:
+    if before_verb[0] in _MODALS or _obliged(words):
         return True
+    if words[:1] and words[0] in _WHEN and last[0].startswith(_TRIGGER_EVENTS):
+        return True  # "When the equipped creature attacks": the event a trigger watches for
+    if _object_does(words) and not last[0].startswith(_STORY):
+        return True  # "the triggered ability targets a player", "abilities that target a spell"
     return before_verb[0] in _BE and _participle(last[0])
+
+
+def _obliged(words: list[str]) -> bool:
+    """*doesn't have to attack*, *will need to sacrifice*: to, after a word of obligation."""
+    kept = [w for w in words if w not in _ADVERBS]
+    return len(kept) >= 2 and kept[-1] == "to" and kept[-2] in _OBLIGED
+
+
+def _object_does(words: list[str]) -> bool:
+    """A spell or ability is the subject: *the ability targets*, *abilities that target*."""
+    kept = [w for w in words if w not in _ADVERBS]
+    while kept and kept[-1] in _RELATIVES:
+        kept.pop()
+    return bool(kept) and kept[-1] in _OBJECTS
 
 
 def _passive_subject(after: str) -> bool:

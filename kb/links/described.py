@@ -139,7 +139,7 @@ DESCRIPTIONS: tuple[Description, ...] = (
     Description(
         "cost",
         _re(
-            r"\b(?:can|may|could|must)\s+(?:activate|cast|pay)\b[^.]{0,60}?\bby (?:paying|"
+            r"\b(?:can|may|could|must)\s+(?:activate|cast|pay)\b[^.]{0,80}?\bby (?:paying|"
             r"sacrificing|tapping|untapping|discarding|exiling|removing|returning|putting)\b"
         ),
     ),
