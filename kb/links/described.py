@@ -7,9 +7,9 @@ body, :data:`kb.links.thesaurus.RULE_STATEMENTS`), so that it follows renumberin
 - **illegal targets** (608.2b "it checks whether the targets are still legal"): *its targets are
   all illegal*, *is no longer a legal target*;
 - **information an effect uses** (608.2h "the answer is determined only once", "last known
-  information"): *the value of X is determined as the ability resolves*, *its last known
-  existence on the battlefield*, *as it last existed*; not *checked as it triggers and again as
-  it resolves*, which is the intervening "if" clause;
+  information"): *the value of X is determined as the ability resolves*, *count the cards when
+  it resolves*, *its last known existence on the battlefield*, *as it last existed*; not
+  *checked as it triggers and again as it resolves*, which is the intervening "if" clause;
 - **the intervening "if" clause** (603.4): a card worded "When/Whenever/At …, if …" whose ruling
   says the ability won't trigger, or that its condition is checked (again);
 - **new objects** (400.7 "becomes a new object with no memory of … its previous existence");
@@ -25,6 +25,14 @@ body, :data:`kb.links.thesaurus.RULE_STATEMENTS`), so that it follows renumberin
   *each other player chooses in turn order*;
 - **exiled face up** (406.3 "exiled cards are, by default, kept face up"): *you exile the cards
   face up*;
+- **costs** (118.7 cost reductions; paying a cost by an action): *costs {1} less to cast*, *you
+  can activate the ability by sacrificing a permanent*;
+- **an ability independent of its source** (113.7a): *that ability resolves … even if Mage Slayer
+  has left the battlefield*;
+- **the legend rule** (704.5j) and **+1/+1 and -1/-1 counters** (704.5q) as the rules word them;
+- **summoning sickness** (302.6 "under its controller's control continuously since their most
+  recent turn began"), **card types** (205.2a: *the type creature*), **instructions in the order
+  written** (608.2c: *you perform the actions in sequence*);
 - **not finding a searched card** (701.23b "isn't required to find some or all of those cards"):
   *doesn't need to find a basic land card*.
 
@@ -54,6 +62,7 @@ class Description:
     shown: re.Pattern[str]
     also: re.Pattern[str] | None = None  # the same sentence must show this too
     card: re.Pattern[str] | None = None  # a text of the ruling's cards must show this
+    unless: re.Pattern[str] | None = None  # the sentence must not show this
 
 
 def _re(pattern: str) -> re.Pattern[str]:
@@ -71,11 +80,19 @@ DESCRIPTIONS: tuple[Description, ...] = (
     ),
     Description(
         "an effect requires information from the game",
+        _re(r"\blast known (?:information|existence)\b|\bas it (?:last|most recently) existed\b"),
+    ),
+    Description(
+        "an effect requires information from the game",
         _re(
-            r"\blast known (?:information|existence)\b|\bas it (?:last|most recently) existed\b"
-            r"|\b(?:checked|determined|counted|locked in)\b(?:\s+only)?(?:\s+once)?\s+(?:as|when)"
-            r"\s+(?:(?!\bagain\b)[^.]){0,60}?\bresolv"
+            r"\b(?:as|when|until|while)\s+[^.]{0,50}?\b(?:resolves|is resolving|begins resolving"
+            r"|resolve)\b"
         ),
+        also=_re(
+            r"\b(?:checks?|checked|counts?|counted|determines?|determined|choose|chooses|chose|"
+            r"chosen|use|uses|the number of|how many|locked in)\b"
+        ),
+        unless=_re(r"\bagain\b"),  # checked as it triggers and again as it resolves: 603.4
     ),
     Description(
         "intervening “if” clause",
@@ -144,6 +161,29 @@ DESCRIPTIONS: tuple[Description, ...] = (
         ),
     ),
     Description(
+        "cost",
+        _re(
+            r"\bcosts? (?:\{[^}]+\})+ (?:less|more)\b|\bcost reductions?\b"
+            r"|\breduc\w* (?:the |its |that |their )?(?:total )?costs?\b"
+        ),
+    ),
+    Description(
+        "exists on the stack independently of its source",
+        _re(
+            r"\bindependently of its source\b|\beven (?:if|though)\b[^.]{0,50}?\b(?:has left|"
+            r"leaves|left|is no longer on|isn[’']t on) the battlefield\b"
+        ),
+        also=_re(r"\babilit(?:y|ies)\b[^.]*\bresolv|\bresolv[^.]*\babilit(?:y|ies)\b"),
+    ),
+    Description("legend rule", _re(r"\blegendary (?:permanents|creatures)\b[^.]*\bsame name\b")),
+    Description(
+        "state-based actions",
+        _re(
+            r"\+1/\+1 counters?\b[^.]*[-−]1/[-−]1 counters?\b[^.]*\bremov"
+            r"|[-−]1/[-−]1 counters?\b[^.]*\+1/\+1 counters?\b[^.]*\bremov"
+        ),
+    ),
+    Description(
         "card type",
         _re(
             r"\b(?:the|of|other|card)\s+types?\s+(?:such as\s+)?(?:artifact|battle|creature|"
@@ -177,7 +217,7 @@ def described_matches(
             continue
         for sentence in _SENTENCE.finditer(text):
             shown = description.shown.search(sentence.group())
-            if shown and (description.also is None or description.also.search(sentence.group())):
+            if shown and _with(description, sentence.group()):
                 start, end = sentence.start() + shown.start(), sentence.start() + shown.end()
                 phrase = text[start:end]
                 words = phrase_words(phrase, "en")
@@ -186,6 +226,13 @@ def described_matches(
                 linked |= set(targets)
                 break
     return result
+
+
+def _with(description: Description, sentence: str) -> bool:
+    """Whether the sentence shows what must come with the description, and not what must not."""
+    if description.also is not None and not description.also.search(sentence):
+        return False
+    return description.unless is None or not description.unless.search(sentence)
 
 
 def _fold(name: str) -> str:
