@@ -125,6 +125,10 @@ def _about(text: str, word: str) -> bool:
         ("Its triggered ability targets a player but not a card.", "targets", True),
         ("It can't be targeted by spells and abilities that target a spell.", "target a", True),
         ("After the spell resolves, its controller draws.", "resolves", False),
+        # how many of it there are (delirium counts card types)
+        ("If there are four or more card types among them, it gets +1/+1.", "card types", True),
+        ("You may choose more targets.", "targets", True),
+        ("It has the card types of the copied card.", "card types", False),
         # the cost of a procedure
         ("You unattach it as part of the cost of activating the ability.", "activating", True),
         ("You reduce the cost of the spell by {1}.", "spell", False),

@@ -48,6 +48,7 @@ RULES = [
     RuleEntry("704", "chapter", "State-Based Actions", ""),
     RuleEntry("704.5j", "subrule", "", "… This is called the “legend rule.”"),
     RuleEntry("712", "chapter", "Double-Faced Cards", ""),
+    RuleEntry("729", "chapter", "Merging with Permanents", ""),
 ]
 GLOSSARY = [
     GlossaryItem("Active Player, Nonactive Player Order", "A system. See rule 101.4."),
@@ -58,6 +59,7 @@ GLOSSARY = [
     GlossaryItem("Exile", "1. A zone. See rule 406, “Exile.”"),
     GlossaryItem("Illegal Target", "A target that no longer exists … See rule 608.2b."),
     GlossaryItem("Intervening “If” Clause", "A specially worded condition. See rule 603.4."),
+    GlossaryItem("Merged Permanent", "A permanent of several objects. See rule 729."),
     GlossaryItem("Legend Rule", "A state-based action. See rule 704.5j."),
     GlossaryItem("State-Based Actions", "Game actions. See rule 704, “State-Based Actions.”"),
     GlossaryItem("Search", "To look at all cards … See rule 701.23, “Search.”"),
@@ -164,6 +166,9 @@ def test_rule_statements_name_untitled_rules(vocab) -> None:
         # 205.2: the card types
         ("It is any spell with the type creature, even if it has other types.", ["205"]),
         ("Elves are a creature type.", []),
+        # 729: a merged permanent, as rulings on mutate call it
+        ("The merged creature has all abilities of each card.", ["729"]),
+        ("The creature merged into a single name.", []),
         # 712 and 118.9 by their names in rulings
         ("The two cards will both return with their front faces up.", ["712"]),
         ("X is 0 when you cast it without paying its mana cost.", ["118"]),

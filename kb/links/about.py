@@ -52,7 +52,9 @@ _ADVERBS = frozenset(
     "not only still also never always already even just simply normally then again somehow all "
     "both each".split()
 )
-_COUNTS = frozenset("one two three four five either neither multiple".split())
+_COUNTS = frozenset(
+    "one two three four five six seven either neither multiple more fewer many several".split()
+)
 # The quote holds the word alone (“draw,”, “attacks alone”): a quoted ability's first word
 # (“Sacrifice an artifact: …”) is card text, not the concept talked about.
 _QUOTE_ENDS = re.compile(r"[\w’'-]*[.,;:!?]?\s*[”\"’]")

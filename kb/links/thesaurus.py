@@ -118,6 +118,8 @@ ALIASES: dict[str, dict[str, str]] = {
         "legal target": "Illegal Target",
         # Cards that care about drafting exist only for Conspiracy Draft (rule 905).
         "draft": "Conspiracy Draft",
+        # 729: a merged permanent is a creature in every ruling on mutate.
+        "merged creature": "Merged Permanent",
         # 712: the faces of a double-faced card ("return with their front faces up").
         "front face": "Double-Faced Cards",
         "back face": "Double-Faced Cards",
