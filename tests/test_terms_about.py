@@ -129,6 +129,9 @@ def _about(text: str, word: str) -> bool:
         ("If there are four or more card types among them, it gets +1/+1.", "card types", True),
         ("You may choose more targets.", "targets", True),
         ("It has the card types of the copied card.", "card types", False),
+        # what a spell requires (115.1, 601.2c)
+        ("If any of them require targets, those are chosen later.", "targets", True),
+        ("It requires that you choose a target.", "target", False),
         # the cost of a procedure
         ("You unattach it as part of the cost of activating the ability.", "activating", True),
         ("You reduce the cost of the spell by {1}.", "spell", False),

@@ -52,6 +52,7 @@ _ADVERBS = frozenset(
     "not only still also never always already even just simply normally then again somehow all "
     "both each".split()
 )
+_REQUIRES = frozenset("require requires required requiring".split())
 _COUNTS = frozenset(
     "one two three four five six seven either neither multiple more fewer many several".split()
 )
@@ -102,6 +103,8 @@ def is_about(text: str, start: int, end: int) -> bool:
     if not before_verb:
         return False
     if before_verb[0] in _COUNTS:  # "only one target", "either target": how many of it
+        return True
+    if _REQUIRES & set(words[-2:]):  # "a spell that requires a target" (115.1, 601.2c)
         return True
     if before_verb[0] in _DETERMINERS and last[0] in _EVENT_NOUNS:  # "the draw"
         return True
