@@ -18,7 +18,8 @@ look for, and names its rule by concept (glossary term or title), so that it fol
   an effect changes kinds of two layers (power and toughness, types, colors, abilities) is
   about how continuous effects interact;
 - **interaction titles** (616 "Interaction of Replacement and/or Prevention Effects"): a sentence
-  that names every concept of such a title is about how they interact.
+  that names every concept of such a title is about how they interact;
+- the rules :mod:`kb.links.described` recognises by one of their own statements.
 
 Measured on the dev split of ``tests/data/links/labelled_unseen.json`` and the 105 rulings of
 ``labelled_clarifications.json`` (``benchmarks/term_links.py``); the card's own keywords were
