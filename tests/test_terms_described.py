@@ -20,6 +20,7 @@ RULES = [
         "",
         "Once activated or triggered, an ability exists on the stack independently of its source.",
     ),
+    RuleEntry("117", "chapter", "Timing and Priority", ""),
     RuleEntry("118", "chapter", "Costs", ""),
     RuleEntry("205", "chapter", "Type Line", ""),
     RuleEntry("302.6", "rule", "", "A creature can’t attack unless …"),
@@ -119,6 +120,10 @@ def test_rule_statements_name_untitled_rules(vocab) -> None:
         ("Rielle’s first ability applies only while it’s on the battlefield.", ["611.3"]),
         ("Effects that affect power apply only to creatures on the battlefield.", ["611.3"]),
         ("The first ability applies to the spell.", []),
+        # 117: timing
+        ("You must follow all applicable timing rules.", ["117"]),
+        ("You may activate it any time you could cast an instant.", ["117"]),
+        ("It’s an instant, so you may cast it in response.", []),
         # 601.2 / 602.2b: choices announced while casting or activating
         ("You divide the damage as you cast Ignite Disorder, not as it resolves.", ["601"]),
         ("The creature is chosen on announcement and not on resolution of the spell.", ["601"]),

@@ -19,6 +19,8 @@ body, :data:`kb.links.thesaurus.RULE_STATEMENTS`), so that it follows renumberin
   turn won't get the bonus*;
 - **static abilities** (611.3a "isn't locked in; it applies at any given moment"): *applies only
   while it's on the battlefield*, *apply only to creatures on the battlefield*;
+- **timing** (117; 307.1 and 602.5d, "Activate only as a sorcery"): *you must follow all
+  applicable timing rules*, *any time you could cast an instant*, *only as a sorcery*;
 - **choices made while casting or activating** (601.2b-d, 602.2b: modes, targets, division are
   announced as the spell is cast): *you divide the damage as you cast it*, *chosen on
   announcement*;
@@ -118,6 +120,14 @@ DESCRIPTIONS: tuple[Description, ...] = (
         _re(
             r"\bappl(?:y|ies) only (?:while|to|as long as)\b|\blocked in\b|\bat any given moment\b"
             r"|\bappl(?:y|ies) at all times\b"
+        ),
+    ),
+    Description(
+        "timing and priority",
+        _re(
+            r"\btiming (?:rules?|restrictions?|permissions?)\b|\bany time (?:you|they|a player) "
+            r"could cast (?:an instant|a sorcery)\b|\bonly as an? (?:sorcery|instant)\b"
+            r"|\b(?:sorcery|instant)[- ]speed\b"
         ),
     ),
     Description(
