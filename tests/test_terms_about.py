@@ -24,6 +24,7 @@ RULES = [
     RuleEntry("103.3", "subrule", "", "Each player shuffles their deck."),
     RuleEntry("111", "chapter", "Tokens", ""),
     RuleEntry("115", "chapter", "Targets", ""),
+    RuleEntry("116", "chapter", "Special Actions", ""),
     RuleEntry("121", "chapter", "Drawing a Card", ""),
     RuleEntry("122", "chapter", "Counters", ""),
     RuleEntry("406", "chapter", "Exile", ""),
@@ -64,6 +65,7 @@ GLOSSARY = [
         "Some spells previously referred to a counter being “placed”. See rule 122, “Counters.”",
         obsolete=True,
     ),
+    GlossaryItem("Play", "1. To play a land. See rule 116."),
     GlossaryItem("Shuffle", "To randomize the cards. See rule 103.3 and rule 701.24."),
     GlossaryItem("Split Second", "A keyword ability. See rule 702.61, “Split Second.”"),
     GlossaryItem("Target", "A preselected object. See rule 115, “Targets.”"),
@@ -99,6 +101,9 @@ def targets(vocab, text: str) -> list[str]:
         ("You cast it from your hand, then you draw a card.", []),
         ("Its controller chooses targets for it, if any.", []),
         ("The spell will resolve and you won't draw a card.", []),
+        # "play with" is no play (116)
+        ("You don't have to play with any conspiracy you drafted.", []),
+        ("You can't play lands this turn.", ["116"]),
         # specific terms are linked wherever they are
         ("Split second doesn’t stop you from casting it.", ["702.61"]),
     ],

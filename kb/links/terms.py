@@ -38,6 +38,8 @@ _DERIVED = {
     "es": ("ado", "ada", "ados", "adas", "ido", "ida", "idos", "idas", "ando", "iendo"),
 }
 _FOLLOWERS = frozenset({"counter", "token"})  # "plot counters" are not the plot keyword
+# "play with the top card of your library revealed" (401.5), "play with a conspiracy": not 116.
+_IDIOMS = {("play",): "with"}
 _SYMBOL = re.compile(r"\{[A-Z0-9/]{1,6}\}")
 _DEFINED = re.compile(
     r"(?:referred to as|(?:is|are) called|(?:is|are) known as)\s+(?:an?\s+|the\s+)?“?"
@@ -171,6 +173,9 @@ class Vocabulary:
             n = len(term.words)
             after = content[i + n] if i + n < len(content) else None
             if n == 1 and after and after[1] == content[i][1] and after[0].norm in _FOLLOWERS:
+                i += 1
+                continue
+            if after and _IDIOMS.get(term.words) == after[0].norm:
                 i += 1
                 continue
             first, last = content[i][0], content[i + n - 1][0]
