@@ -19,6 +19,9 @@ if TYPE_CHECKING:
 
 LANGS: tuple[str, ...] = ("en", "fr", "es")
 DEFAULT_LANG = "en"
+# Which of a text's translations in one language a reader is shown: a human one (official, then
+# community) before a machine one. Every stage that picks one sorts by this.
+PROVENANCE_ORDER: dict[str, int] = {"official": 0, "community": 1, "machine": 2}
 
 
 @dataclass(frozen=True)

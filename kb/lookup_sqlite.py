@@ -9,7 +9,6 @@ they answer ``None`` and the caller takes the ORM path, which PostgreSQL always 
 
 from __future__ import annotations
 
-import json
 import os
 import sqlite3
 from contextlib import closing
@@ -19,10 +18,8 @@ from urllib.parse import quote
 
 from kb.corpus.numbers import is_rule_number, sort_key
 from kb.errors import KbUsageError, NotFoundError
-from kb.langs import LANGS, fold, language_name
+from kb.langs import PROVENANCE_ORDER, language_name
 
-# As kb.lookup and kb.versions.drift: a human translation before a machine one.
-PROVENANCE_ORDER = {"official": 0, "community": 1, "machine": 2}
 JUDGED_KINDS = ("rule", "subrule")
 # As kb.terminology.store: the languages with learned card terms, and the confidence shown.
 TERM_LANGUAGES = ("fr", "es")
@@ -77,8 +74,12 @@ def answer(url: str, view: str, *args: Any) -> dict[str, Any] | None:
     if conn is None:
         return None
     with closing(conn):
+        if view == "card":
+            from kb.lookup_sqlite_cards import card_view
+
+            return card_view(conn, *args)
         try:
-            return (rule_view if view == "rule" else card_view)(conn, *args)
+            return rule_view(conn, *args)
         except NeedsOrm:
             return None
 
@@ -342,140 +343,3 @@ def _card_terms(
         ):
             chosen.setdefault(rule, label[:1].upper() + label[1:])
     return {number: {"title": title, **CARD_TERM} for number, title in chosen.items()}
-
-
-# --- cards -------------------------------------------------------------------------------------
-
-
-def _card_name(conn: sqlite3.Connection, card_id: int) -> str:
-    return conn.execute("SELECT name FROM cards WHERE id = ?", (card_id,)).fetchone()[0]
-
-
-def find_card(conn: sqlite3.Connection, query: str) -> int:
-    """As :func:`kb.lookup.find_card`: the card's id."""
-    wanted = query.strip()
-    page = conn.execute("SELECT card_id FROM rulings_pages WHERE page_id = ?", (wanted,)).fetchone()
-    if page is not None and page[0] is not None:
-        return int(page[0])
-    card = conn.execute(
-        'SELECT id FROM cards WHERE oracle_id = ? OR "key" = ?', (wanted, wanted)
-    ).fetchone()
-    if card is not None:
-        return int(card[0])
-    named = [
-        cid
-        for (cid,) in conn.execute(
-            "SELECT card_id FROM card_localizations WHERE name = ? "
-            "UNION SELECT id FROM cards WHERE name = ?",
-            (wanted, wanted),
-        )
-    ]
-    if len(set(named)) == 1:
-        return int(named[0])
-    folded = fold(wanted)
-    names = [
-        (cid, fold(name))
-        for cid, name in conn.execute(
-            "SELECT card_id, name FROM card_localizations UNION SELECT id, name FROM cards"
-        )
-    ]
-    exact = sorted({cid for cid, name in names if name == folded})
-    if len(exact) == 1:
-        return int(exact[0])
-    partial = sorted({cid for cid, name in names if folded and folded in name})
-    if len(exact) > 1 or len(partial) > 1:
-        labels = sorted({_card_name(conn, cid) for cid in exact or partial})
-        shown = ", ".join(labels[:10]) + (" …" if len(labels) > 10 else "")
-        raise NotFoundError(f"{query!r} matches {len(labels)} cards: {shown}")
-    if len(partial) == 1:
-        return int(partial[0])
-    raise NotFoundError(f"no card named {query!r} (nor with that oracle id or rulings page id)")
-
-
-def _json(value: str | None) -> Any:
-    return None if value is None else json.loads(value)
-
-
-def card_view(conn: sqlite3.Connection, query: str) -> dict[str, Any]:
-    """As :func:`kb.lookup.card_view`."""
-    card_id = find_card(conn, query)
-    key, oracle_id, name, mana_value, mana_cost, details, legalities, layout, faces = conn.execute(
-        'SELECT "key", oracle_id, name, mana_value, mana_cost, face_details, legalities, '
-        "layout, faces FROM cards WHERE id = ?",
-        (card_id,),
-    ).fetchone()
-    locs = {
-        lang: (loc_name, type_line, text)
-        for lang, loc_name, type_line, text in conn.execute(
-            "SELECT language, name, type_line, text FROM card_localizations WHERE card_id = ? "
-            "ORDER BY id",
-            (card_id,),
-        )
-    }
-    pages = conn.execute(
-        "SELECT page_id, language, recognised, attributes FROM rulings_pages WHERE card_id = ? "
-        "ORDER BY page_id",
-        (card_id,),
-    ).fetchall()
-    printings = sorted(
-        set(conn.execute("SELECT set_code, number FROM printings WHERE card_id = ?", (card_id,)))
-    )
-    attributes: dict[str, str] = {}
-    for page in pages:
-        attributes.update(_json(page[3]) or {})
-    return {
-        "key": key,
-        "oracle_id": oracle_id,
-        "name": name,
-        "names": {lang: locs[lang][0] for lang in LANGS if lang in locs},
-        "type_lines": {lang: locs[lang][1] for lang in LANGS if lang in locs},
-        "texts": {lang: locs[lang][2] for lang in LANGS if lang in locs},
-        "mana_value": mana_value,
-        "mana_cost": mana_cost,
-        "face_details": [dict(d) for d in _json(details) or []],
-        "legalities": dict(sorted((_json(legalities) or {}).items())),
-        "layout": layout,
-        "faces": list(_json(faces) or []),
-        "attributes": attributes,
-        "printings": [{"set": s, "number": n} for s, n in printings],
-        "rulings_pages": [
-            {"page_id": p, "language": lang, "recognised": bool(recognised)}
-            for p, lang, recognised, _ in pages
-        ],
-        "rulings": clarifications_of(conn, card_id),
-    }
-
-
-def clarifications_of(conn: sqlite3.Connection, card_id: int) -> list[dict[str, Any]]:
-    """As :func:`kb.lookup.clarifications_of`."""
-    rows = conn.execute(
-        "SELECT c.id, c.date, c.source, t.language, t.text, t.provenance FROM clarifications c "
-        "LEFT JOIN clarification_texts t ON t.clarification_id = c.id WHERE c.id IN "
-        "(SELECT clarification_id FROM card_clarifications WHERE card_id = ?) ORDER BY c.id, t.id",
-        (card_id,),
-    ).fetchall()
-    found: dict[int, dict[str, Any]] = {}
-    for cid, date, source, language, text, provenance in rows:
-        item = found.setdefault(cid, {"id": cid, "date": date, "source": source, "all": []})
-        if language is not None:
-            item["all"].append((language, text, provenance))
-    for item in found.values():
-        first = sorted(item["all"], key=lambda t: (t[0] != "en", t[0]))
-        item["first"] = first[0][1] if first else ""
-    ordered = sorted(found.values(), key=lambda c: (c["date"], c["first"], c["id"]))
-    return [
-        {
-            "id": c["id"],
-            "date": c["date"],
-            "source": c["source"],
-            "texts": {
-                language: {"text": text, "provenance": provenance}
-                for language, text, provenance in sorted(
-                    c["all"],
-                    key=lambda t: (t[0], PROVENANCE_ORDER.get(t[2], 9)),
-                    reverse=True,
-                )
-            },
-        }
-        for c in ordered
-    ]
