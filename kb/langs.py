@@ -384,6 +384,8 @@ def normalize_typography(text: str) -> str:
 
 def fold(text: str) -> str:
     """Lower-case, strip accents and normalise typography: ``Règle`` and ``regle`` fold alike."""
+    if text.isascii():  # no accent nor typography to fold: what `kb card` does to 100k names
+        return " ".join(text.split()).lower()
     decomposed = unicodedata.normalize("NFKD", normalize_typography(text).casefold())
     return "".join(c for c in decomposed if not unicodedata.combining(c))
 

@@ -242,7 +242,7 @@ def _translations(
     judged: dict[str, tuple[tuple[Any, ...], tuple[Any, ...]]] = {}
     for tr_number, provenance, follows_id, assumed, text_id in conn.execute(
         "SELECT r.number, t.provenance, t.follows_edition_id, t.follows_assumed, t.id "
-        "FROM rule_texts t JOIN rules r ON r.id = t.rule_id JOIN editions e ON e.id = r.edition_id "
+        f"{_FROM_TRANSLATIONS}"
         "WHERE e.kind = 'translations' AND t.language = ? ORDER BY r.sort_key, t.id",
         (language,),
     ):
@@ -261,20 +261,9 @@ def _translations(
             judged[tr_number] = (rank, (text_id, provenance, follows_id, assumed))
     wanted = {n: kinds[n] for n in numbers}
     chosen = {n: judged[n][1] for n in numbers if wanted[n] in JUDGED_KINDS and n in judged}
-    rows = {
-        row[0]: row
-        for row in _rows(conn, [c[0] for c in chosen.values()], "t.id IN ({})", "ORDER BY t.id")
-    }
+    rows = {row[0]: row for row in _rows(conn, [c[0] for c in chosen.values()])}
     headings = [n for n in numbers if wanted[n] not in JUDGED_KINDS]
-    heading_rows = _rows(
-        conn,
-        headings,
-        "r.number IN ({})",
-        "AND t.language = ? AND r.edition_id IN "
-        "(SELECT id FROM editions WHERE kind = 'translations') ORDER BY t.id",
-        (language,),
-        number=True,
-    )
+    heading_rows = _heading_rows(conn, headings, language)
     examples = _examples(conn, [*rows, *(row[1] for row in heading_rows)])
     dates = _dates(conn)
     shown: dict[str, dict[str, Any]] = {}
@@ -303,25 +292,42 @@ def _translations(
     return shown
 
 
-def _rows(
-    conn: sqlite3.Connection,
-    keys: list[Any],
-    where: str,
-    tail: str,
-    extra: tuple[Any, ...] = (),
-    *,
-    number: bool = False,
+# Translations are found from their few editions down (a CROSS JOIN fixes SQLite's join order):
+# left to itself SQLite scanned every rule text of a full history first, a second per lookup.
+_FROM_TRANSLATIONS = (
+    "FROM editions e CROSS JOIN rules r ON r.edition_id = e.id "
+    "CROSS JOIN rule_texts t ON t.rule_id = r.id "
+)
+
+
+def _heading_rows(
+    conn: sqlite3.Connection, numbers: list[str], language: str
 ) -> list[tuple[Any, ...]]:
-    """Rule texts by id (or, with ``number``, by rule number, each row led by the number)."""
-    head = _TEXTS.replace("SELECT ", "SELECT r.number, ") if number else _TEXTS
+    """The translated texts of parts and chapters, each row led by its rule number."""
     found: list[tuple[Any, ...]] = []
-    for start in range(0, len(keys), 500):
-        chunk = keys[start : start + 500]
+    for start in range(0, len(numbers), 500):
+        chunk = numbers[start : start + 500]
         found.extend(
             conn.execute(
-                head + "JOIN rules r ON r.id = t.rule_id "
-                f"WHERE {where.format(','.join('?' * len(chunk)))} {tail}",
-                (*chunk, *extra),
+                "SELECT r.number, t.id, t.language, t.title, b.text, t.provenance, "
+                f"t.follows_edition_id, t.follows_assumed {_FROM_TRANSLATIONS}"
+                "LEFT JOIN rule_bodies b ON b.id = t.body_id "
+                f"WHERE e.kind = 'translations' AND t.language = ? "
+                f"AND r.number IN ({','.join('?' * len(chunk))}) ORDER BY t.id",
+                (language, *chunk),
+            )
+        )
+    return found
+
+
+def _rows(conn: sqlite3.Connection, ids: list[int]) -> list[tuple[Any, ...]]:
+    """Rule texts by id."""
+    found: list[tuple[Any, ...]] = []
+    for start in range(0, len(ids), 500):
+        chunk = ids[start : start + 500]
+        found.extend(
+            conn.execute(
+                _TEXTS + f"WHERE t.id IN ({','.join('?' * len(chunk))}) ORDER BY t.id", chunk
             )
         )
     return found

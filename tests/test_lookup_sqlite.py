@@ -124,3 +124,21 @@ def test_a_lookup_imports_no_orm(sqlite_kb):
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert json.loads(done.stdout.strip().splitlines()[-1]) == [], done.stderr
+
+
+def test_folding_an_ascii_name_takes_a_shortcut_to_the_same_result():
+    import random
+    import unicodedata
+
+    from kb.langs import fold, normalize_typography
+
+    def folded(text: str) -> str:
+        decomposed = unicodedata.normalize("NFKD", normalize_typography(text).casefold())
+        return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+    rng = random.Random(17)
+    ascii_chars = [chr(i) for i in range(128)]
+    names = ["The Trickster-God's Heist", " Halvar,\tGod  of\nBattle ", "\x1c\x1fA\x0bB"]
+    names += ["".join(rng.choices(ascii_chars, k=rng.randint(0, 12))) for _ in range(20000)]
+    assert [fold(n) for n in names] == [folded(n) for n in names]
+    assert fold("Règle  Épée") == "regle epee"  # the full folding where it is needed
