@@ -36,16 +36,17 @@ def find_card(conn: sqlite3.Connection, query: str) -> int:
     if len(set(named)) == 1:
         return int(named[0])
     folded = fold(wanted)
-    names = [
-        (cid, fold(name))
-        for cid, name in conn.execute(
-            "SELECT card_id, name FROM card_localizations UNION SELECT id, name FROM cards"
-        )
-    ]
-    exact = sorted({cid for cid, name in names if name == folded})
+    # Each distinct name folded once (read off the name indexes), then the cards of those matched.
+    names: dict[str, str] = {}
+    for (name,) in conn.execute(
+        "SELECT name FROM card_localizations UNION ALL SELECT name FROM cards"
+    ):
+        if name not in names:
+            names[name] = fold(name)
+    exact = _cards_named(conn, [name for name, f in names.items() if f == folded])
     if len(exact) == 1:
         return int(exact[0])
-    partial = sorted({cid for cid, name in names if folded and folded in name})
+    partial = _cards_named(conn, [name for name, f in names.items() if folded and folded in f])
     if len(exact) > 1 or len(partial) > 1:
         labels = sorted({_card_name(conn, cid) for cid in exact or partial})
         shown = ", ".join(labels[:10]) + (" …" if len(labels) > 10 else "")
@@ -53,6 +54,23 @@ def find_card(conn: sqlite3.Connection, query: str) -> int:
     if len(partial) == 1:
         return int(partial[0])
     raise NotFoundError(f"no card named {query!r} (nor with that oracle id or rulings page id)")
+
+
+def _cards_named(conn: sqlite3.Connection, names: list[str]) -> list[int]:
+    """The ids of the cards with one of these names in some language, sorted."""
+    found: set[int] = set()
+    for start in range(0, len(names), 400):
+        chunk = names[start : start + 400]
+        marks = ",".join("?" * len(chunk))
+        found.update(
+            cid
+            for (cid,) in conn.execute(
+                f"SELECT card_id FROM card_localizations WHERE name IN ({marks}) "
+                f"UNION SELECT id FROM cards WHERE name IN ({marks})",
+                (*chunk, *chunk),
+            )
+        )
+    return sorted(found)
 
 
 def _json(value: str | None) -> Any:
