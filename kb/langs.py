@@ -19,6 +19,9 @@ if TYPE_CHECKING:
 
 LANGS: tuple[str, ...] = ("en", "fr", "es")
 DEFAULT_LANG = "en"
+# Which of a text's translations in one language a reader is shown: a human one (official, then
+# community) before a machine one. Every stage that picks one sorts by this.
+PROVENANCE_ORDER: dict[str, int] = {"official": 0, "community": 1, "machine": 2}
 
 
 @dataclass(frozen=True)
@@ -381,6 +384,8 @@ def normalize_typography(text: str) -> str:
 
 def fold(text: str) -> str:
     """Lower-case, strip accents and normalise typography: ``Règle`` and ``regle`` fold alike."""
+    if text.isascii():  # no accent nor typography to fold: what `kb card` does to 100k names
+        return " ".join(text.split()).lower()
     decomposed = unicodedata.normalize("NFKD", normalize_typography(text).casefold())
     return "".join(c for c in decomposed if not unicodedata.combining(c))
 

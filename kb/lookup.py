@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session, selectinload
 
 from kb.corpus.numbers import is_rule_number, sort_key
 from kb.errors import KbUsageError, NotFoundError
-from kb.langs import LANGS, fold, language_name
+from kb.langs import LANGS, PROVENANCE_ORDER, fold, language_name
 from kb.models import (
     Card,
     CardClarification,
@@ -30,9 +30,6 @@ from kb.models import (
     RuleText,
     RulingsPage,
 )
-
-# Which translation to show when a language has several: a human one first.
-PROVENANCE_ORDER = {"official": 0, "community": 1, "machine": 2}
 
 
 def find_edition(session: Session, date: str | None = None, language: str = "en") -> Edition:

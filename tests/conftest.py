@@ -68,6 +68,29 @@ def cr_path(shared_corpus: Path):
     return path
 
 
+# A part of the real KHM.json for tests that ingest a set file again and again: its first card
+# identities (modal double-faced ones among them) and the seed 003's card, every printing of each.
+KHM_PART_CARDS = 40
+SEED_CARD = "The Trickster-God's Heist"
+
+
+@pytest.fixture(scope="session")
+def khm_part(shared_corpus: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """KHM.json cut to 40 card identities and the seed 003's card (a tenth of the ingest)."""
+    import json
+
+    document = json.loads((shared_corpus / "mtgjson" / "KHM.json").read_text(encoding="utf-8"))
+    cards = document["data"]["cards"]
+    oracle = [c.get("identifiers", {}).get("scryfallOracleId") for c in cards]
+    kept = set(list(dict.fromkeys(oracle))[:KHM_PART_CARDS])
+    kept |= {o for c, o in zip(cards, oracle, strict=True) if c["name"] == SEED_CARD}
+    document["data"]["cards"] = [c for c, o in zip(cards, oracle, strict=True) if o in kept]
+    assert any(c.get("side") for c in document["data"]["cards"])  # double-faced cards too
+    path = tmp_path_factory.mktemp("khm-part") / "KHM.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    return path
+
+
 @pytest.fixture(scope="session")
 def seeds() -> Path:
     """The seed pages shipped in the repository's corpus/ folder."""

@@ -243,10 +243,43 @@ def compare(expected: Counter[tuple[Any, ...]], actual: Counter[tuple[Any, ...]]
     }
 
 
+# The faults' corpus: two consecutive editions (aligned, diffed, lineages) and a part of Kaldheim
+# that holds the seed 003's card (a rulings page recognised) and modal double-faced cards. Each
+# test ingests it several times, fault after fault: the whole shared corpus took twice as long.
+FAULT_EDITIONS = ("MagicCompRules_20251114.txt", "MagicCompRules_20260116.txt")
+
+
 @pytest.fixture(scope="module")
-def reference(full_settings) -> Counter[tuple[Any, ...]]:
-    """The full knowledge base (seeds + real corpus) ingested cleanly, as a fingerprint."""
-    return fingerprint(full_settings.database)
+def fault_corpus(
+    tmp_path_factory: pytest.TempPathFactory, shared_corpus: Path, khm_part: Path
+) -> Path:
+    """A folder with two CR editions of the shared corpus and a part of its KHM.json."""
+    folder = tmp_path_factory.mktemp("fault-corpus")
+    for name in FAULT_EDITIONS:
+        (folder / name).write_bytes((shared_corpus / "cr" / "en" / name).read_bytes())
+    (folder / "KHM.json").write_bytes(khm_part.read_bytes())
+    return folder
+
+
+@pytest.fixture(scope="module")
+def reference(
+    tmp_path_factory: pytest.TempPathFactory, fault_corpus: Path, _pg_admin
+) -> Counter[tuple[Any, ...]]:
+    """The seeds and the faults' corpus ingested cleanly, as a fingerprint."""
+    from conftest import _pg_schema_url
+
+    from kb.config import Settings
+    from kb.pipeline import ingest
+
+    home = tmp_path_factory.mktemp("reference") / "_kb"
+    url = _pg_schema_url(_pg_admin, "kbref") if _pg_admin else f"sqlite:///{home}/kb.sqlite"
+    settings = Settings(home=home, database_url=url, corpus=(SEEDS, fault_corpus), base_dir=ROOT)
+    report = ingest(settings)
+    assert not report.failed, report.failed
+    rows = fingerprint(url)
+    recognised = [r for r in rows if r[0] == "rulings_pages" and dict(r[1:])["card_id"]]
+    assert recognised, "the seed's rulings page should be recognised as the KHM card"
+    return rows
 
 
 def _describe(result: subprocess.CompletedProcess[str]) -> str:
@@ -259,14 +292,14 @@ def _describe(result: subprocess.CompletedProcess[str]) -> str:
 
 @pytest.fixture(scope="module")
 def milestones(
-    tmp_path_factory: pytest.TempPathFactory, shared_corpus: Path, _pg_admin
+    tmp_path_factory: pytest.TempPathFactory, fault_corpus: Path, _pg_admin
 ) -> dict[str, int]:
     """Statements a fresh full ingest has run at its upkeep and at its relink (this backend)."""
     from conftest import _pg_schema_url
 
     folder = tmp_path_factory.mktemp("count")
     url = _pg_schema_url(_pg_admin, "kbcount") if _pg_admin else f"sqlite:///{folder}/c.sqlite"
-    return statement_milestones(folder / "_kb", url, [str(SEEDS), str(shared_corpus)])
+    return statement_milestones(folder / "_kb", url, [str(SEEDS), str(fault_corpus)])
 
 
 def kill_and_rerun(
@@ -312,11 +345,11 @@ def kill_and_rerun(
 
 
 def test_ingest_killed_at_random_points_then_rerun(
-    tmp_path: Path, shared_corpus: Path, reference, fresh_database_url, milestones
+    tmp_path: Path, fault_corpus: Path, reference, fresh_database_url, milestones
 ) -> None:
     rng = random.Random(SEED)
     url = fresh_database_url("killed")
-    corpus = [str(SEEDS), str(shared_corpus)]
+    corpus = [str(SEEDS), str(fault_corpus)]
     injected = kill_and_rerun(tmp_path / "_kb", url, corpus, rng, 6, milestones["collect_garbage"])
     assert injected["statement"] >= 1, f"no kill landed (seed {SEED})"
     assert compare(reference, fingerprint(url)) == {"lost": 0, "extra": 0, "duplicated": 0}, (
@@ -328,11 +361,11 @@ def test_ingest_killed_at_random_points_then_rerun(
     "milestone", ["collect_garbage", "rebuild_links"], ids=["in-the-upkeep", "in-the-relink"]
 )
 def test_killed_after_the_documents_committed(
-    tmp_path: Path, shared_corpus: Path, reference, fresh_database_url, milestones, milestone
+    tmp_path: Path, fault_corpus: Path, reference, fresh_database_url, milestones, milestone
 ) -> None:
     """Every document committed, the upkeep (recognition, clean-up) or the links not: a rerun
     that finds every file unchanged must still finish them."""
-    corpus = [str(SEEDS), str(shared_corpus)]
+    corpus = [str(SEEDS), str(fault_corpus)]
     upkeep = milestones[milestone]
     url = fresh_database_url("upkeep")
     home = tmp_path / "_kb"
@@ -393,7 +426,7 @@ def _sqlite_file(url: str) -> Path | None:
 
 
 def test_full_disk_gives_a_clear_error_and_keeps_what_was_loaded(
-    tmp_path: Path, shared_corpus: Path, reference
+    tmp_path: Path, fault_corpus: Path, reference
 ) -> None:
     """SQLite in the data folder; every file write past 64 KB more than the database fails."""
     home = tmp_path / "_kb"
@@ -403,7 +436,7 @@ def test_full_disk_gives_a_clear_error_and_keeps_what_was_loaded(
     before = fingerprint(url)
     size = (home / "kb.sqlite").stat().st_size
     full = run_kb(
-        *kb_args(home, url, "ingest", str(shared_corpus)), fault={"fsize": size + 64 * 1024}
+        *kb_args(home, url, "ingest", str(fault_corpus)), fault={"fsize": size + 64 * 1024}
     )
     assert full.returncode == 1, _describe(full)
     assert "kb: error: the database refused a write" in full.stderr
@@ -412,7 +445,7 @@ def test_full_disk_gives_a_clear_error_and_keeps_what_was_loaded(
     after = fingerprint(url)
     assert compare(before, after)["lost"] == 0  # nothing that was there went missing
     # Documents the full disk stopped are not marked failed: a rerun with space loads them.
-    rerun = run_kb(*kb_args(home, url, "ingest", "--strict", str(SEEDS), str(shared_corpus)))
+    rerun = run_kb(*kb_args(home, url, "ingest", "--strict", str(SEEDS), str(fault_corpus)))
     assert rerun.returncode == 0, _describe(rerun)
     assert compare(reference, fingerprint(url)) == {"lost": 0, "extra": 0, "duplicated": 0}
 
@@ -543,11 +576,11 @@ def _paused_writer(home: Path, url: str, corpus: list[str], flag: Path) -> subpr
 
 
 def test_second_ingest_waits_or_refuses_clearly(
-    tmp_path: Path, shared_corpus: Path, reference, fresh_database_url
+    tmp_path: Path, fault_corpus: Path, reference, fresh_database_url
 ) -> None:
     home = tmp_path / "_kb"
     url = fresh_database_url("two")
-    corpus = [str(SEEDS), str(shared_corpus)]
+    corpus = [str(SEEDS), str(fault_corpus)]
     first = _paused_writer(home, url, corpus, tmp_path / "paused")
     refused = run_kb(*kb_args(home, url, "ingest", "--no-wait", *corpus))
     waiting = run_kb(*kb_args(home, url, "ingest", *corpus), wait=False)
@@ -569,11 +602,11 @@ def test_second_ingest_waits_or_refuses_clearly(
     reason="writers with separate data folders share one database only on a server",
 )
 def test_two_data_folders_on_one_postgres_database_take_turns(
-    tmp_path: Path, shared_corpus: Path, reference, fresh_database_url
+    tmp_path: Path, fault_corpus: Path, reference, fresh_database_url
 ) -> None:
     """The folders' file locks differ: PostgreSQL's advisory lock keeps the writers apart."""
     url = fresh_database_url("shared")
-    corpus = [str(SEEDS), str(shared_corpus)]
+    corpus = [str(SEEDS), str(fault_corpus)]
     first = _paused_writer(tmp_path / "a", url, corpus, tmp_path / "paused")
     refused = run_kb(*kb_args(tmp_path / "b", url, "ingest", "--no-wait", *corpus))
     waiting = run_kb(*kb_args(tmp_path / "c", url, "ingest", *corpus), wait=False)

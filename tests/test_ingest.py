@@ -265,8 +265,8 @@ def test_stats_count_everything(full_db):
 
 
 @pytest.mark.parametrize("order", ["pages_first", "cards_first"])
-def test_recognition_does_not_depend_on_order(settings, seed, shared_corpus, order):
-    khm = shared_corpus / "mtgjson" / "KHM.json"
+def test_recognition_does_not_depend_on_order(settings, seed, khm_part, order):
+    khm = khm_part
     steps = [[seed("003")], [khm]] if order == "pages_first" else [[khm], [seed("003")]]
     for paths in steps:
         ingest(settings, paths)

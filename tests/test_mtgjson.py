@@ -145,6 +145,23 @@ def _mini() -> dict:
     return json.loads(MINI.read_text(encoding="utf-8"))
 
 
+@pytest.mark.parametrize("face_names", [True, False])
+def test_a_double_faced_cards_translated_name_names_each_face_once(face_names):
+    # Newer MTGJSON (AllPrintings 5.2+) gives each face's foreign entry the whole name, and the
+    # face's own name in faceName: "Graver // Mémoire", never "Graver // Mémoire // Graver // …".
+    data = _mini()
+    front, back = (c for c in data["data"]["cards"] if c.get("side"))
+    for card, face in ((front, "Face avant"), (back, "Face arrière")):
+        (french,) = [f for f in card["foreignData"] if f["language"] == "French"]
+        french["name"] = "Face avant // Face arrière"
+        if face_names:
+            french["faceName"] = face
+    document = mtgjson.parse(json.dumps(data), "mini.json")
+    dfc = next(c for c in document.cards if c.faces)
+    assert dfc.names["fr"] == "Face avant // Face arrière"
+    assert dfc.names["en"] == "Front Face // Back Face"
+
+
 @pytest.mark.parametrize(
     ("mutate", "words"),
     [

@@ -110,6 +110,19 @@ def test_kb_rule_shows_the_chosen_translation(session) -> None:
     assert changed["status"] == "stale" and changed["follows_edition"] == "2025-11-14"
 
 
+def test_kb_rule_without_the_orm_leaves_an_older_editions_translation_to_it(drifted) -> None:
+    # Vote was translated as 701.32 of 2021: which rule it translates today takes an alignment
+    # of the two editions, which only the ORM path computes (kb.lookup_sqlite steps aside).
+    import json
+
+    from kb import lookup_sqlite
+
+    assert lookup_sqlite.answer(drifted.database, "rule", "701.38", "es", None) is None
+    assert lookup_sqlite.answer(drifted.database, "rule", "701.38", "en", None) is not None
+    shown = json.loads(cli(drifted, "rule", "701.38", "--lang", "es", "--json").stdout)
+    assert shown["rules"][0]["translation"]["translated_number"] == "701.32"
+
+
 def test_the_site_shows_the_chosen_translation(session) -> None:
     from kb.lookup import rule_view
     from kb.site.data import load

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -59,6 +60,21 @@ def ingest(
         sys.exit(1)
 
 
+def quick(ctx: click.Context, printer: Any, as_json: bool, view: str, *args: Any) -> bool:
+    """Answer a lookup on a SQLite knowledge base without the ORM (kb.lookup_sqlite): whether
+    it did. Half a second of a lookup is importing SQLAlchemy's ORM; PostgreSQL takes kb.lookup."""
+    from kb.lookup_sqlite import answer
+
+    found = answer(settings_of(ctx).database, view, *args)
+    if found is None:
+        return False
+    if as_json:
+        print_json(found)
+    else:
+        printer(console(), found)
+    return True
+
+
 @main.command()
 @click.argument("number")
 @lang_option()
@@ -76,9 +92,12 @@ def rule(
         kb rule 704.5k --edition 2025-11-14 --json
     """
     from kb.cli.reports import print_rule
-    from kb.lookup import rule_view
 
     language = lang or settings_of(ctx).lang
+    if quick(ctx, print_rule, as_json, "rule", number, language, edition):
+        return
+    from kb.lookup import rule_view
+
     show(ctx, lambda session: rule_view(session, number, language, edition), print_rule, as_json)
 
 
@@ -96,6 +115,9 @@ def card(ctx: click.Context, query: str, as_json: bool) -> None:
         kb card 003_c5873bb13b9e08b7
     """
     from kb.cli.reports import print_card
+
+    if quick(ctx, print_card, as_json, "card", query):
+        return
     from kb.lookup import card_view
 
     show(ctx, lambda session: card_view(session, query), print_card, as_json)

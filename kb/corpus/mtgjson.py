@@ -167,7 +167,7 @@ def _card(
         foreign = [_foreign(printings, language) for _, printings in faces]
         if any(entry is None or not entry.get("name") for entry in foreign):
             continue
-        record.names[lang] = " // ".join(str(entry["name"]) for entry in foreign if entry)
+        record.names[lang] = _foreign_name([entry for entry in foreign if entry])
         _put(record.texts, lang, [entry.get("text") for entry in foreign if entry])
         _put(record.type_lines, lang, [entry.get("type") for entry in foreign if entry])
     record.printings = _printings(entries)
@@ -246,6 +246,18 @@ def _foreign(printings: list[dict[str, Any]], language: str) -> dict[str, Any] |
             if isinstance(entry, dict) and entry.get("language") == language:
                 return entry
     return None
+
+
+def _foreign_name(faces: list[dict[str, Any]]) -> str:
+    """A card's name in a language from its faces' entries, each face once.
+
+    Newer MTGJSON gives every face's foreign entry the whole name (``A // B``) and the face's own
+    in ``faceName``: joining the names would print ``A // B // A // B``.
+    """
+    names = [str(entry.get("faceName") or entry["name"]) for entry in faces]
+    if len(names) > 1 and len(set(names)) == 1 and " // " in names[0]:
+        return names[0]
+    return " // ".join(names)
 
 
 def _put(target: dict[str, str], lang: str, parts: list[Any]) -> None:

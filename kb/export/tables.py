@@ -19,6 +19,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from kb.export.link_rows import link_rows
+from kb.langs import PROVENANCE_ORDER
 from kb.models import (
     CardClarification,
     Clarification,
@@ -36,7 +37,6 @@ from kb.readmodel import (
 )
 
 FORMAT_VERSION = 1
-PROVENANCE_ORDER = {"official": 0, "community": 1, "machine": 2}
 
 RULE_COLUMNS = (
     "edition",

@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session, selectinload
 
 from kb.corpus.numbers import is_rule_number, parent_of, sort_key
 from kb.errors import KbUsageError, NotFoundError
+from kb.langs import PROVENANCE_ORDER
 from kb.models import (
     Card,
     CardLocalization,
@@ -35,7 +36,6 @@ SOURCE_ORDER = {
     "card_text": 4,
 }
 KIND_ORDER = {"explicit": 0, "term": 1, "sibling": 2}
-PROVENANCE_ORDER = {"official": 0, "community": 1, "machine": 2}
 
 
 def _check_number(number: str) -> str:

@@ -16,14 +16,13 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from kb.langs import LANGS
+from kb.langs import LANGS, PROVENANCE_ORDER
 from kb.models import Edition, GlossaryEntry
 from kb.readmodel import examples_by_text, rule_text_rows
 from kb.search.schema import NO_EDITION, text_field
 from kb.urls import glossary_slug
 
 _SEE_RULE = re.compile(r"\b(\d{3}(?:\.\d{1,3}[a-z]?)?)\b")
-PROVENANCE_ORDER = {"official": 0, "community": 1, "machine": 2}
 
 
 def _editions(session: Session) -> tuple[dict[int, str], str | None]:

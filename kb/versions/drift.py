@@ -25,14 +25,13 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session, selectinload
 
-from kb.langs import LANGS
+from kb.langs import LANGS, PROVENANCE_ORDER
 from kb.models import Edition, Rule, RuleText
 
 from .align import align_editions, edition_contents
 from .diff import word_ops
 from .editions import EditionRef, edition_label, english_editions, resolve_edition
 
-PROVENANCE_ORDER = {"official": 0, "community": 1, "machine": 2}
 JUDGED_KINDS = ("rule", "subrule")
 
 
