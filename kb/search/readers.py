@@ -12,6 +12,7 @@ from whoosh.scoring import BM25F
 from whoosh.searching import Searcher
 
 from kb.search.engine import TermEngine
+from kb.search.postings import BlockCache
 from kb.search.schema import TYPE_PRIOR
 
 
@@ -47,6 +48,7 @@ class Snapshot:
     editions: list[str]
     vocabulary: Any
     filters: dict[Any, Any] = field(default_factory=dict)
+    blocks: BlockCache = field(default_factory=BlockCache)  # posting blocks already decoded
     _priors: LazyPriors | None = None
 
     def priors(self, searcher: Any) -> LazyPriors:
@@ -66,7 +68,7 @@ class Readers:
         self.searcher = snapshot.ix.searcher()
         self.searcher.weighting = PriorWeighting(snapshot.priors(self.searcher))
         self.plain = Searcher(self.searcher.reader(), weighting=BM25F(), closereader=False)
-        self.engine = TermEngine(self.searcher) if term_engine else None
+        self.engine = TermEngine(self.searcher, snapshot.blocks) if term_engine else None
 
     def close(self) -> None:
         self.plain.close()
