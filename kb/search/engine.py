@@ -421,9 +421,18 @@ class TermEngine:
         matching: Counter[int] = Counter()
         for leaf in leaves:
             matching.update(leaf.postings.keys() & scores.keys())
-        single = termcount[self.offsets[0]] if len(self.offsets) == 1 else None
+        if len(self.offsets) == 1:  # one segment: the same bonus for the same number of terms
+            count = termcount[self.offsets[0]]
+            if count == 0 or count == scale:
+                scores.update(dict.fromkeys(scores, 0))
+                return
+            bonus = [(m - 1) / (count - scale) ** 2 for m in range(len(leaves) + 1)]
+            factor = (count - 1) / count
+            for d, score in scores.items():
+                scores[d] = (score + bonus[matching[d]]) * factor
+            return
         for d, score in scores.items():
-            count = single if single is not None else termcount[self._segment_offset(d)]
+            count = termcount[self._segment_offset(d)]
             if count == 0 or count == scale:
                 scores[d] = 0
                 continue
