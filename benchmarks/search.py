@@ -225,7 +225,7 @@ def prepare(name: str, home: Path, sources: list[Path], prebuilt: bool = False) 
     settings = Settings(home=home, corpus=tuple(sources))
     done = home / ".bench-ingested"
     if prebuilt:
-        pipeline.open_db(settings, create=False).dispose()  # upgrades a copy's schema
+        pipeline.open_db(settings, create=False).dispose()  # an older schema: `kb db upgrade` it
     elif not done.exists():
         report = pipeline.ingest(settings, sources)
         if report.failed and not report.files:
