@@ -1,7 +1,11 @@
 """Search speed and relevance at two scales, kb beside SQLite FTS5 (and tantivy-py if installed).
 
 Usage: python benchmarks/search.py [--shared ../shared/corpus] [--full ../shared/corpus-full]
-       [--scales shared,full] [--rounds 3] [--keep DIR]
+       [--scales shared,full] [--rounds 3] [--keep DIR] [--full-home DIR] [--kb-only SCALES]
+
+``--full-home`` takes a data folder where the full history is already ingested (a copy: the
+benchmark rebuilds its index, timing the build); ``--kb-only full`` leaves FTS5 and tantivy out
+at that scale (building their tables from kb's analysis takes minutes at full history).
 
 One run, for each scale (the shared corpus; the full history of corpus-full), on the same items:
 - what loads (CR editions loaded of the files given) and the index build time;
@@ -211,15 +215,18 @@ def cold_search(home: Path, runs: int = 5) -> tuple[list[float], list[float]]:
 # --- one scale ----------------------------------------------------------------------------------
 
 
-def prepare(name: str, home: Path, sources: list[Path]) -> Any:
-    """Ingest the sources into ``home`` (once: a kept home is reused); print what loaded."""
+def prepare(name: str, home: Path, sources: list[Path], prebuilt: bool = False) -> Any:
+    """Ingest the sources into ``home`` (once: a kept or prebuilt home is reused); print what
+    loaded."""
     from kb import pipeline
     from kb.config import Settings
     from kb.models import Edition
 
     settings = Settings(home=home, corpus=tuple(sources))
     done = home / ".bench-ingested"
-    if not done.exists():
+    if prebuilt:
+        pipeline.open_db(settings, create=False).dispose()  # an older schema: `kb db upgrade` it
+    elif not done.exists():
         report = pipeline.ingest(settings, sources)
         if report.failed and not report.files:
             sys.exit(f"{name}: nothing loaded: {report.failed}")
@@ -228,7 +235,8 @@ def prepare(name: str, home: Path, sources: list[Path]) -> Any:
     with db.session() as session:
         editions = session.query(Edition).filter_by(kind="comprules", language="en").count()
     files = sum(len(list((s / "cr" / "en").glob("*.txt"))) for s in sources)
-    print(f"\n=== {name}: {', '.join(map(str, sources))}")
+    shown = f"{home} (prebuilt)" if prebuilt else ", ".join(map(str, sources))
+    print(f"\n=== {name}: {shown}")
     print(f"  CR editions loaded: {editions} (of {files} CR files given)")
     return settings, db
 
@@ -302,13 +310,17 @@ def run_scale(name: str, settings: Any, db: Any, args: argparse.Namespace) -> di
         SearchIndex(settings.index_dir, term_engine=False) as public,
     ):
         schema, newest = kb_index.schema, kb_index.editions[-1]
-        items = index_order(list(all_items(db)))
-        started = time.perf_counter()
-        con = build_fts(items, schema, newest)
-        print(f"  FTS5 table of the same analysed texts: {time.perf_counter() - started:.1f} s")
-        tantivy_index = build_tantivy(items, schema, newest)
-        if tantivy_index is None:
-            print("  tantivy-py: not installed, left out")
+        con = tantivy_index = None
+        if name in args.kb_only.split(","):
+            print("  FTS5 and tantivy: left out at this scale (--kb-only)")
+        else:
+            items = index_order(list(all_items(db)))
+            started = time.perf_counter()
+            con = build_fts(items, schema, newest)
+            print(f"  FTS5 table of the same analysed texts: {time.perf_counter() - started:.1f} s")
+            tantivy_index = build_tantivy(items, schema, newest)
+            if tantivy_index is None:
+                print("  tantivy-py: not installed, left out")
         keys = kb_index.searcher.reader().column_reader("key")
         matches = {(q.query, q.lang): fts_match(schema, q.query, q.lang) for q in queries}
 
@@ -322,8 +334,9 @@ def run_scale(name: str, settings: Any, db: Any, args: argparse.Namespace) -> di
         engines = {
             "kb (term engine)": kb_first(kb_index),
             "Whoosh public": kb_first(public),
-            "FTS5": lambda q: fts_run(con, matches[(q.query, q.lang)], newest, False),
         }
+        if con is not None:
+            engines["FTS5"] = lambda q: fts_run(con, matches[(q.query, q.lang)], newest, False)
         if tantivy_index is not None:
             engines["tantivy"] = lambda q: tantivy_run(
                 tantivy_index, matches[(q.query, q.lang)], newest
@@ -342,18 +355,16 @@ def run_scale(name: str, settings: Any, db: Any, args: argparse.Namespace) -> di
             else:
                 print(f"    kb / {other} median: {medians[kb_name] / medians[other]:.2f}x")
         print("   full search (kb search: partial matches, did-you-mean, snippets):")
-        full = time_turns(
-            {
-                "kb search (term engine)": lambda q: kb_index.search(q.query, lang=q.lang),
-                "kb search (Whoosh public)": lambda q: public.search(q.query, lang=q.lang),
-                "kb search, no --lang": lambda q: kb_index.search(q.query),
-                "FTS5 with snippet()": lambda q: fts_run(
-                    con, matches[(q.query, q.lang)], newest, True
-                ),
-            },
-            runnable,
-            args.rounds,
-        )
+        searches = {
+            "kb search (term engine)": lambda q: kb_index.search(q.query, lang=q.lang),
+            "kb search (Whoosh public)": lambda q: public.search(q.query, lang=q.lang),
+            "kb search, no --lang": lambda q: kb_index.search(q.query),
+        }
+        if con is not None:
+            searches["FTS5 with snippet()"] = lambda q: fts_run(
+                con, matches[(q.query, q.lang)], newest, True
+            )
+        full = time_turns(searches, runnable, args.rounds)
         for n, t in full.items():
             figures[n] = (*summary(n, t), percentile(t["cpu"], 0.95))
         print("\n  relevance (tests/data/search/relevance.tsv), term engine:")
@@ -430,15 +441,22 @@ def main() -> None:
     parser.add_argument("--scales", default="shared,full", help="Comma-separated: shared, full")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--keep", type=Path, help="Keep (and reuse) the data folders here")
+    parser.add_argument(
+        "--full-home", type=Path, help="A data folder with the full history already ingested"
+    )
+    parser.add_argument(
+        "--kb-only", default="", help="Comma-separated scales timed without FTS5 and tantivy"
+    )
     args = parser.parse_args()
 
     work = args.keep or Path(tempfile.mkdtemp(prefix="kb-search-bench-"))
     seeds = ROOT / "corpus"
     sources = {"shared": [seeds, args.shared], "full": [seeds, args.full, args.shared]}
     for name in args.scales.split(","):
-        home = work / name
+        prebuilt = name == "full" and args.full_home is not None
+        home = args.full_home if prebuilt else work / name
         home.mkdir(parents=True, exist_ok=True)
-        settings, db = prepare(name, home, sources[name])
+        settings, db = prepare(name, home, sources[name], prebuilt)
         try:
             figures = run_scale(name, settings, db, args)
         finally:

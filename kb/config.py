@@ -10,6 +10,7 @@ it was set, never a traceback later. A new setting is a field of :class:`Setting
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields, replace
@@ -104,10 +105,48 @@ def _paths(key: str, value: Any, where: str, base: Path) -> tuple[Path, ...]:
     return tuple(_path(f"{key}[{n}]", item, where, base) for n, item in enumerate(items))
 
 
+# SQLAlchemy's URL syntax (sqlalchemy.engine.url._parse_url), and the dialects and drivers of
+# SQLAlchemy 2 a URL is accepted with as it stands: checking those needs no SQLAlchemy (importing
+# its engine and a dialect costs a cold `kb search` half a second). Any other URL is checked by
+# SQLAlchemy itself. tests/test_config.py checks both against SQLAlchemy.
+_URL = re.compile(
+    r"""
+    (?P<name>[\w\+]+)://
+    (?:(?P<username>[^:/]*)(?::(?P<password>[^@]*))?@)?
+    (?:(?:\[(?P<ipv6host>[^/\?]+)\]|(?P<ipv4host>[^/:\?]+))?(?::(?P<port>[^/\?]*))?)?
+    (?:/(?P<database>[^\?]*))?
+    (?:\?(?P<query>.*))?
+    """,
+    re.X,
+)
+KNOWN_DRIVERS = {
+    "sqlite": ("", "pysqlite"),
+    "postgresql": ("", "psycopg", "psycopg2", "pg8000", "asyncpg"),
+    "mysql": ("", "pymysql", "mysqldb", "mysqlconnector"),
+    "mariadb": ("", "pymysql", "mysqldb", "mysqlconnector"),
+    "oracle": ("", "oracledb", "cx_oracle"),
+    "mssql": ("", "pyodbc", "pymssql"),
+}
+
+
+def known_database_url(text: str) -> bool:
+    """Whether SQLAlchemy takes a URL for certain: its syntax, a dialect and driver it ships."""
+    match = _URL.fullmatch(text)
+    if match is None or match.group("query") is not None:
+        return False
+    port = match.group("port")
+    if port and not port.isdigit():
+        return False
+    dialect, _, driver = match.group("name").partition("+")
+    return driver in KNOWN_DRIVERS.get(dialect, ()) and "+" not in driver
+
+
 def _database_url(key: str, value: Any, where: str, _base: Path) -> str | None:
     text = _text(key, value, where).strip()
     if not text:
         return None
+    if known_database_url(text):
+        return text
     from sqlalchemy.engine import make_url
     from sqlalchemy.exc import ArgumentError, NoSuchModuleError
 

@@ -88,3 +88,36 @@ def test_a_reader_never_creates_the_database(tmp_path: Path, monkeypatch, args) 
     if args != ["db", "current"]:
         assert result.exit_code == 1 and "the knowledge base is empty" in result.output
     assert not target.exists() and not target.parent.exists()
+
+
+def test_urls_taken_without_sqlalchemy_are_ones_sqlalchemy_takes() -> None:
+    from sqlalchemy.engine import make_url
+
+    from kb.config import KNOWN_DRIVERS, known_database_url
+
+    for dialect, drivers in KNOWN_DRIVERS.items():
+        for driver in drivers:
+            name = f"{dialect}+{driver}" if driver else dialect
+            for url in (f"{name}://kb:pw@127.0.0.1:5432/kb", f"{name}:///x.sqlite", f"{name}://"):
+                assert known_database_url(url), url
+                make_url(url).get_dialect()  # raises if SQLAlchemy does not take it
+    for url in ("nonsense://x", "postgresql+nodriver://h/db", "postgresql://h:port/db", "::"):
+        assert not known_database_url(url)  # left to SQLAlchemy's own check
+
+
+def test_a_database_url_is_checked_without_importing_sqlalchemy(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    script = (
+        "import sys\n"
+        "from pathlib import Path\nfrom kb.config import load_settings\n"
+        f"s = load_settings(Path({str(tmp_path)!r}), environ={{'KB_DATABASE_URL':"
+        " 'postgresql+psycopg://kb:kb@127.0.0.1:5432/kb'})\n"
+        "print(s.database_url, 'sqlalchemy' in sys.modules)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True, env=os.environ
+    ).stdout
+    assert out.split() == ["postgresql+psycopg://kb:kb@127.0.0.1:5432/kb", "False"]

@@ -257,6 +257,28 @@ def test_skipped_blocks_are_those_without_the_documents_wanted(twins: Any) -> No
         assert len(some) <= 3 * 8  # at most the three blocks that hold them
 
 
+def test_cached_blocks_give_the_same_postings_and_stay_within_the_budget(twins: Any) -> None:
+    from kb.search.postings import BlockCache, read_term
+
+    ours, _ = twins
+    with ours.searcher() as searcher:
+        for segment, offset in searcher.reader().leaf_readers():
+            for word in ("w0", "w1", "w7"):
+                terminfo = segment.term_info("en", word.encode())
+                plain: dict[int, float] = {}
+                read_term(segment, offset, "en", word.encode(), terminfo, None, plain)
+                wanted = sorted(plain)[::7]
+                cache = BlockCache(budget=20)
+                for within in (None, wanted, None, wanted):  # decoded, then read from the cache
+                    cached: dict[int, float] = {}
+                    read_term(segment, offset, "en", word.encode(), terminfo, within, cached, cache)
+                    expected = plain if within is None else {d: plain[d] for d in within}
+                    assert {d: cached[d] for d in expected} == expected
+                    assert within is not None or cached == plain
+                assert cache.blocks and cache.headers
+                assert cache.size <= 20 or len(cache.blocks) == 1
+
+
 def test_the_index_numbers_the_default_searchs_documents_first() -> None:
     items = [
         {"key": "a", "bound": "edition", "edition": "2021-02-05"},

@@ -169,3 +169,23 @@ def test_the_relevance_set_is_well_formed() -> None:
             assert sum(q.split == split for q in mine) == len(mine) // 2
     assert all(a.startswith("rule:") for q in queries for a in q.answers)
     assert len({(q.lang, q.query) for q in queries}) == len(queries)
+
+
+def test_a_question_whose_words_name_a_card_gets_rules_first(
+    real_index: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A question asks how the rules work: rules before cards and rulings (QUESTION_PRIOR, tuned
+    on the relevance set's dev split; this is one of its dev queries)."""
+    from kb.search import readers
+    from kb.search.schema import QUESTION_PRIOR, TYPE_PRIOR
+    from kb.search.searcher import SearchIndex
+
+    assert QUESTION_PRIOR["rule"] == max(QUESTION_PRIOR.values())
+    question = "que devient un jeton qui quitte le champ de bataille"
+    results = real_index.search(question, lang="fr")["results"]
+    assert results[0]["type"] == "rule", [r["title"] for r in results]
+    # with the priors of other searches, the card "Rapace de champ de bataille" comes first
+    monkeypatch.setattr(readers, "QUESTION_PRIOR", TYPE_PRIOR)
+    with SearchIndex(real_index.index_dir) as index:
+        before = index.search(question, lang="fr")["results"]
+    assert before[0]["type"] == "card", [r["title"] for r in before]

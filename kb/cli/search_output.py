@@ -1,19 +1,25 @@
 """Search results as rich console markup (the CLI prints it; colour only on a terminal).
 
 Everything from the corpus is escaped before it becomes markup: a rule text holding ``[b]``
-must print as written, not turn bold.
+must print as written, not turn bold. Piped, the same lines are written as plain text, wrapped
+as rich wraps them (:mod:`kb.cli.plain_output`), without importing rich.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
-from rich.console import Console, ConsoleOptions, RenderResult
-from rich.markup import escape
-from rich.text import Text
+from typing import TYPE_CHECKING, Any
 
 from kb.langs import language_name
 from kb.search import highlight
+
+if TYPE_CHECKING:
+    from rich.console import Console, ConsoleOptions, RenderResult
+    from rich.text import Text
+
+
+def escape(text: str) -> str:
+    """Rich's markup escape (a corpus text's ``[b]`` printed as written)."""
+    return highlight.markup_escape(text)
 
 
 def _snippet(segments: list[list[Any]]) -> str:
@@ -103,7 +109,7 @@ def response_lines(response: dict[str, Any]) -> list[str]:
 
 
 class Hanging:
-    """A prefix, then text whose wrapped lines line up under the text's first word."""
+    """A prefix, then text whose wrapped lines line up under the text's first word (rich)."""
 
     def __init__(self, prefix: Text, body: Text, indent: int = 0) -> None:
         self.prefix = prefix
@@ -113,6 +119,8 @@ class Hanging:
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         margin = self.indent + self.prefix.cell_len
         width = max(options.max_width - margin, 20)
+        from rich.text import Text
+
         for index, line in enumerate(self.body.wrap(console, width)):
             line.rstrip()
             head = Text(" " * self.indent) + self.prefix if index == 0 else Text(" " * margin)
@@ -125,6 +133,8 @@ def renderables(response: dict[str, Any]) -> list[Any]:
     A result's title line wraps under the title, not back to column 0, and its details are
     indented as far as the title, at any terminal width and piped (80 columns).
     """
+    from rich.text import Text
+
     out: list[Any] = [Text.from_markup(line) for line in response_lines(response)]
     for result in response["results"]:
         first, *rest = result_lines(result, response["lang"])

@@ -1,13 +1,18 @@
 """Full-text search of rules, examples, glossary, rulings and cards in English, French and Spanish.
 
-The public functions import Whoosh and the database models lazily, so that importing this
-package (and a cold ``kb search``) stays fast.
+The public functions import the database models lazily, and Whoosh is imported without the
+modules it names but never calls (:mod:`kb.search.deferred`), so that a cold ``kb search``
+stays fast.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from kb.search.deferred import import_whoosh
+
+import_whoosh()
 
 if TYPE_CHECKING:
     from kb.db import Database

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import heapq
 from bisect import bisect_right
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
@@ -25,7 +26,7 @@ from typing import Any
 from whoosh.scoring import BM25F, WeightingModel
 
 from kb.search.plan import Clause, Leaf, Plan, plan_query
-from kb.search.postings import TermTable, field_lengths, read_term
+from kb.search.postings import BlockCache, TermTable, field_lengths, read_term
 
 # The whoosh-reloaded versions whose on-disk format (W3 codec: term tables, posting blocks,
 # length columns) this engine was verified on; pyproject.toml allows only these.
@@ -131,8 +132,10 @@ WARM_AFTER = 3  # searches before the term dictionaries are loaded into memory
 class TermEngine:
     """Ranks term queries over one open searcher (its segments, lengths and statistics)."""
 
-    def __init__(self, searcher: Any) -> None:
+    def __init__(self, searcher: Any, cache: BlockCache | None = None) -> None:
         self.searcher = searcher
+        # Decoded posting blocks, shared with the other threads' engines over the same index.
+        self.cache = cache if cache is not None else BlockCache()
         self.reader = searcher.reader()
         self.schema = searcher.schema
         self.segments = sorted(self.reader.leaf_readers(), key=lambda pair: pair[1])
@@ -232,7 +235,7 @@ class TermEngine:
         for (segment, offset), table in zip(self.segments, self._term_tables(), strict=True):
             terminfo = table.info(fieldname, term)
             if terminfo is not None:
-                read_term(segment, offset, fieldname, term, terminfo, None, found)
+                read_term(segment, offset, fieldname, term, terminfo, None, found, self.cache)
         docs = set(found)
         return docs if self.live is None else docs & self.live
 
@@ -322,7 +325,14 @@ class TermEngine:
             leaf.postings = {}
             for segment, offset, terminfo in leaf.found:
                 read_term(
-                    segment, offset, leaf.fieldname, leaf.text, terminfo, within, leaf.postings
+                    segment,
+                    offset,
+                    leaf.fieldname,
+                    leaf.text,
+                    terminfo,
+                    within,
+                    leaf.postings,
+                    self.cache,
                 )
             docs = leaf.postings.keys() if docs is None else docs & leaf.postings.keys()
             if not docs:
@@ -407,13 +417,30 @@ class TermEngine:
             offset: sum(1 for leaf in leaves for _, o, _ in leaf.found if o == offset)
             for offset in self.offsets
         }
+        # How many of the terms each document holds, counted a term at a time (in C).
+        matching: Counter[int] = Counter()
+        for leaf in leaves:
+            matching.update(leaf.postings.keys() & scores.keys())
+        if len(self.offsets) == 1:  # one segment: the same bonus for the same number of terms
+            count = termcount[self.offsets[0]]
+            if count == 0 or count == scale:
+                scores.update(dict.fromkeys(scores, 0))
+                return
+            bonus = [(m - 1) / (count - scale) ** 2 for m in range(len(leaves) + 1)]
+            factor = (count - 1) / count
+            for d, score in scores.items():
+                scores[d] = (score + bonus[matching[d]]) * factor
+            return
         for d, score in scores.items():
-            count = termcount[self.offsets[bisect_right(self.offsets, d) - 1]]
+            count = termcount[self._segment_offset(d)]
             if count == 0 or count == scale:
                 scores[d] = 0
                 continue
-            matching = sum(1 for leaf in leaves if d in leaf.postings)
-            scores[d] = (score + ((matching - 1) / (count - scale) ** 2)) * ((count - 1) / count)
+            scores[d] = (score + ((matching[d] - 1) / (count - scale) ** 2)) * ((count - 1) / count)
+
+    def _segment_offset(self, docnum: int) -> int:
+        """The first document number of the segment holding a document."""
+        return self.offsets[bisect_right(self.offsets, docnum) - 1]
 
     def _norm_list(self, fieldname: str, b: float, k1: float, avgfl: float) -> list[float]:
         """``K1 * ((1 - B) + B * length / avgfl)`` of every document, by document number."""

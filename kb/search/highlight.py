@@ -8,6 +8,7 @@ is a list of ``(text, matched)`` segments, rendered as plain text, HTML or termi
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -94,10 +95,20 @@ def as_html(segments: Segments) -> str:
     )
 
 
+_MARKUP_TAG = re.compile(r"(\\*)(\[[a-z#/@][^[]*?])")
+
+
+def markup_escape(text: str) -> str:
+    """``rich.markup.escape`` (the same regular expression), without importing rich."""
+    text = _MARKUP_TAG.sub(lambda m: f"{m.group(1)}{m.group(1)}\\{m.group(2)}", text)
+    if text.endswith("\\") and not text.endswith("\\\\"):
+        return text + "\\"
+    return text
+
+
 def as_markup(segments: Segments, style: str = "bold yellow") -> str:
     """Rich console markup of a snippet: text escaped, matches styled."""
-    from rich.markup import escape
-
+    escape = markup_escape
     return "".join(
         f"[{style}]{escape(text)}[/{style}]" if hit else escape(text) for text, hit in segments
     )

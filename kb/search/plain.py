@@ -1,12 +1,12 @@
 """Plain words, most searches, without the query parser: a small tree of tuples.
 
-A string of plain words (letters, digits, inner apostrophes and dots; no operator, filter,
-quote or hyphen) skips the parser's tagging: each word goes through the same expansion as in
-the parser (:class:`~kb.search.query.LanguagePlugin`: the user's language, English as typed,
-the term bridge, a rule number) and the words are joined as the parser's group joins them. The
-tree is normalised as Whoosh normalises queries, then becomes Whoosh queries (:func:`to_query`,
-equal to what the parser makes: tested) or goes to kb's term engine as it is, without the
-Whoosh objects. Nodes:
+A string of plain words (letters, digits, inner apostrophes, dots and hyphens; no operator,
+filter, quote or leading minus) skips the parser's tagging: each word goes through the same
+expansion as in the parser (:class:`~kb.search.query.LanguagePlugin`: the user's language,
+English as typed, the term bridge, a rule number) and the words are joined as the parser's
+group joins them. The tree is normalised as Whoosh normalises queries, then becomes Whoosh
+queries (:func:`to_query`, equal to what the parser makes: tested) or goes to kb's term engine
+as it is, without the Whoosh objects. Nodes:
 
 - ``("term", field, text, boost)``;
 - ``("and", children)`` and ``("or", children, scale)``: groups (their own boost is always 1);
@@ -29,7 +29,7 @@ from kb.search.query import _RELAXED, _RELAXED_SCALE, LanguagePlugin, QueryConte
 TERM, AND, OR, QUERY = "term", "and", "or", "query"
 NULL: tuple[Any, ...] = ("null",)
 
-_PLAIN = re.compile(r"\s*(?:[^\W_](?:[\w'’.]*[^\W_])?\s+)*[^\W_](?:[\w'’.]*[^\W_])?\s*")
+_PLAIN = re.compile(r"\s*(?:[^\W_](?:[\w'’.-]*[^\W_])?\s+)*[^\W_](?:[\w'’.-]*[^\W_])?\s*")
 _OPERATORS = frozenset({"AND", "OR", "NOT", "ANDNOT", "ANDMAYBE", "TO"})
 _TERM_PARSERS: dict[tuple[int, bool], Any] = {}
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import pickle
 import struct
+import threading
 import zlib
 from array import array
 from bisect import bisect_left, bisect_right
@@ -77,6 +78,42 @@ class TermTable:
         return info
 
 
+class BlockCache:
+    """Posting blocks already read, decoded (document numbers and weights, as compact arrays).
+
+    A question's common words ("player", "battlefield") are read by most searches; their blocks
+    are decoded once per open index, not once per search. Shared by the threads searching one
+    generation of the index (a segment's posting file never changes; a block is keyed by its
+    segment and place in it); at most ``budget`` postings are kept, the oldest blocks dropped.
+    """
+
+    def __init__(self, budget: int = 2_000_000) -> None:
+        self.budget = budget
+        self.size = 0
+        self.headers: dict[tuple[str, int], tuple[int, bool, int, int, bool]] = {}
+        self.blocks: dict[tuple[str, int], tuple[array, Any]] = {}
+        self._lock = threading.Lock()
+
+    def put(self, key: tuple[str, int], numbers: array, weights: Any) -> None:
+        """Keep a decoded block, dropping the oldest ones past the budget."""
+        with self._lock:
+            if key in self.blocks:
+                return
+            self.blocks[key] = (numbers, weights)
+            self.size += len(numbers)
+            while self.size > self.budget and len(self.blocks) > 1:
+                oldest = next(iter(self.blocks))
+                self.size -= len(self.blocks.pop(oldest)[0])
+
+
+def segment_key(segment: Any) -> str | None:
+    """A segment's identity (its id is unique to the index and its files never change)."""
+    try:
+        return str(segment.segment().segment_id())
+    except AttributeError:
+        return None
+
+
 def read_term(
     segment: Any,
     offset: int,
@@ -85,17 +122,21 @@ def read_term(
     terminfo: Any,
     within: list[int] | None,
     out: dict[int, float],
+    cache: BlockCache | None = None,
 ) -> None:
     """Add the (document number + ``offset``, weight) pairs of a term of a segment to ``out``.
 
     Deleted documents are included (callers leave them out). With ``within`` (sorted document
     numbers), a block whose range holds none of them is skipped without being decoded, and
-    reading stops after the last of them.
+    reading stops after the last of them. With a ``cache``, decoded blocks are kept and reused.
     """
     buffer = getattr(getattr(getattr(segment, "_terms", None), "_postfile", None), "_buf", None)
     if buffer is not None and not terminfo.is_inlined():
+        key = segment_key(segment) if cache is not None else None
         try:
-            _walk_blocks(buffer, terminfo.extent()[0], offset, within, out)
+            _walk_blocks(
+                buffer, terminfo.extent()[0], offset, within, out, cache if key else None, key
+            )
             return
         except _OtherLayout:
             pass  # read it again through Whoosh's reader (the pairs added so far are the same)
@@ -112,8 +153,40 @@ class _OtherLayout(Exception):
     """The posting list is not laid out as :func:`_walk_blocks` expects."""
 
 
+def _header(buffer: Any, pos: int) -> tuple[int, bool, int, int, bool]:
+    """A block's (size, whether it is the last, last document, info size, compressed)."""
+    (size,) = _INT.unpack_from(buffer, pos)
+    last = size < 0
+    size = -size if last else size
+    stream = io.BytesIO(buffer[pos + 4 : pos + 4 + min(size, 64)])
+    try:
+        info = pickle.Unpickler(stream).load()
+    except (pickle.UnpicklingError, EOFError, ValueError) as exc:
+        raise _OtherLayout from exc
+    if not isinstance(info, tuple) or len(info) != 6:
+        raise _OtherLayout
+    return size, last, info[1], stream.tell(), bool(info[3])
+
+
+def _decode(buffer: Any, start: int, end: int, compressed: bool) -> tuple[array, Any]:
+    """A block's document numbers (decoded from their deltas) and its weights as stored."""
+    data = buffer[start:end]
+    if compressed:
+        data = zlib.decompress(data)
+    ids, weights = pickle.loads(data)[:2]
+    if isinstance(weights, (tuple, list)):
+        weights = array("d", weights)
+    return array("i", accumulate(ids)), weights
+
+
 def _walk_blocks(
-    buffer: Any, start: int, offset: int, within: list[int] | None, out: dict[int, float]
+    buffer: Any,
+    start: int,
+    offset: int,
+    within: list[int] | None,
+    out: dict[int, float],
+    cache: BlockCache | None = None,
+    segment: str | None = None,
 ) -> None:
     """Read a posting list straight from the index's memory-mapped buffer, block by block.
 
@@ -126,21 +199,17 @@ def _walk_blocks(
 
     if bytes(buffer[start : start + 4]) != WHOOSH3_HEADER_MAGIC:
         raise _OtherLayout
+    headers = cache.headers if cache is not None else None
+    blocks = cache.blocks if cache is not None else None
     pos, previous = start + 4, -1
     while True:
-        (size,) = _INT.unpack_from(buffer, pos)
+        header = headers.get((segment, pos)) if headers is not None else None  # type: ignore[arg-type]
+        if header is None:
+            header = _header(buffer, pos)
+            if headers is not None:
+                headers[(segment, pos)] = header  # type: ignore[index]
+        size, last, top, info_size, compressed = header
         pos += 4
-        last = size < 0
-        size = -size if last else size
-        stream = io.BytesIO(buffer[pos : pos + min(size, 64)])
-        try:
-            info = pickle.Unpickler(stream).load()
-        except (pickle.UnpicklingError, EOFError, ValueError) as exc:
-            raise _OtherLayout from exc
-        if not isinstance(info, tuple) or len(info) != 6:
-            raise _OtherLayout
-        info_size = stream.tell()
-        top = info[1]
         first = last_wanted = 0
         if within is not None:
             first = bisect_right(within, previous + offset)
@@ -148,14 +217,16 @@ def _walk_blocks(
                 return  # no document of ``within`` lies further on
             last_wanted = bisect_right(within, top + offset, first)
         if within is None or last_wanted > first:
-            data = buffer[pos + info_size : pos + size]
-            if info[3]:
-                data = zlib.decompress(data)
-            ids, weights = pickle.loads(data)[:2]
+            block = blocks.get((segment, pos)) if blocks is not None else None  # type: ignore[arg-type]
+            if block is None:
+                block = _decode(buffer, pos + info_size, pos + size, compressed)
+                if cache is not None:
+                    cache.put((segment, pos), *block)  # type: ignore[arg-type]
+            numbers, weights = block
             if within is not None and last_wanted - first <= _SPARSE:
-                _pick(ids, weights, within[first:last_wanted], offset, out)
+                _pick(numbers, weights, within[first:last_wanted], offset, out)
             else:
-                decoded: Any = accumulate(ids)
+                decoded: Any = numbers
                 if offset:
                     decoded = map(offset.__add__, decoded)
                 out.update(zip(decoded, _weights(weights), strict=False))  # weights may repeat
@@ -168,9 +239,10 @@ def _walk_blocks(
 _SPARSE = 16  # wanted documents in a block below which they are looked up, not all decoded
 
 
-def _pick(ids: Any, weights: Any, wanted: list[int], offset: int, out: dict[int, float]) -> None:
-    """Add the postings of a block (delta-coded ids) for the wanted documents it holds."""
-    numbers = list(accumulate(ids))
+def _pick(
+    numbers: Any, weights: Any, wanted: list[int], offset: int, out: dict[int, float]
+) -> None:
+    """Add the postings of a block (its decoded document numbers) for the wanted documents."""
     if weights is None or isinstance(weights, float):
         weight = next(iter(_weights(weights)))
         for doc in wanted:

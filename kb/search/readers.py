@@ -12,16 +12,18 @@ from whoosh.scoring import BM25F
 from whoosh.searching import Searcher
 
 from kb.search.engine import TermEngine
-from kb.search.schema import TYPE_PRIOR
+from kb.search.postings import BlockCache
+from kb.search.schema import QUESTION_PRIOR, TYPE_PRIOR
 
 
 class LazyPriors:
     """Type priors read from the type column as documents are scored (no work per document when
     an index opens: a one-off ``kb search`` scores a few hundred of them)."""
 
-    def __init__(self, types: Any, count: int) -> None:
+    def __init__(self, types: Any, count: int, table: dict[str, float] = TYPE_PRIOR) -> None:
         self._types = types
         self._count = count
+        self._table = table
         self._known: dict[int, float] = {}
         self._lock = threading.Lock()  # the column reader reads a file shared by the threads
 
@@ -32,7 +34,7 @@ class LazyPriors:
         prior = self._known.get(docnum)
         if prior is None:
             with self._lock:
-                prior = self._known[docnum] = TYPE_PRIOR.get(self._types[docnum], 1.0)
+                prior = self._known[docnum] = self._table.get(self._types[docnum], 1.0)
         return prior
 
 
@@ -47,7 +49,9 @@ class Snapshot:
     editions: list[str]
     vocabulary: Any
     filters: dict[Any, Any] = field(default_factory=dict)
+    blocks: BlockCache = field(default_factory=BlockCache)  # posting blocks already decoded
     _priors: LazyPriors | None = None
+    _question_priors: LazyPriors | None = None
 
     def priors(self, searcher: Any) -> LazyPriors:
         """The type prior of every document, by document number (shared by the threads)."""
@@ -55,6 +59,15 @@ class Snapshot:
             reader = searcher.reader()
             self._priors = LazyPriors(reader.column_reader("type"), reader.doc_count_all())
         return self._priors
+
+    def question_priors(self, searcher: Any) -> LazyPriors:
+        """The prior of every document's type when a question is asked (QUESTION_PRIOR)."""
+        if self._question_priors is None:
+            reader = searcher.reader()
+            self._question_priors = LazyPriors(
+                reader.column_reader("type"), reader.doc_count_all(), QUESTION_PRIOR
+            )
+        return self._question_priors
 
 
 class Readers:
@@ -66,7 +79,7 @@ class Readers:
         self.searcher = snapshot.ix.searcher()
         self.searcher.weighting = PriorWeighting(snapshot.priors(self.searcher))
         self.plain = Searcher(self.searcher.reader(), weighting=BM25F(), closereader=False)
-        self.engine = TermEngine(self.searcher) if term_engine else None
+        self.engine = TermEngine(self.searcher, snapshot.blocks) if term_engine else None
 
     def close(self) -> None:
         self.plain.close()

@@ -437,7 +437,8 @@ class SearchIndex:
         within = filt
         if rare is not NULL and 0 < len(rare_context.words) < len(every_context.words):
             within = DocSet(self._matching(rare, filt))
-        return self._best_partial(every, limit, within, set())
+        priors = self._state.question_priors(self.searcher)
+        return self._best_partial(every, limit, within, set(), priors)
 
     def _matching(self, tree: Any, filt: Any) -> set[int]:
         """The documents matching a tree among the filter's, unscored."""
@@ -471,7 +472,9 @@ class SearchIndex:
             return self.searcher.doc_frequency(fieldname, term) > limit
         return self._engine.doc_frequency(fieldname, term) > limit
 
-    def _best_partial(self, tree: Any, wanted: int, filt: Any, seen: set[int]) -> list[Any]:
+    def _best_partial(
+        self, tree: Any, wanted: int, filt: Any, seen: set[int], priors: Any = None
+    ) -> list[Any]:
         """The best documents holding only some of the words (not in ``seen``), prior applied.
 
         Any word matches here, so matches can be thousands: they are ranked by plain BM25F (with
@@ -489,7 +492,7 @@ class SearchIndex:
             results = bounded_search(
                 self._plain, q, limit=limit, filter=as_set(filt), terms=True, optimize=True
             )
-        priors = self.searcher.weighting.priors
+        priors = priors if priors is not None else self.searcher.weighting.priors
         kept = [h for h in results if h.docnum not in seen]
         for hit in kept:
             hit.score = hit.score * priors[hit.docnum]

@@ -2,8 +2,9 @@
 
 The index keeps, beside the Whoosh index, the folded and unstemmed words of each language with
 how many items hold them (``kb-words.json``, written with the index). Whoosh's spelling
-correction (:class:`whoosh.spelling.ListCorrector`, a Levenshtein automaton walked over that
-sorted word list) proposes the words within one, then two edits; the most frequent wins.
+correction proposes the words within one, then two edits (the first letter kept, as Whoosh's
+``ListCorrector`` with a one-letter prefix would: found through a deletion index, not by walking
+a Levenshtein automaton over the whole list); the most frequent wins.
 Keeping the words in a list rather than in Whoosh spelling fields makes the index build a third
 faster, and the list is only read when a query holds an unknown word.
 """
@@ -12,7 +13,6 @@ from __future__ import annotations
 
 import json
 import re
-from bisect import bisect_left
 from collections import Counter
 from collections.abc import Iterable
 from functools import cached_property
@@ -60,6 +60,7 @@ class Vocabulary:
 
     def __init__(self, index_dir: Path) -> None:
         self.path = Path(index_dir) / WORDS_FILE
+        self._buckets: dict[tuple[str, str], _DeletionIndex] = {}
 
     @cached_property
     def words(self) -> dict[str, dict[str, int]]:
@@ -69,14 +70,16 @@ class Vocabulary:
             return {}
         return data if isinstance(data, dict) else {}
 
-    @cached_property
-    def _correctors(self) -> dict[str, Any]:
-        from whoosh.spelling import ListCorrector
-
-        class Corrector(ListCorrector):  # type: ignore[misc]
-            Skipper = _Skipper
-
-        return {lang: Corrector(sorted(words)) for lang, words in self.words.items()}
+    def _candidates(self, lang: str, folded: str, distance: int) -> set[str]:
+        """The known words of a language within ``distance`` edits of ``folded``, its first
+        letter kept (what Whoosh's Levenshtein automaton with a one-letter prefix accepts)."""
+        key = (lang, folded[0])
+        bucket = self._buckets.get(key)
+        if bucket is None:
+            bucket = self._buckets[key] = _DeletionIndex(
+                word for word in self.words.get(lang, {}) if word[:1] == folded[0]
+            )
+        return bucket.within(folded, distance)
 
     def suggest(self, word: str, langs: list[str]) -> str | None:
         """The most frequent known word closest to ``word`` in these languages, or None."""
@@ -88,11 +91,10 @@ class Vocabulary:
                 break  # two edits on a three-letter word make another word
             found: Counter[str] = Counter()
             for lang in langs:
-                corrector = self._correctors.get(lang)
-                if corrector is None:
+                if lang not in self.words:
                     continue
                 frequencies = self.words[lang]
-                for _, candidate in corrector._suggestions(folded, distance, 1):
+                for candidate in self._candidates(lang, folded, distance):
                     if candidate != folded:
                         found[candidate] += frequencies.get(candidate, 0)
             if found:
@@ -100,20 +102,58 @@ class Vocabulary:
         return None
 
 
-class _Skipper:
-    """The smallest listed word at or after ``w`` (the automaton asks in increasing order).
+class _DeletionIndex:
+    """Words of one first letter, found by the strings left when letters are deleted.
 
-    Whoosh's own ``ListCorrector.Skipper`` steps past the word it is at before searching, so the
-    list's first word is never suggested, and an empty list raises IndexError.
+    Two words within ``k`` edits (insertions, deletions, substitutions) become the same string
+    once at most ``k`` letters are deleted from each, so a word's near words are among those
+    sharing one of its deletion strings; each is then checked by its true edit distance. The
+    same words as a Levenshtein automaton walked over the whole list, without walking it.
+    Built for a letter when a word of it is first corrected.
     """
 
-    def __init__(self, data: list[str]) -> None:
-        self.data = data
-        self.i = 0
+    def __init__(self, words: Iterable[str]) -> None:
+        self.by_deletion: dict[str, list[str]] = {}
+        for word in words:
+            for variant in _deletions(word[1:], MAX_DISTANCE):
+                self.by_deletion.setdefault(variant, []).append(word)
 
-    def __call__(self, w: str) -> str | None:
-        self.i = bisect_left(self.data, w, self.i)
-        return self.data[self.i] if self.i < len(self.data) else None
+    def within(self, folded: str, distance: int) -> set[str]:
+        rest = folded[1:]
+        found: set[str] = set()
+        seen: set[str] = set()
+        for variant in _deletions(rest, distance):
+            for word in self.by_deletion.get(variant, ()):
+                if word not in seen:
+                    seen.add(word)
+                    if abs(len(word) - len(folded)) <= distance and (
+                        _edit_distance(word[1:], rest, distance) <= distance
+                    ):
+                        found.add(word)
+        return found
+
+
+def _deletions(word: str, most: int) -> set[str]:
+    """The word and every string left by deleting at most ``most`` of its letters."""
+    found = {word}
+    layer = {word}
+    for _ in range(most):
+        layer = {w[:i] + w[i + 1 :] for w in layer for i in range(len(w))}
+        found |= layer
+    return found
+
+
+def _edit_distance(a: str, b: str, bound: int) -> int:
+    """Levenshtein distance of two strings (any value above ``bound`` once it is exceeded)."""
+    previous = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        current = [i]
+        for j, cb in enumerate(b, 1):
+            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb)))
+        if min(current) > bound:
+            return bound + 1
+        previous = current
+    return previous[-1]
 
 
 def _known(reader: Any, schema: Any, word: str, lang: str) -> bool:

@@ -1,0 +1,47 @@
+"""Whoosh is imported without the modules a search never calls, which still work when called."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _run(script: str) -> str:
+    return subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+        env=dict(os.environ),
+    ).stdout
+
+
+def test_searching_modules_leave_out_the_deferred_ones() -> None:
+    out = _run("import sys\nimport kb.search.searcher\nprint(' '.join(sorted(sys.modules)))\n")
+    loaded = set(out.split())
+    assert "whoosh.query" in loaded
+    assert (
+        loaded & {"asyncio", "urllib.request", "http.client", "ssl", "whoosh.lang.morph_en"}
+        == set()
+    )
+
+
+def test_the_stand_ins_reach_the_real_functions_and_later_imports_are_real() -> None:
+    out = _run(
+        "import kb.search\n"
+        "import cached_property\n"
+        "from whoosh.query.terms import variations\n"
+        "print(cached_property.asyncio.iscoroutinefunction(lambda: 0))\n"
+        "print(sorted(variations('tempts')))\n"
+        "import asyncio, urllib.request, whoosh.lang.morph_en\n"
+        "print(type(asyncio).__name__, callable(asyncio.run), callable(urllib.request.urlopen))\n"
+    )
+    coroutine, forms, real = out.splitlines()
+    assert coroutine == "False"
+    assert "'tempt'" in forms
+    assert real == "module True True"
