@@ -143,6 +143,11 @@ def change_one_set(path: Path) -> None:
     path.write_text(json.dumps(document), encoding="utf-8")
 
 
+def _progress(step: str, figures: dict[str, object]) -> None:
+    """Each run's figures as soon as they are known (a long run can be read while it goes on)."""
+    print(f"{step}: {json.dumps(figures)}", file=sys.stderr, flush=True)
+
+
 def scenario(work: Path, corpus: list[Path], set_file: Path, home: Path) -> dict[str, object]:
     """From scratch, no change, one changed set: the three `kb build` runs in one folder."""
     work.mkdir(parents=True, exist_ok=True)
@@ -157,10 +162,14 @@ def scenario(work: Path, corpus: list[Path], set_file: Path, home: Path) -> dict
     out = work / "site"
     scratch = run_build(work, out)
     scratch.update(site_figures(out))
+    _progress("from scratch", scratch)
     links = crawl(out)
+    _progress("link crawl", links)
     noop = run_build(work, out)
+    _progress("no change", noop)
     change_one_set(changed)
     one_set = run_build(work, out)
+    _progress("one changed set", one_set)
     return {
         "corpus": [str(c) for c in corpus],
         "kb_build_from_scratch": scratch,

@@ -49,12 +49,15 @@ def extract(page: str, data: bytes) -> tuple[list[str], list[str]]:
 
 
 @lru_cache(maxsize=262144)  # the pages of one folder share most of their links (menus, assets)
-def _resolve(base: str, page: str, href: str) -> tuple[str, str] | None:
-    """The (file, anchor) a link of a page in folder ``base`` leads to; None if external."""
+def _resolve(base: str, href: str) -> tuple[str, str] | None:
+    """The (file, anchor) a link from folder ``base`` leads to: None if external, file "" if
+    the link is to the page itself."""
     parts = urlsplit(href)
     if parts.scheme or href.startswith("//"):
         return None
-    target = posixpath.normpath(posixpath.join(base, unquote(parts.path))) if parts.path else page
+    if not parts.path:
+        return ("", unquote(parts.fragment))
+    target = posixpath.normpath(posixpath.join(base, unquote(parts.path)))
     return (target, unquote(parts.fragment) if target.endswith(".html") else "")
 
 
@@ -80,10 +83,13 @@ class LinkCollector:
             self.ids[page] = frozenset(ids)
         base = posixpath.dirname(page)
         for href in hrefs:
-            key = _resolve(base, page, href)
+            key = _resolve(base, href)
             if key is None:
                 self.external.append(BrokenLink(page, href, "external link"))
-            elif key not in self.targets:
+                continue
+            if not key[0]:  # "#anchor": this page's own
+                key = (page, key[1] if page.endswith(".html") else "")
+            if key not in self.targets:
                 self.targets[key] = (page, href)
 
     def broken(self) -> list[BrokenLink]:
