@@ -31,6 +31,7 @@ from kb.site.cache import SiteCache, cache_file, page_digest
 from kb.site.env import TEMPLATES, base_context, make_environment
 from kb.site.pagefind import indexed_path, reuse_index, run_pagefind
 from kb.site.pages import LanguageSite, Page, english_texts
+from kb.site.rules import LazyPage
 from kb.site.stream import StreamWriter
 from kb.site.writer import check_output, read_marker
 
@@ -164,13 +165,16 @@ def iter_site(
     counter: PageCounter | None = None,
     skip: Callable[[str, str], bool] | None = None,
     indexed: set[str] | None = None,
+    noted: dict[str, dict[str, int]] | None = None,
 ) -> Iterator[tuple[str, bytes | None]]:
     """Render every page and asset of the site one at a time: ``(path, bytes)``.
 
     ``unresolved`` (if given) receives the rule references shown as text because the edition
     has no such rule, with how often each occurs; ``counter`` counts the pages. ``skip`` is
     asked with each page's input digest whether the page is kept as built before: such a page
-    comes as ``(path, None)``, not rendered. ``indexed`` receives the pages Pagefind indexes.
+    comes as ``(path, None)``, not rendered (a :class:`LazyPage`'s context is not even
+    computed). ``indexed`` receives the pages Pagefind indexes; ``noted`` the unresolved rule
+    references each rendered lazy page added (a build that keeps the page counts them again).
     """
     counter = counter if counter is not None else PageCounter()
     summaries: dict[str, dict[str, Any]] = {}
@@ -184,16 +188,29 @@ def iter_site(
         common = {"edition": site_data.edition, "editions": site_data.editions}
         for page in site.pages(summaries):
             counter.pages += 1
-            if indexed is not None and page.context.get("indexed"):
+            lazy = isinstance(page, LazyPage)
+            if indexed is not None and not lazy and page.context.get("indexed"):
                 indexed.add(page.path)
             if skip is not None:
-                digest = page_digest(
-                    page.path, page.template, page.lang, {**common, **page.context}
-                )
+                inputs = {"inputs": page.inputs} if lazy else page.context
+                digest = page_digest(page.path, page.template, page.lang, {**common, **inputs})
                 if skip(page.path, digest):
                     yield page.path, None
                     continue
-            yield page.path, _render(env, page, common)
+            if not lazy:
+                yield page.path, _render(env, page, common)
+                continue
+            before = dict(site.linker.unresolved)
+            content = _render(env, page, common)
+            if noted is not None:
+                delta = {
+                    k: n - before.get(k, 0)
+                    for k, n in site.linker.unresolved.items()
+                    if n != before.get(k, 0)
+                }
+                if delta:
+                    noted[page.path] = delta
+            yield page.path, content
         search = json.dumps(
             site.search_data(), ensure_ascii=False, sort_keys=True, separators=(",", ":")
         )
@@ -250,7 +267,7 @@ def iter_site(
             yield "assets/" + path.relative_to(STATIC).as_posix(), path.read_bytes()
 
 
-def _render(env: Any, page: Page, common: dict[str, Any]) -> bytes:
+def _render(env: Any, page: Page | LazyPage, common: dict[str, Any]) -> bytes:
     lang = page.lang or "en"
     # A paginated list's later pages switch language to the list's first page.
     context = dict(page.context)
@@ -306,24 +323,32 @@ def build_site(
     counter = PageCounter()
     digests: dict[str, str] = {}
 
+    kept: dict[str, int] = {}  # the unresolved references of the lazy pages kept as they were
+
     def skip(path: str, digest: str) -> bool:
         found = cache.lookup(path, digest)
         if found is not None and writer.reuse(path, *found):
-            cache.record(path, digest, *found)
+            notes = cache.noted(path)
+            cache.record(path, digest, *found, notes)
+            for numbers, count in notes.items():
+                kept[numbers] = kept.get(numbers, 0) + count
             return True
         digests[path] = digest
         return False
 
     indexed: set[str] = set()
+    noted: dict[str, dict[str, int]] = {}
     try:
         for path, content in iter_site(
-            site_data, site_extras, langs, unresolved, counter, skip, indexed
+            site_data, site_extras, langs, unresolved, counter, skip, indexed, noted
         ):
             if content is None:
                 continue
             ids, hrefs = writer.add(path, content)
             if path in digests:
-                cache.record(path, digests.pop(path), ids, hrefs)
+                cache.record(path, digests.pop(path), ids, hrefs, noted.pop(path, None))
+        for numbers, count in kept.items():
+            unresolved[numbers] = unresolved.get(numbers, 0) + count
         report.pages = counter.pages
         report.unresolved_references = sum(unresolved.values())
         log.info(

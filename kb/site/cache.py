@@ -21,7 +21,7 @@ from typing import Any
 
 log = logging.getLogger(__name__)
 
-VERSION = 1
+VERSION = 2
 
 
 def page_digest(path: str, template: str, lang: str | None, context: dict[str, Any]) -> str:
@@ -43,10 +43,11 @@ class SiteCache:
     def __init__(self, file: Path | None, code: str) -> None:
         self.file = file
         self.code = code
-        # path -> (digest, ids, links): ids and links each one string of lines (a few objects
-        # per page, not hundreds: the cache of 70,000 pages stays small in memory)
-        self.previous: dict[str, tuple[str, str, str]] = {}
-        self.pages: dict[str, tuple[str, str, str]] = {}
+        # path -> (digest, ids, links, unresolved): ids and links each one string of lines (a
+        # few objects per page, not hundreds: the cache of 70,000 pages stays small in memory);
+        # unresolved: the rule references a lazily built page showed as text, with their counts
+        self.previous: dict[str, tuple[str, str, str, dict[str, int] | None]] = {}
+        self.pages: dict[str, tuple[str, str, str, dict[str, int] | None]] = {}
         self.extras_previous: tuple[str, Any] | None = None
         self.extras: tuple[str, Any] | None = None
         self.stamp: str | None = None  # the fingerprint of the build the cache describes
@@ -74,11 +75,23 @@ class SiteCache:
             return None
         return _lines(found[1]), _lines(found[2])
 
-    def record(self, path: str, digest: str, ids: list[str], links: list[str]) -> None:
+    def noted(self, path: str) -> dict[str, int]:
+        """The unresolved rule references the page showed when the last build rendered it."""
+        found = self.previous.get(path)
+        return dict(found[3] or {}) if found is not None else {}
+
+    def record(
+        self,
+        path: str,
+        digest: str,
+        ids: list[str],
+        links: list[str],
+        unresolved: dict[str, int] | None = None,
+    ) -> None:
         """Remember a page of this build."""
         if any("\n" in item for item in (*ids, *links)):
             return  # not representable as lines: such a page is simply rendered next time
-        self.pages[path] = (digest, "\n".join(ids), "\n".join(links))
+        self.pages[path] = (digest, "\n".join(ids), "\n".join(links), unresolved or None)
 
     def cached_extras(self, key: str) -> Any:
         """The rule history and diffs of the last build if its rules documents were the same."""

@@ -11,6 +11,8 @@ the curious in a collapsed details line only.
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
+import json
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -20,7 +22,7 @@ from babel.dates import format_date
 from kb.langs import fold, locale
 from kb.site.env import page_root
 from kb.site.mana import symbols
-from kb.site.rules import Page, RulePages
+from kb.site.rules import LazyPage, Page, RulePages
 from kb.urls import card_file, site_url
 
 PER_PAGE = 400  # entries per page of a card list: keeps every list page far under 1 MB
@@ -211,23 +213,46 @@ class CardPages(RulePages):
 
     # --- pages -----------------------------------------------------------------------------------
 
-    def card_pages(self) -> Iterator[Page]:
-        """One page per card, the lists by initial and by set, and one page per set."""
+    def _card_inputs(self, card: dict[str, Any]) -> str:
+        """A digest of everything a card page's context is computed from (cheaper than it)."""
+        if not hasattr(self, "_known_digest"):
+            known = "\n".join(sorted(self.linker.known))  # the rules references can link to
+            self._known_digest = hashlib.sha256(known.encode()).hexdigest()
+        ids = [ruling["id"] for ruling in card["rulings"]]
+        payload = [
+            self._known_digest,
+            card,
+            [[(k, self.card_titles.get(k)) for k in self._holders.get(i, [])] for i in ids],
+            [self.extras.rules_of_clarification.get(i, []) for i in ids],
+            [self.data.sets.get(p["set"]) for p in card["printings"]],
+        ]
+        text = json.dumps(payload, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()
+
+    def card_pages(self) -> Iterator[Page | LazyPage]:
+        """One page per card, the lists by initial and by set, and one page per set.
+
+        A card page's context is computed only if the page is rendered (see :class:`LazyPage`).
+        """
         self._init_cards()
         listing = []
         for card in self.data.cards:
             path = f"{self.lang}/cards/{card_file(card['key'])}.html"
-            view = self.card_view(card, page_root(path))
+            title = self._card_title(card)
             listing.append(
                 {
                     "key": card["key"],
-                    "title": view["title"],
+                    "title": title,
                     "name": card["name"],
                     "rulings": len(card["rulings"]),
-                    "letter": "other" if card["is_page"] else _letter_id(view["title"]),
+                    "letter": "other" if card["is_page"] else _letter_id(title),
                 }
             )
-            yield Page(path, "card.html", {"card": view, "page_kind": "cards"}, self.lang)
+
+            def make(card: dict[str, Any] = card, path: str = path) -> dict[str, Any]:
+                return {"card": self.card_view(card, page_root(path)), "page_kind": "cards"}
+
+            yield LazyPage(path, "card.html", self.lang, self._card_inputs(card), make)
         listing.sort(key=lambda c: (fold(c["title"]), c["key"]))
         yield from self._letter_pages(listing)
         yield from self._set_pages()

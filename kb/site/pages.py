@@ -16,7 +16,7 @@ from kb.langs import fold
 from kb.site.cards import CardPages
 from kb.site.data import Node, SiteData, Text
 from kb.site.env import page_root
-from kb.site.rules import NUMBERED, Page
+from kb.site.rules import NUMBERED, LazyPage, Page
 from kb.urls import glossary_slug, site_url
 
 __all__ = ["LanguageSite", "Page", "english_texts"]
@@ -283,7 +283,7 @@ class LanguageSite(CardPages):
                 texts[key] = text
         return {"titles": titles, "texts": texts}
 
-    def pages(self, summaries: dict[str, dict[str, Any]]) -> Iterator[Page]:
+    def pages(self, summaries: dict[str, dict[str, Any]]) -> Iterator[Page | LazyPage]:
         """Every page of this language."""
         yield self.home_page()
         yield self.contents_page()

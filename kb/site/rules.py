@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from kb.langs import LANGS, fold
@@ -45,6 +46,33 @@ class Page:
     template: str
     context: dict[str, Any]
     lang: str | None
+
+
+class LazyPage:
+    """A page whose context is computed only when it is rendered: ``inputs`` digests its inputs.
+
+    A build that finds the page's input digest unchanged keeps the page as written before
+    without computing its context (a card page's linked texts cost more than its digest).
+    """
+
+    def __init__(
+        self,
+        path: str,
+        template: str,
+        lang: str | None,
+        inputs: str,
+        make: Callable[[], dict[str, Any]],
+    ) -> None:
+        self.path = path
+        self.template = template
+        self.lang = lang
+        self.inputs = inputs
+        self._make = make
+
+    @cached_property
+    def context(self) -> dict[str, Any]:
+        """The page's context, computed once."""
+        return self._make()
 
 
 def first_words(text: str, limit: int = FIRST_WORDS) -> str:

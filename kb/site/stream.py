@@ -18,6 +18,7 @@ import posixpath
 import re
 import shutil
 from collections.abc import Callable
+from functools import lru_cache
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
@@ -47,6 +48,19 @@ def extract(page: str, data: bytes) -> tuple[list[str], list[str]]:
     return ids, hrefs
 
 
+@lru_cache(maxsize=262144)  # the pages of one folder share most of their links (menus, assets)
+def _resolve(base: str, href: str) -> tuple[str, str] | None:
+    """The (file, anchor) a link from folder ``base`` leads to: None if external, file "" if
+    the link is to the page itself."""
+    parts = urlsplit(href)
+    if parts.scheme or href.startswith("//"):
+        return None
+    if not parts.path:
+        return ("", unquote(parts.fragment))
+    target = posixpath.normpath(posixpath.join(base, unquote(parts.path)))
+    return (target, unquote(parts.fragment) if target.endswith(".html") else "")
+
+
 class LinkCollector:
     """Every page's ids and every distinct internal link target, for one check at the end."""
 
@@ -69,16 +83,12 @@ class LinkCollector:
             self.ids[page] = frozenset(ids)
         base = posixpath.dirname(page)
         for href in hrefs:
-            parts = urlsplit(href)
-            if parts.scheme or href.startswith("//"):
+            key = _resolve(base, href)
+            if key is None:
                 self.external.append(BrokenLink(page, href, "external link"))
                 continue
-            target = (
-                posixpath.normpath(posixpath.join(base, unquote(parts.path)))
-                if parts.path
-                else page
-            )
-            key = (target, unquote(parts.fragment) if target.endswith(".html") else "")
+            if not key[0]:  # "#anchor": this page's own
+                key = (page, key[1] if page.endswith(".html") else "")
             if key not in self.targets:
                 self.targets[key] = (page, href)
 
