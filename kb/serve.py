@@ -73,14 +73,19 @@ class ApiError(Exception):
 class SearchService:
     """The search index behind the API: opened on first use, reopened when it was rewritten."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, broad_worker: bool = True) -> None:
         self.settings = settings
         self._index: Any = None
         self._lock = threading.Lock()
+        self.broad: Any = None  # kb.search.worker.BroadWorkers: broad searches off this process
+        if broad_worker:
+            from kb.search.worker import BroadWorkers
+
+            self.broad = BroadWorkers(settings.index_dir)
 
     def search(self, params: dict[str, str]) -> dict[str, Any]:
         """Run an API search; raise ApiError for bad parameters or a missing index."""
-        from kb.search import LaneBusy, QueryError
+        from kb.search import LaneBusy, QueryError, lane
 
         query = params.get("q", "").strip()
         if not query:
@@ -95,22 +100,30 @@ class SearchService:
         fuzzy_text = params.get("fuzzy", "0").lower()
         if fuzzy_text not in ("0", "1", "true", "false", "yes", "no", ""):
             raise ApiError(HTTPStatus.BAD_REQUEST, f"fuzzy must be 0 or 1 (got {fuzzy_text!r})")
+        options = {
+            "lang": params.get("lang") or None,
+            "types": params.get("type") or None,
+            "limit": limit,
+            "fuzzy": fuzzy_text in ("1", "true", "yes"),
+            "default_lang": self.settings.lang,
+        }
         index = self._open()
         try:
-            return index.search(  # type: ignore[no-any-return]
-                query,
-                lang=params.get("lang") or None,
-                types=params.get("type") or None,
-                limit=limit,
-                fuzzy=fuzzy_text in ("1", "true", "yes"),
-                default_lang=self.settings.lang,
-            )
+            if self.broad is None:
+                return index.search(query, **options)  # type: ignore[no-any-return]
+            try:
+                with lane.elsewhere():
+                    return index.search(query, **options)  # type: ignore[no-any-return]
+            except lane.Diverted:  # broad: answered by the broad worker, off this process
+                return self.broad.search(query, options)  # type: ignore[no-any-return]
         except QueryError as exc:
             raise ApiError(HTTPStatus.BAD_REQUEST, str(exc)) from None
-        except LaneBusy as exc:  # broad searches queued beyond the lane's bounds
+        except LaneBusy as exc:  # broad searches queued beyond the lane's bounds, a lost worker
             raise ApiError(
                 HTTPStatus.SERVICE_UNAVAILABLE, str(exc), {"Retry-After": str(exc.retry_after)}
             ) from None
+        except KbError as exc:  # the worker could not open the index
+            raise ApiError(HTTPStatus.SERVICE_UNAVAILABLE, str(exc)) from None
 
     def _open(self) -> Any:
         from kb.search import SearchIndex
@@ -126,7 +139,9 @@ class SearchService:
             return self._index
 
     def close(self) -> None:
-        """Close the index if it was opened."""
+        """Close the index if it was opened, and stop the broad workers."""
+        if self.broad is not None:
+            self.broad.close()
         with self._lock:
             if self._index is not None:
                 self._index.close()
@@ -153,10 +168,12 @@ def _json(
 class KbApp:
     """The WSGI application: the site folder and the search API, nothing else."""
 
-    def __init__(self, settings: Settings, site_dir: Path | None = None) -> None:
+    def __init__(
+        self, settings: Settings, site_dir: Path | None = None, *, broad_worker: bool = True
+    ) -> None:
         self.settings = settings
         self.site_dir = Path(site_dir or settings.site_dir)
-        self.search = SearchService(settings)
+        self.search = SearchService(settings, broad_worker)
 
     def __call__(
         self, environ: dict[str, Any], start_response: Callable[..., Any]

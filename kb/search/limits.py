@@ -110,10 +110,13 @@ def bounded_search(searcher: Any, q: Any, *, filter: Any = None, **options: Any)
     """
     from whoosh.collectors import FilterCollector
 
+    scans = scans_word_lists(q)
+    if scans and lane.diverting():
+        lane.enter()  # Diverted: the broad worker reads the word lists, not the server's process
     # Counted first, outside the lane (at most a word list read per term of the query): a query
     # refused as too broad does not queue for the lane to be refused.
     expansions = check_expansions(q, searcher.reader())
-    broad = expansions > BROAD_EXPANSIONS or scans_word_lists(q)
+    broad = expansions > BROAD_EXPANSIONS or scans
     if broad:
         lane.enter()
     budget = BROAD_TIME_BUDGET if broad or lane.inside() else TIME_BUDGET
