@@ -34,7 +34,7 @@ from kb.search import lane
 log = logging.getLogger(__name__)
 
 TIMEOUT = 30.0  # seconds of the clock a worker may take to answer one broad search
-NICE = 10  # the worker's niceness above the server's: simple searches get the CPU first
+NICE = 5  # the worker's niceness above the server's: simple searches get the CPU first
 STOP_WAIT = 5.0  # seconds a worker is given to exit before it is killed
 
 
