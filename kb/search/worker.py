@@ -83,6 +83,7 @@ class _Process:
         except OSError:
             raise WorkerFailed(self._gone("before it got the search")) from None
         if not self.conn.poll(timeout):  # no answer, no EOF: still busy
+            self.process.kill()
             raise WorkerFailed(
                 f"the broad search took more than {timeout:g} s and was stopped; add words or"
                 " filters"
