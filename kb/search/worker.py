@@ -43,7 +43,7 @@ class WorkerFailed(lane.LaneBusy):
 
 
 class _Process:
-    """One worker process (``python -m kb.search.worker``) and the socket it is asked through.
+    """One worker process (:func:`main`, in a new interpreter) and the socket it is asked through.
 
     A process of its own rather than multiprocessing's spawn, which would import the server's
     main module again in the worker (a WSGI script without a ``__main__`` guard would fail).
@@ -51,16 +51,17 @@ class _Process:
 
     def __init__(self, nice: int) -> None:
         ours, theirs = socket.socketpair()
-        env = dict(os.environ)
-        source = str(Path(__file__).resolve().parents[2])  # kb importable however it was run
-        env["PYTHONPATH"] = os.pathsep.join(filter(None, [source, env.get("PYTHONPATH")]))
+        # kb importable in the worker however the server found it (installed or not), last.
+        source = str(Path(__file__).resolve().parents[2])
+        start = (
+            f"import sys; sys.path.append({source!r}); from kb.search.worker import main; main()"
+        )
         try:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "kb.search.worker", str(theirs.fileno()), str(nice)],
+                [sys.executable, "-c", start, str(theirs.fileno()), str(nice)],
                 pass_fds=[theirs.fileno()],
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL,
-                env=env,
             )
         except OSError as exc:
             ours.close()
@@ -215,8 +216,9 @@ def _unpack(reply: tuple[Any, ...], text: str) -> dict[str, Any]:
     raise RuntimeError("the broad-search worker failed (logged)")
 
 
-def main(argv: list[str]) -> None:
+def main(argv: list[str] | None = None) -> None:
     """The worker's loop: answer searches until the server closes the socket."""
+    argv = sys.argv[1:] if argv is None else argv
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the server, which stops this
     conn = Connection(int(argv[0]))
     with contextlib.suppress(OSError):
@@ -262,4 +264,4 @@ def _answer(
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    main()
