@@ -126,9 +126,10 @@ class Server:
         """CPU time (user + system) so far of the server and of its children (the broad worker);
         empty where /proc cannot tell (not Linux)."""
         pid = self.process.pid
-        try:
-            children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
-            return {"server": _cpu(pid), "children": sum(_cpu(int(c)) for c in children)}
+        try:  # a child is listed under the thread that started it
+            tasks = Path(f"/proc/{pid}/task").glob("*/children")
+            children = {int(c) for task in tasks for c in task.read_text().split()}
+            return {"server": _cpu(pid), "children": sum(_cpu(c) for c in children)}
         except (OSError, ValueError, IndexError):
             return {}
 
