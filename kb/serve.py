@@ -92,7 +92,7 @@ class SearchService:
         self.broad: Any = None  # kb.search.worker.BroadWorkers: broad searches off this process
         self._pool: ThreadPoolExecutor | None = None
         if broad_worker:
-            from kb.search.worker import BroadWorkers
+            from kb.search import BroadWorkers
 
             self.broad = BroadWorkers(settings.index_dir)
             self._pool = ThreadPoolExecutor(
