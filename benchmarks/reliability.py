@@ -341,9 +341,19 @@ def main() -> int:
             "                               closed loop: "
             f"{served_detail['clients'] - served_detail['heavy']} simple clients "
             + (f"think {think:g} s on average (exponential)" if think else "with no think time")
-            + f" between answers, {served_detail['heavy']} heavy ones back to back; "
-            f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
+            + f" between answers, {served_detail['heavy']} heavy ones back to back"
         )
+        start_load, end_load = served_detail["load_average"]
+        print(
+            f"                               load average {start_load:.1f} at the start, "
+            f"{end_load:.1f} at the end, on {os.cpu_count()} cores"
+        )
+        cpu = served_detail["cpu"]
+        if cpu:
+            print(
+                f"                               CPU: server {cpu['server']:.1f} s, its broad "
+                f"worker {cpu['children']:.1f} s, over {served_detail['seconds']:.0f} s"
+            )
         print(
             f"  simple queries    p50 {load.percentile(simple, 0.5):.0f} ms, p99 {p99:.0f} ms "
             f"({len(simple):,} answers; target p99 < {P99_TARGET_MS:.0f} ms: "

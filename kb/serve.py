@@ -20,6 +20,7 @@ import mimetypes
 import posixpath
 import threading
 from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from http import HTTPStatus
 from pathlib import Path
@@ -34,6 +35,7 @@ log = logging.getLogger(__name__)
 API_PARAMETERS = ("q", "lang", "type", "limit", "fuzzy")
 MAX_PATH = 4096  # characters of the URL path: beyond, 414 (no site page comes near)
 MAX_QUERY = 8192  # characters of the query string: beyond, 414
+SEARCH_THREADS = 4  # searches run at once in the process (beside the broad worker's)
 _TYPES = {
     ".html": "text/html; charset=utf-8",
     ".css": "text/css; charset=utf-8",
@@ -71,12 +73,31 @@ class ApiError(Exception):
 
 
 class SearchService:
-    """The search index behind the API: opened on first use, reopened when it was rewritten."""
+    """The search index behind the API: opened on first use, reopened when it was rewritten.
 
-    def __init__(self, settings: Settings) -> None:
+    With the broad worker (the default), searches run in :data:`SEARCH_THREADS` threads of their
+    own, whatever the number of the server's threads: under the GIL more would only take turns,
+    and each thread keeps readers of its own to open and warm after every rewrite of the index.
+    A search found broad there is answered by the broad worker (:mod:`kb.search.worker`), the
+    server's thread waiting for it; without the worker, in the request's own thread.
+    """
+
+    def __init__(
+        self, settings: Settings, broad_worker: bool = True, search_threads: int = 0
+    ) -> None:
         self.settings = settings
         self._index: Any = None
         self._lock = threading.Lock()
+        self._refreshing = threading.Lock()
+        self.broad: Any = None  # kb.search.worker.BroadWorkers: broad searches off this process
+        self._pool: ThreadPoolExecutor | None = None
+        if broad_worker:
+            from kb.search import BroadWorkers
+
+            self.broad = BroadWorkers(settings.index_dir)
+            self._pool = ThreadPoolExecutor(
+                search_threads or SEARCH_THREADS, thread_name_prefix="kb-search"
+            )
 
     def search(self, params: dict[str, str]) -> dict[str, Any]:
         """Run an API search; raise ApiError for bad parameters or a missing index."""
@@ -95,22 +116,29 @@ class SearchService:
         fuzzy_text = params.get("fuzzy", "0").lower()
         if fuzzy_text not in ("0", "1", "true", "false", "yes", "no", ""):
             raise ApiError(HTTPStatus.BAD_REQUEST, f"fuzzy must be 0 or 1 (got {fuzzy_text!r})")
+        options = {
+            "lang": params.get("lang") or None,
+            "types": params.get("type") or None,
+            "limit": limit,
+            "fuzzy": fuzzy_text in ("1", "true", "yes"),
+            "default_lang": self.settings.lang,
+        }
         index = self._open()
         try:
-            return index.search(  # type: ignore[no-any-return]
-                query,
-                lang=params.get("lang") or None,
-                types=params.get("type") or None,
-                limit=limit,
-                fuzzy=fuzzy_text in ("1", "true", "yes"),
-                default_lang=self.settings.lang,
-            )
+            if self._pool is None:
+                return index.search(query, **options)  # type: ignore[no-any-return]
+            found = self._pool.submit(_search_here, index, query, options).result()
+            if found is None:  # broad: answered by the broad worker, off this process
+                found = self.broad.search(query, options)
+            return found  # type: ignore[no-any-return]
         except QueryError as exc:
             raise ApiError(HTTPStatus.BAD_REQUEST, str(exc)) from None
-        except LaneBusy as exc:  # broad searches queued beyond the lane's bounds
+        except LaneBusy as exc:  # broad searches queued beyond the lane's bounds, a lost worker
             raise ApiError(
                 HTTPStatus.SERVICE_UNAVAILABLE, str(exc), {"Retry-After": str(exc.retry_after)}
             ) from None
+        except KbError as exc:  # the worker could not open the index
+            raise ApiError(HTTPStatus.SERVICE_UNAVAILABLE, str(exc)) from None
 
     def _open(self) -> Any:
         from kb.search import SearchIndex
@@ -121,16 +149,38 @@ class SearchService:
                     self._index = SearchIndex(self.settings.index_dir)
                 except KbError as exc:
                     raise ApiError(HTTPStatus.SERVICE_UNAVAILABLE, str(exc)) from None
-            else:
-                self._index.refresh()
-            return self._index
+                return self._index
+            index = self._index
+        # One thread reopens a rewritten index; the others keep searching the generation they
+        # have meanwhile rather than wait for it (each search still reads one generation).
+        if self._refreshing.acquire(blocking=False):
+            try:
+                index.refresh()
+            finally:
+                self._refreshing.release()
+        return index
 
     def close(self) -> None:
-        """Close the index if it was opened."""
+        """Close the index if it was opened, and stop the broad workers and search threads."""
+        if self.broad is not None:
+            self.broad.close()
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
         with self._lock:
             if self._index is not None:
                 self._index.close()
                 self._index = None
+
+
+def _search_here(index: Any, query: str, options: dict[str, Any]) -> dict[str, Any] | None:
+    """A search in this process, or None if it is broad (it stopped before its broad work)."""
+    from kb.search import lane
+
+    try:
+        with lane.elsewhere():
+            return index.search(query, **options)  # type: ignore[no-any-return]
+    except lane.Diverted:
+        return None
 
 
 @dataclass
@@ -153,10 +203,12 @@ def _json(
 class KbApp:
     """The WSGI application: the site folder and the search API, nothing else."""
 
-    def __init__(self, settings: Settings, site_dir: Path | None = None) -> None:
+    def __init__(
+        self, settings: Settings, site_dir: Path | None = None, *, broad_worker: bool = True
+    ) -> None:
         self.settings = settings
         self.site_dir = Path(site_dir or settings.site_dir)
-        self.search = SearchService(settings)
+        self.search = SearchService(settings, broad_worker)
 
     def __call__(
         self, environ: dict[str, Any], start_response: Callable[..., Any]

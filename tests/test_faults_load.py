@@ -122,6 +122,17 @@ class Server:
         finally:
             conn.close()
 
+    def cpu_seconds(self) -> dict[str, float]:
+        """CPU time (user + system) so far of the server and of its children (the broad worker);
+        empty where /proc cannot tell (not Linux)."""
+        pid = self.process.pid
+        try:  # a child is listed under the thread that started it
+            tasks = Path(f"/proc/{pid}/task").glob("*/children")
+            children = {int(c) for task in tasks for c in task.read_text().split()}
+            return {"server": _cpu(pid), "children": sum(_cpu(c) for c in children)}
+        except (OSError, ValueError, IndexError):
+            return {}
+
     def stop(self) -> str:
         self.process.terminate()
         try:
@@ -130,6 +141,12 @@ class Server:
             self.process.kill()
             _, err = self.process.communicate()
         return err
+
+
+def _cpu(pid: int) -> float:
+    """User + system CPU seconds of a running process, from /proc/<pid>/stat."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 @dataclass
@@ -316,6 +333,7 @@ def serve_under_load(
         hammer = threading.Thread(
             target=run_clients, args=(server.port, stop, clients, load, seed, heavy, think)
         )
+        load_before = os.getloadavg()[0]
         started = time.monotonic()
         hammer.start()
         try:
@@ -330,6 +348,7 @@ def serve_under_load(
             stop.set()
             hammer.join()
         elapsed = time.monotonic() - started
+        cpu = server.cpu_seconds()
     finally:
         log = server.stop()
     for (params, expected), (status, _) in zip(QUERIES, states[-1], strict=True):
@@ -347,6 +366,8 @@ def serve_under_load(
         "heavy": heavy,
         "think": think,
         "beside_heavy": load.beside_heavy,
+        "cpu": cpu,
+        "load_average": (load_before, os.getloadavg()[0]),
     }
 
 

@@ -34,6 +34,10 @@ def __getattr__(name: str) -> Any:
         from kb.search.searcher import SearchIndex
 
         return SearchIndex
+    if name == "BroadWorkers":
+        from kb.search.worker import BroadWorkers
+
+        return BroadWorkers
     raise AttributeError(name)
 
 

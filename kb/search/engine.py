@@ -17,7 +17,7 @@ from __future__ import annotations
 import heapq
 from bisect import bisect_right
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from math import log
@@ -132,10 +132,18 @@ WARM_AFTER = 3  # searches before the term dictionaries are loaded into memory
 class TermEngine:
     """Ranks term queries over one open searcher (its segments, lengths and statistics)."""
 
-    def __init__(self, searcher: Any, cache: BlockCache | None = None) -> None:
+    def __init__(
+        self,
+        searcher: Any,
+        cache: BlockCache | None = None,
+        shared: Callable[[Any, Callable[[], Any]], Any] | None = None,
+    ) -> None:
         self.searcher = searcher
         # Decoded posting blocks, shared with the other threads' engines over the same index.
         self.cache = cache if cache is not None else BlockCache()
+        # ``shared(key, make)``: a value made once for every engine over the same index
+        # generation (readers.Snapshot.shared), for the tables and norms only data make up.
+        self._shared = shared
         self.reader = searcher.reader()
         self.schema = searcher.schema
         self.segments = sorted(self.reader.leaf_readers(), key=lambda pair: pair[1])
@@ -217,7 +225,17 @@ class TermEngine:
         one-off ``kb search`` does not load them), in memory from then on (a server)."""
         loaded = self._searches > WARM_AFTER
         if self._tables is None or (loaded and not self._loaded):
-            self._tables = [TermTable(segment, load=loaded) for segment, _ in self.segments]
+
+            def make() -> list[TermTable]:
+                return [TermTable(segment, load=loaded) for segment, _ in self.segments]
+
+            tables = None
+            if loaded and self._shared is not None:
+                tables = self._shared("term tables", make)
+                # Shared only when held in memory: one that asks Whoosh reads its own segment.
+                if any(getattr(table, "_table", None) is None for table in tables):
+                    tables = None
+            self._tables = tables or make()
             self._loaded = loaded
         return self._tables
 
@@ -447,11 +465,16 @@ class TermEngine:
         key = (fieldname, b, k1, avgfl)
         norms = self._norms.get(key)
         if norms is None:
-            norms = []
-            for segment, _ in self.segments:
-                norms.extend(
-                    k1 * ((1 - b) + b * length / avgfl) if length is not None else 0.0
-                    for length in field_lengths(segment, fieldname)
-                )
-            self._norms[key] = norms
+
+            def make() -> list[float]:
+                made: list[float] = []
+                for segment, _ in self.segments:
+                    made.extend(
+                        k1 * ((1 - b) + b * length / avgfl) if length is not None else 0.0
+                        for length in field_lengths(segment, fieldname)
+                    )
+                return made
+
+            shared = self._shared
+            norms = self._norms[key] = make() if shared is None else shared(("norms", key), make)
         return norms

@@ -5,8 +5,13 @@ expanded terms, a wildcard that reads a whole word list) takes the lane's one pl
 of its search (:func:`search_scope`, entered by ``SearchIndex.search``). Broad searches waiting
 for the place wait in a queue of at most :data:`QUEUE`, each for at most :data:`WAIT` seconds;
 beyond either the search is refused with :class:`LaneBusy` (the API answers 503 with
-``Retry-After``). Other searches never wait here: however many clients send broad queries, they
-hold one thread's worth of CPU, and the server's other threads answer everyone else.
+``Retry-After``). Other searches never wait here.
+
+In a server the broad searches also run in another process (:mod:`kb.search.worker`): threads of
+one process share its GIL, so a broad search running in one of them would slow every other
+search down. The server searches inside :func:`elsewhere`; a search found broad there stops with
+:class:`Diverted` before doing its broad work, and the server asks the worker for the whole
+search, holding the lane's place while the worker answers.
 """
 
 from __future__ import annotations
@@ -29,6 +34,10 @@ class LaneBusy(KbError):
     def __init__(self, message: str, retry_after: int = RETRY_AFTER) -> None:
         super().__init__(message)
         self.retry_after = retry_after
+
+
+class Diverted(Exception):
+    """A search found broad inside :func:`elsewhere`: run it again in the broad worker."""
 
 
 class Lane:
@@ -72,6 +81,15 @@ class Lane:
         """Give the place back."""
         self._places.release()
 
+    @contextmanager
+    def place(self) -> Iterator[None]:
+        """Hold a place (waiting in the queue, LaneBusy beyond its bounds) during the block."""
+        self.acquire()
+        try:
+            yield
+        finally:
+            self.release()
+
 
 LANE = Lane()
 _local = threading.local()
@@ -92,12 +110,31 @@ def search_scope() -> Iterator[None]:
             LANE.release()
 
 
+@contextmanager
+def elsewhere() -> Iterator[None]:
+    """Searches in this block stop with :class:`Diverted` where they would enter the lane."""
+    before = getattr(_local, "divert", False)
+    _local.divert = True
+    try:
+        yield
+    finally:
+        _local.divert = before
+
+
+def diverting() -> bool:
+    """Whether a broad search of this thread is diverted (:func:`elsewhere`) instead of run."""
+    return bool(getattr(_local, "divert", False))
+
+
 def enter() -> None:
     """This search is broad: take a place in the lane (once) for the rest of it.
 
-    Outside a search scope (a direct call into the searcher) there is no one to give the place
-    back, so nothing is taken.
+    Inside :func:`elsewhere` it takes none and raises :class:`Diverted` instead. Outside a
+    search scope (a direct call into the searcher) there is no one to give the place back, so
+    nothing is taken.
     """
+    if diverting():
+        raise Diverted
     scope = getattr(_local, "scope", None)
     if scope is None or scope["held"]:
         return

@@ -110,10 +110,14 @@ def bounded_search(searcher: Any, q: Any, *, filter: Any = None, **options: Any)
     """
     from whoosh.collectors import FilterCollector
 
+    _expand_once(q)
+    scans = scans_word_lists(q)
+    if scans and lane.diverting():
+        lane.enter()  # Diverted: the broad worker reads the word lists, not the server's process
     # Counted first, outside the lane (at most a word list read per term of the query): a query
     # refused as too broad does not queue for the lane to be refused.
     expansions = check_expansions(q, searcher.reader())
-    broad = expansions > BROAD_EXPANSIONS or scans_word_lists(q)
+    broad = expansions > BROAD_EXPANSIONS or scans
     if broad:
         lane.enter()
     budget = BROAD_TIME_BUDGET if broad or lane.inside() else TIME_BUDGET
@@ -122,6 +126,32 @@ def bounded_search(searcher: Any, q: Any, *, filter: Any = None, **options: Any)
         collector = FilterCollector(collector, filter, None)
     searcher.search_with_collector(q, collector)
     return collector.results()
+
+
+def _expand_once(q: Any) -> None:
+    """Have each wildcard, prefix, range or fuzzy term of ``q`` find its terms once per reader.
+
+    Whoosh finds them again to estimate a query's size and to match it, and once more per
+    segment; a fuzzy word reads a whole word list each time (three quarters of the CPU of a
+    one-word fuzzy search). Lists longer than the expansion limit are not kept: the query is
+    refused for them.
+    """
+    for sub in _multi_terms(q):
+        if "_btexts" in vars(sub):
+            continue  # already done (a query searched twice)
+        find = sub._btexts
+        known: dict[int, tuple[Any, list[Any]]] = {}
+
+        def once(reader: Any, find: Any = find, known: dict[int, Any] = known) -> Any:
+            kept = known.get(id(reader))
+            if kept is not None and kept[0] is reader:
+                return iter(kept[1])
+            terms = list(islice(find(reader), MAX_EXPANSIONS + 1))
+            if len(terms) <= MAX_EXPANSIONS:
+                known[id(reader)] = (reader, terms)
+            return iter(terms)
+
+        sub._btexts = once
 
 
 def _budget(collector: Any, seconds: float) -> Any:

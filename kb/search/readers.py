@@ -1,10 +1,12 @@
 """What each thread searches with: its own Whoosh searchers (Whoosh's posting readers seek a
-file they share, so a searcher serves one thread at a time), and the type priors they score with.
+file they share, so a searcher serves one thread at a time), and what the threads share per
+generation of the index: the type priors they score with, the term engine's tables.
 """
 
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -52,6 +54,20 @@ class Snapshot:
     blocks: BlockCache = field(default_factory=BlockCache)  # posting blocks already decoded
     _priors: LazyPriors | None = None
     _question_priors: LazyPriors | None = None
+    _shared: dict[Any, Any] = field(default_factory=dict)
+    _shared_lock: Any = field(default_factory=threading.Lock)
+
+    def shared(self, key: Any, make: Callable[[], Any]) -> Any:
+        """A read-only value made once per generation (by the first thread that asks, the others
+        waiting for it): the term engine's term tables and length norms, so that 32 server
+        threads do not each load their own after every refresh."""
+        found = self._shared.get(key)
+        if found is None:
+            with self._shared_lock:
+                found = self._shared.get(key)
+                if found is None:
+                    found = self._shared[key] = make()
+        return found
 
     def priors(self, searcher: Any) -> LazyPriors:
         """The type prior of every document, by document number (shared by the threads)."""
@@ -79,7 +95,9 @@ class Readers:
         self.searcher = snapshot.ix.searcher()
         self.searcher.weighting = PriorWeighting(snapshot.priors(self.searcher))
         self.plain = Searcher(self.searcher.reader(), weighting=BM25F(), closereader=False)
-        self.engine = TermEngine(self.searcher, snapshot.blocks) if term_engine else None
+        self.engine = (
+            TermEngine(self.searcher, snapshot.blocks, snapshot.shared) if term_engine else None
+        )
 
     def close(self) -> None:
         self.plain.close()
