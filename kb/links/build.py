@@ -49,6 +49,7 @@ from kb.versions import EditionRef, english_editions, resolve_edition
 from .carry import CarriedMatches
 from .implied import CardContext, implied_matches
 from .learned import learned_names, mark_learned
+from .lineage_rows import LINEAGE_SOURCES, LineageLinks
 from .references import Reference, find_references
 from .terms import (
     GlossaryItem,
@@ -115,11 +116,26 @@ def vocabularies(
 
 
 class _Rows:
-    """Link rows for one target edition, resolved against its rule numbers."""
+    """Link rows for one target edition, resolved against its rule numbers.
 
-    def __init__(self, edition: Edition | None, numbers: dict[str, int]) -> None:
+    With ``shared``, the resolved term links of rulings and card texts go there, one per
+    lineage (``lineages``: the edition's rule numbers' lineages; ``order``: the edition's place
+    among the English editions, oldest first), instead of one row per edition.
+    """
+
+    def __init__(
+        self,
+        edition: Edition | None,
+        numbers: dict[str, int],
+        lineages: dict[str, int] | None = None,
+        shared: LineageLinks | None = None,
+        order: int = -1,
+    ) -> None:
         self.edition_id = edition.id if edition else None
         self.numbers = numbers
+        self.lineages = lineages or {}
+        self.shared = shared
+        self.order = order
         self.rows: list[dict[str, Any]] = []
         self.counts: dict[str, int] = defaultdict(int)
         self.translation_ids: list[int] = []  # translated texts that now follow this edition
@@ -156,9 +172,16 @@ class _Rows:
             self.counts[f"{kind}_unresolved"] += 1
 
     def terms(self, source: Any, matches: Iterable[TermMatch]) -> None:
-        """The term links of one text: a row per rule each match names."""
+        """The term links of one text: a row per rule each match names (or per lineage)."""
+        shared = self.shared if source.source_type in LINEAGE_SOURCES else None
         for found in matches:
             for target in found.term.targets:
+                lineage = self.lineages.get(target) if shared is not None else None
+                if lineage is not None and shared is not None:
+                    shared.add(
+                        self.order, source, lineage, target, found.matched, found.start, found.end
+                    )
+                    continue
                 self.add(
                     source.source_type,
                     source.source_id,
@@ -194,6 +217,22 @@ def _references(text: str, language: str) -> tuple[Reference, ...]:
 def _rule_numbers(session: Session, edition: Edition) -> dict[str, int]:
     query = select(Rule.number, Rule.id).where(Rule.edition_id == edition.id)
     return {number: rule_id for number, rule_id in session.execute(query).all()}
+
+
+def edition_rows(session: Session, edition: Edition, shared: LineageLinks) -> _Rows:
+    """The rows of one edition, its rulings' and cards' term links collected per lineage."""
+    numbers: dict[str, int] = {}
+    lineages: dict[str, int] = {}
+    for number, rule_id, lineage in session.execute(
+        select(Rule.number, Rule.id, Rule.lineage_id).where(Rule.edition_id == edition.id)
+    ):
+        numbers[number] = rule_id
+        if lineage is not None:
+            lineages[number] = lineage
+    order = shared.orders.get(edition.id)
+    if order is None:  # not an English edition: no lineages
+        return _Rows(edition, numbers)
+    return _Rows(edition, numbers, lineages, shared, order)
 
 
 def _edition_sources(session: Session, edition: Edition, rows: _Rows) -> None:
@@ -416,12 +455,17 @@ def build_links(
     carried = CarriedMatches(sources)
     totals: dict[str, int] = defaultdict(int)
     linked: dict[str, set[int]] = defaultdict(set)
+    shared = LineageLinks.of(session)
+    linked_now: set[int] = set()
     for edition in targets:
         if edition.id in done:
             log.info("links into edition %s already built by an interrupted run", edition.key)
             continue
-        session.execute(delete(Link).where(Link.target_edition_id == edition.id))
-        rows = _Rows(edition, _rule_numbers(session, edition))
+        session.execute(
+            delete(Link).where(Link.target_edition_id == edition.id)
+        )  # its lineage rows are all made again below
+        rows = edition_rows(session, edition, shared)
+        linked_now.add(edition.id)
         _edition_sources(session, edition, rows)
         _translation_sources(session, edition, rows)
         for source_type, owners in _term_links(session, edition, rows, sources, carried).items():
@@ -434,9 +478,13 @@ def build_links(
             session.merge(DerivedState(stage=f"{_EDITION_STAGE}{edition.id}", inputs=digest))
             session.commit()
         log.info("linked edition %s: %d links", edition.key, len(rows.rows))
+    if sources:
+        totals["term"] += _lineage_links(session, sources, carried, shared, linked_now, linked)
     if editions is None if unfollowed is None else unfollowed:
         # Translations that follow no English edition (none was loaded when they were).
-        session.execute(delete(Link).where(Link.target_edition_id.is_(None)))
+        session.execute(
+            delete(Link).where(Link.target_edition_id.is_(None), Link.target_lineage_id.is_(None))
+        )
         rows = _Rows(None, {})
         _translation_sources(session, None, rows)
         _forget_moved_translations(session, rows)
@@ -468,6 +516,28 @@ def build_links(
 
 
 _EDITION_STAGE = "links:"
+
+
+def _lineage_links(
+    session: Session,
+    sources: Sequence[_TermSource],
+    carried: CarriedMatches,
+    shared: LineageLinks,
+    linked_now: set[int],
+    linked: dict[str, set[int]],
+) -> int:
+    """Finish the lineage rows with the editions not linked in this run; write them all.
+
+    A lineage row holds in every edition, so each one's matches count, even those of editions
+    whose own rows stay (an incremental relink, or a rebuild resumed after an interruption).
+    """
+    for edition in english_editions(session):
+        if edition.id not in linked_now:
+            rows = edition_rows(session, edition, shared)
+            found = _term_links(session, edition, rows, sources, carried)
+            for source_type, owners in found.items():  # its own rows are kept as they are
+                linked[source_type] |= owners
+    return shared.replace_all(session)
 
 
 def _forget_moved_translations(session: Session, rows: _Rows) -> None:

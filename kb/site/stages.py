@@ -14,7 +14,6 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from kb.corpus.numbers import sort_key
-from kb.models import Link
 
 
 def links() -> Any:
@@ -147,10 +146,7 @@ def diffs(
 
 
 def _targets(session: Session, edition_id: int | None, source_types: tuple[str, ...]) -> set[str]:
-    query = select(Link.target).where(Link.resolved.is_(True), Link.source_type.in_(source_types))
-    if edition_id is not None:
-        query = query.where(Link.target_edition_id == edition_id)
-    return set(session.scalars(query.distinct()).all())
+    return set(links().linked_numbers(session, edition_id, source_types))
 
 
 def clarifications_by_rule(
