@@ -428,9 +428,9 @@ class Link(Base):
         ForeignKey("rules.id", ondelete="SET NULL"), index=True
     )
     kind: Mapped[str] = mapped_column(String(16))  # explicit | term | sibling
-    target_lineage_id: Mapped[int | None] = mapped_column(
-        ForeignKey("lineages.id", ondelete="CASCADE"), index=True
-    )
+    # No foreign key: lineages are renamed and pruned when editions load, before the relink
+    # that follows replaces these rows (a row naming a pruned lineage matches no rule).
+    target_lineage_id: Mapped[int | None] = mapped_column(Integer, index=True)
     first_date: Mapped[dt.date | None] = mapped_column(Date)
     last_date: Mapped[dt.date | None] = mapped_column(Date)
     matched: Mapped[str] = mapped_column(Text, default="")

@@ -37,11 +37,9 @@ from kb.models import (
     ClarificationText,
     DerivedState,
     Edition,
-    Example,
     GlossaryEntry,
     Link,
     Rule,
-    RuleReference,
     RuleText,
 )
 from kb.versions import EditionRef, english_editions, resolve_edition
@@ -51,6 +49,7 @@ from .implied import CardContext, implied_matches
 from .learned import learned_names, mark_learned
 from .lineage_rows import LINEAGE_SOURCES, LineageLinks
 from .references import Reference, find_references
+from .rule_sources import BodyReferences, edition_sources, translation_sources
 from .terms import (
     GlossaryItem,
     RuleEntry,
@@ -194,7 +193,13 @@ class _Rows:
                 )
 
     def explicit(self, source_type: str, source_id: int, language: str, text: str) -> None:
-        for ref in _references(text, language):
+        self.references(source_type, source_id, language, _references(text, language))
+
+    def references(
+        self, source_type: str, source_id: int, language: str, refs: Iterable[Reference]
+    ) -> None:
+        """The explicit references of one text, parsed already (kb.links.rule_sources)."""
+        for ref in refs:
             for number in ref.numbers:
                 self.add(
                     source_type,
@@ -233,58 +238,6 @@ def edition_rows(session: Session, edition: Edition, shared: LineageLinks) -> _R
     if order is None:  # not an English edition: no lineages
         return _Rows(edition, numbers)
     return _Rows(edition, numbers, lineages, shared, order)
-
-
-def _edition_sources(session: Session, edition: Edition, rows: _Rows) -> None:
-    """Explicit references in the edition's rule texts, examples and glossary."""
-    for text_id, language, body in session.execute(
-        select(RuleText.id, RuleText.language, RuleText.body)
-        .join(Rule, Rule.id == RuleText.rule_id)
-        .where(Rule.edition_id == edition.id)
-        .order_by(RuleText.id)
-    ):
-        rows.explicit("rule_text", text_id, language, body or "")
-    for example_id, language, text in session.execute(
-        select(Example.id, RuleText.language, Example.text)
-        .join(RuleText, RuleText.id == Example.rule_text_id)
-        .join(Rule, Rule.id == RuleText.rule_id)
-        .where(Rule.edition_id == edition.id)
-        .order_by(Example.id)
-    ):
-        rows.explicit("example", example_id, language, text)
-    for entry_id, language, definition in session.execute(
-        select(GlossaryEntry.id, GlossaryEntry.language, GlossaryEntry.definition)
-        .where(GlossaryEntry.edition_id == edition.id)
-        .order_by(GlossaryEntry.id)
-    ):
-        rows.explicit("glossary", entry_id, language, definition)
-
-
-def _translation_sources(session: Session, edition: Edition | None, rows: _Rows) -> None:
-    """Explicit references and sibling lists of the translated texts that follow the edition."""
-    follows = RuleText.follows_edition_id
-    condition = follows.is_(None) if edition is None else follows == edition.id
-    texts = session.execute(
-        select(RuleText.id, RuleText.rule_id, RuleText.language, RuleText.body)
-        .join(Rule, Rule.id == RuleText.rule_id)
-        .join(Edition, Edition.id == Rule.edition_id)
-        .where(Edition.kind == "translations", condition)
-        .order_by(RuleText.id)
-    ).all()
-    by_rule: dict[int, list[tuple[int, str]]] = defaultdict(list)
-    for text_id, rule_id, language, body in texts:
-        rows.explicit("rule_text", text_id, language, body or "")
-        by_rule[rule_id].append((text_id, language))
-        rows.translation_ids.append(text_id)
-    if not by_rule:
-        return
-    for rule_id, target in session.execute(
-        select(RuleReference.rule_id, RuleReference.target)
-        .where(RuleReference.rule_id.in_(list(by_rule)))
-        .order_by(RuleReference.rule_id, RuleReference.position)
-    ):
-        for text_id, language in by_rule[rule_id]:
-            rows.add("rule_text", text_id, language, target, "sibling", target)
 
 
 def card_names(session: Session) -> dict[int, list[str]]:
@@ -456,6 +409,7 @@ def build_links(
     totals: dict[str, int] = defaultdict(int)
     linked: dict[str, set[int]] = defaultdict(set)
     shared = LineageLinks.of(session)
+    bodies = BodyReferences()  # each distinct rule body parsed once, whatever its editions
     linked_now: set[int] = set()
     for edition in targets:
         if edition.id in done:
@@ -466,8 +420,8 @@ def build_links(
         )  # its lineage rows are all made again below
         rows = edition_rows(session, edition, shared)
         linked_now.add(edition.id)
-        _edition_sources(session, edition, rows)
-        _translation_sources(session, edition, rows)
+        edition_sources(session, edition, rows, bodies)
+        translation_sources(session, edition, rows, bodies)
         for source_type, owners in _term_links(session, edition, rows, sources, carried).items():
             linked[source_type] |= owners
         _forget_moved_translations(session, rows)
@@ -486,7 +440,7 @@ def build_links(
             delete(Link).where(Link.target_edition_id.is_(None), Link.target_lineage_id.is_(None))
         )
         rows = _Rows(None, {})
-        _translation_sources(session, None, rows)
+        translation_sources(session, None, rows, bodies)
         _forget_moved_translations(session, rows)
         insert_many(session, Link, rows.rows)
         for key, value in rows.counts.items():

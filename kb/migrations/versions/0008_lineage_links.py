@@ -39,21 +39,7 @@ def upgrade() -> None:
     """Add links.target_lineage_id and collapse the per-edition term links of rulings and cards."""
     offline = op.get_context().as_sql
     if offline or "target_lineage_id" not in _columns("links"):
-        if op.get_context().dialect.name == "sqlite":  # in place: no copy of a large table
-            op.execute(
-                "ALTER TABLE links ADD COLUMN target_lineage_id INTEGER "
-                "REFERENCES lineages (id) ON DELETE CASCADE"
-            )
-        else:
-            op.add_column(
-                "links",
-                sa.Column(
-                    "target_lineage_id",
-                    sa.Integer(),
-                    sa.ForeignKey("lineages.id", ondelete="CASCADE"),
-                    nullable=True,
-                ),
-            )
+        op.add_column("links", sa.Column("target_lineage_id", sa.Integer(), nullable=True))
         op.create_index("ix_links_target_lineage_id", "links", ["target_lineage_id"])
         op.add_column("links", sa.Column("first_date", sa.Date(), nullable=True))
         op.add_column("links", sa.Column("last_date", sa.Date(), nullable=True))
