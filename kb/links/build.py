@@ -47,7 +47,13 @@ from kb.versions import EditionRef, english_editions, resolve_edition
 from .carry import CarriedMatches
 from .implied import CardContext, implied_matches
 from .learned import learned_names, mark_learned
-from .lineage_rows import LINEAGE_SOURCES, LineageLinks
+from .lineage_rows import (
+    LINEAGE_SOURCES,
+    LineageLinks,
+    lineage_digests,
+    record_digests,
+    reusable,
+)
 from .references import Reference, find_references
 from .rule_sources import BodyReferences, edition_sources, translation_sources
 from .terms import (
@@ -433,7 +439,10 @@ def build_links(
             session.commit()
         log.info("linked edition %s: %d links", edition.key, len(rows.rows))
     if sources:
-        totals["term"] += _lineage_links(session, sources, carried, shared, linked_now, linked)
+        chosen_ids = None if editions is None else {e.id for e in targets}
+        totals["term"] += _lineage_links(
+            session, sources, carried, shared, linked_now, linked, chosen_ids
+        )
     if editions is None if unfollowed is None else unfollowed:
         # Translations that follow no English edition (none was loaded when they were).
         session.execute(
@@ -479,19 +488,29 @@ def _lineage_links(
     shared: LineageLinks,
     linked_now: set[int],
     linked: dict[str, set[int]],
+    targets: set[int] | None,
 ) -> int:
     """Finish the lineage rows with the editions not linked in this run; write them all.
 
-    A lineage row holds in every edition, so each one's matches count, even those of editions
-    whose own rows stay (an incremental relink, or a rebuild resumed after an interruption).
+    A lineage row spans editions, so each one's matches count. When only some editions are
+    relinked (``targets``) and the others' rule lineages are as the stored rows were made with,
+    those rows are kept for the others; else the other editions are matched again (a rebuild
+    resumed after an interruption, or lineages renamed since).
     """
+    digests = lineage_digests(session)
+    reuse = targets is not None and reusable(session, digests, targets)
+    if reuse:
+        shared.load(session, targets or set())
     for edition in english_editions(session):
-        if edition.id not in linked_now:
-            rows = edition_rows(session, edition, shared)
-            found = _term_links(session, edition, rows, sources, carried)
-            for source_type, owners in found.items():  # its own rows are kept as they are
-                linked[source_type] |= owners
-    return shared.replace_all(session)
+        if edition.id in linked_now or (reuse and edition.id not in (targets or set())):
+            continue
+        rows = edition_rows(session, edition, shared)
+        found = _term_links(session, edition, rows, sources, carried)
+        for source_type, owners in found.items():  # its own rows are kept as they are
+            linked[source_type] |= owners
+    written = shared.replace_all(session)
+    record_digests(session, digests)
+    return written
 
 
 def _forget_moved_translations(session: Session, rows: _Rows) -> None:
