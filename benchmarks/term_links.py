@@ -113,20 +113,12 @@ class Predictor:
         return "vocabulary", self._vocabulary_match(item, language)
 
     def _card_links(self, loc_id: int) -> list[str]:
-        from sqlalchemy import select
+        from kb.links import edition_links
 
-        from kb.models import Link
-
-        return list(
-            self.session.scalars(
-                select(Link.target).where(
-                    Link.source_type == "card_text",
-                    Link.source_id == loc_id,
-                    Link.target_edition_id == self.edition.id,
-                    Link.resolved.is_(True),
-                )
-            )
+        found = edition_links(
+            self.session, self.edition, source_types=["card_text"], source_ids=[loc_id]
         )
+        return [link.target for link in found if link.resolved]
 
     def _vocabulary_match(self, item: dict[str, Any], language: str) -> list[str]:
         from kb.links import vocabularies

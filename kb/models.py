@@ -403,7 +403,11 @@ class Link(Base):
     """A reference from a text to a rule number, explicit (``rule 701.54a``) or by term.
 
     Derived data: the link stage rebuilds it. ``source_type`` names the table of ``source_id``
-    (rule_text, example, glossary, clarification_text).
+    (rule_text, example, glossary, clarification_text, card_text). A resolved term link from a
+    ruling or a card text points to a rule lineage instead of one edition's rule
+    (``target_lineage_id`` set, ``target_edition_id`` empty; migration 0008): it holds in the
+    English editions from ``first_date`` to ``last_date`` (effective dates) under each one's
+    number for that lineage (kb.links.view); ``target`` keeps the number of the last of them.
     """
 
     __tablename__ = "links"
@@ -424,6 +428,11 @@ class Link(Base):
         ForeignKey("rules.id", ondelete="SET NULL"), index=True
     )
     kind: Mapped[str] = mapped_column(String(16))  # explicit | term | sibling
+    # No foreign key: lineages are renamed and pruned when editions load, before the relink
+    # that follows replaces these rows (a row naming a pruned lineage matches no rule).
+    target_lineage_id: Mapped[int | None] = mapped_column(Integer, index=True)
+    first_date: Mapped[dt.date | None] = mapped_column(Date)
+    last_date: Mapped[dt.date | None] = mapped_column(Date)
     matched: Mapped[str] = mapped_column(Text, default="")
     start: Mapped[int] = mapped_column(Integer, default=0)
     end: Mapped[int] = mapped_column(Integer, default=0)

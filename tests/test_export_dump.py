@@ -15,7 +15,7 @@ from sqlalchemy import func, select
 from kb.cli import main
 from kb.export.dump import schema
 from kb.export.tables import TABLES
-from kb.models import Card, Clarification, GlossaryEntry, Link, Rule, RuleText
+from kb.models import Card, Clarification, Edition, GlossaryEntry, Link, Rule, RuleText
 
 
 def kb_args(settings) -> list[str]:
@@ -66,7 +66,19 @@ def test_json_holds_every_row(dumped, linked):
             glossary = session.scalar(select(func.count(GlossaryEntry.id)))
             cards = session.scalar(select(func.count(Card.id)))
             clarifications = session.scalar(select(func.count(Clarification.id)))
-            links = session.scalar(select(func.count(Link.id)))
+            links = session.scalar(
+                select(func.count(Link.id)).where(Link.target_lineage_id.is_(None))
+            )
+            # A ruling's or card's term link is one row per lineage, listed in each edition.
+            links += session.scalar(
+                select(func.count(Link.id))
+                .join(Rule, Rule.lineage_id == Link.target_lineage_id)
+                .join(Edition, Edition.id == Rule.edition_id)
+                .where(
+                    Link.first_date <= Edition.effective_date,
+                    Link.last_date >= Edition.effective_date,
+                )
+            )
     finally:
         db.dispose()
     nodes = [n for e in data["editions"] for r in e["rules"] for n in (r, *r.get("subrules", []))]

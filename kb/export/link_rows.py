@@ -23,6 +23,7 @@ from kb.models import (
     Example,
     GlossaryEntry,
     Link,
+    Rule,
 )
 
 
@@ -101,20 +102,26 @@ def link_rows(
 ) -> list[dict[str, Any]]:
     """Every link whose source and target are in the dump, in a fixed order."""
     sources = _sources(session, text_index)
+    tail = (Link.kind, Link.matched, Link.resolved, Link.start, Link.end)
     rows = session.execute(
-        select(
-            Link.source_type,
-            Link.source_id,
-            Link.target,
-            Link.target_edition_id,
-            Link.kind,
-            Link.matched,
-            Link.resolved,
-            Link.start,
+        select(Link.source_type, Link.source_id, Link.target, Link.target_edition_id, *tail).where(
+            Link.target_lineage_id.is_(None)
+        )
+    ).all()
+    # A ruling's or card's term link is stored once per rule lineage: the dump lists it in each
+    # exported edition within its dates, under that edition's number (as kb.links.view reads it).
+    rows += session.execute(
+        select(Link.source_type, Link.source_id, Rule.number, Rule.edition_id, *tail)
+        .join(Rule, Rule.lineage_id == Link.target_lineage_id)
+        .join(Edition, Edition.id == Rule.edition_id)
+        .where(
+            Rule.edition_id.in_(sorted(exported)),
+            Link.first_date <= Edition.effective_date,
+            Link.last_date >= Edition.effective_date,
         )
     ).all()
     out = []
-    for source_type, source_id, target, target_ed, kind, matched, resolved, start in rows:
+    for source_type, source_id, target, target_ed, kind, matched, resolved, start, end in rows:
         if target_ed is not None and target_ed not in exported:
             continue
         source = sources.get((source_type, source_id))
@@ -139,6 +146,8 @@ def link_rows(
                 start,
                 target,
                 kind,
+                end,
+                matched,
             ),
         }
         out.append(item)

@@ -3,7 +3,8 @@
 Public API (the site and the exports call these; see each function):
 ``find_references``, ``Reference``, ``build_links``, ``backlinks``, ``clarifications_for_rule``,
 ``cards_for_rule``, ``rules_for_clarification``, ``unresolved``, ``check`` (for ``kb check``),
-and the vocabulary helpers for tools and benchmarks.
+``edition_links`` / ``linked_numbers`` (the links as one edition reads them: a ruling's or card's
+term link is stored once per rule lineage), and the vocabulary helpers for tools and benchmarks.
 """
 
 from __future__ import annotations
@@ -20,9 +21,11 @@ from .queries import (
 )
 from .references import Reference, find_references
 from .terms import Term, TermMatch, Vocabulary
+from .view import EditionLink, edition_links, linked_numbers
 
 __all__ = [
     "CardChanges",
+    "EditionLink",
     "Reference",
     "Term",
     "TermMatch",
@@ -32,8 +35,10 @@ __all__ = [
     "cards_for_rule",
     "check",
     "clarifications_for_rule",
+    "edition_links",
     "edition_vocabulary",
     "find_references",
+    "linked_numbers",
     "relink_card_data",
     "relink_learned",
     "rules_for_clarification",

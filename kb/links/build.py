@@ -21,7 +21,6 @@ import logging
 import time
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
@@ -31,25 +30,27 @@ from sqlalchemy.orm import Session
 from kb.bulk import insert_many
 from kb.db import documents_digest
 from kb.models import (
-    Card,
-    CardClarification,
-    CardLocalization,
-    ClarificationText,
     DerivedState,
     Edition,
-    Example,
     GlossaryEntry,
     Link,
     Rule,
-    RuleReference,
     RuleText,
 )
 from kb.versions import EditionRef, english_editions, resolve_edition
 
 from .carry import CarriedMatches
-from .implied import CardContext, implied_matches
+from .implied import implied_matches
 from .learned import learned_names, mark_learned
+from .lineage_rows import (
+    LINEAGE_SOURCES,
+    LineageLinks,
+    lineage_digests,
+    record_digests,
+    reusable,
+)
 from .references import Reference, find_references
+from .rule_sources import BodyReferences, edition_sources, translation_sources
 from .terms import (
     GlossaryItem,
     RuleEntry,
@@ -58,6 +59,9 @@ from .terms import (
     english_vocabulary,
     translated_vocabulary,
 )
+from .text_sources import _term_sources, _TermSource, card_names, name_forms
+
+__all__ = ["build_links", "card_names", "edition_vocabulary", "name_forms", "vocabularies"]
 
 log = logging.getLogger(__name__)
 
@@ -115,11 +119,26 @@ def vocabularies(
 
 
 class _Rows:
-    """Link rows for one target edition, resolved against its rule numbers."""
+    """Link rows for one target edition, resolved against its rule numbers.
 
-    def __init__(self, edition: Edition | None, numbers: dict[str, int]) -> None:
+    With ``shared``, the resolved term links of rulings and card texts go there, one per
+    lineage (``lineages``: the edition's rule numbers' lineages; ``order``: the edition's place
+    among the English editions, oldest first), instead of one row per edition.
+    """
+
+    def __init__(
+        self,
+        edition: Edition | None,
+        numbers: dict[str, int],
+        lineages: dict[str, int] | None = None,
+        shared: LineageLinks | None = None,
+        order: int = -1,
+    ) -> None:
         self.edition_id = edition.id if edition else None
         self.numbers = numbers
+        self.lineages = lineages or {}
+        self.shared = shared
+        self.order = order
         self.rows: list[dict[str, Any]] = []
         self.counts: dict[str, int] = defaultdict(int)
         self.translation_ids: list[int] = []  # translated texts that now follow this edition
@@ -156,9 +175,16 @@ class _Rows:
             self.counts[f"{kind}_unresolved"] += 1
 
     def terms(self, source: Any, matches: Iterable[TermMatch]) -> None:
-        """The term links of one text: a row per rule each match names."""
+        """The term links of one text: a row per rule each match names (or per lineage)."""
+        shared = self.shared if source.source_type in LINEAGE_SOURCES else None
         for found in matches:
             for target in found.term.targets:
+                lineage = self.lineages.get(target) if shared is not None else None
+                if lineage is not None and shared is not None:
+                    shared.add(
+                        self.order, source, lineage, target, found.matched, found.start, found.end
+                    )
+                    continue
                 self.add(
                     source.source_type,
                     source.source_id,
@@ -171,7 +197,13 @@ class _Rows:
                 )
 
     def explicit(self, source_type: str, source_id: int, language: str, text: str) -> None:
-        for ref in _references(text, language):
+        self.references(source_type, source_id, language, _references(text, language))
+
+    def references(
+        self, source_type: str, source_id: int, language: str, refs: Iterable[Reference]
+    ) -> None:
+        """The explicit references of one text, parsed already (kb.links.rule_sources)."""
+        for ref in refs:
             for number in ref.numbers:
                 self.add(
                     source_type,
@@ -196,168 +228,20 @@ def _rule_numbers(session: Session, edition: Edition) -> dict[str, int]:
     return {number: rule_id for number, rule_id in session.execute(query).all()}
 
 
-def _edition_sources(session: Session, edition: Edition, rows: _Rows) -> None:
-    """Explicit references in the edition's rule texts, examples and glossary."""
-    for text_id, language, body in session.execute(
-        select(RuleText.id, RuleText.language, RuleText.body)
-        .join(Rule, Rule.id == RuleText.rule_id)
-        .where(Rule.edition_id == edition.id)
-        .order_by(RuleText.id)
+def edition_rows(session: Session, edition: Edition, shared: LineageLinks) -> _Rows:
+    """The rows of one edition, its rulings' and cards' term links collected per lineage."""
+    numbers: dict[str, int] = {}
+    lineages: dict[str, int] = {}
+    for number, rule_id, lineage in session.execute(
+        select(Rule.number, Rule.id, Rule.lineage_id).where(Rule.edition_id == edition.id)
     ):
-        rows.explicit("rule_text", text_id, language, body or "")
-    for example_id, language, text in session.execute(
-        select(Example.id, RuleText.language, Example.text)
-        .join(RuleText, RuleText.id == Example.rule_text_id)
-        .join(Rule, Rule.id == RuleText.rule_id)
-        .where(Rule.edition_id == edition.id)
-        .order_by(Example.id)
-    ):
-        rows.explicit("example", example_id, language, text)
-    for entry_id, language, definition in session.execute(
-        select(GlossaryEntry.id, GlossaryEntry.language, GlossaryEntry.definition)
-        .where(GlossaryEntry.edition_id == edition.id)
-        .order_by(GlossaryEntry.id)
-    ):
-        rows.explicit("glossary", entry_id, language, definition)
-
-
-def _translation_sources(session: Session, edition: Edition | None, rows: _Rows) -> None:
-    """Explicit references and sibling lists of the translated texts that follow the edition."""
-    follows = RuleText.follows_edition_id
-    condition = follows.is_(None) if edition is None else follows == edition.id
-    texts = session.execute(
-        select(RuleText.id, RuleText.rule_id, RuleText.language, RuleText.body)
-        .join(Rule, Rule.id == RuleText.rule_id)
-        .join(Edition, Edition.id == Rule.edition_id)
-        .where(Edition.kind == "translations", condition)
-        .order_by(RuleText.id)
-    ).all()
-    by_rule: dict[int, list[tuple[int, str]]] = defaultdict(list)
-    for text_id, rule_id, language, body in texts:
-        rows.explicit("rule_text", text_id, language, body or "")
-        by_rule[rule_id].append((text_id, language))
-        rows.translation_ids.append(text_id)
-    if not by_rule:
-        return
-    for rule_id, target in session.execute(
-        select(RuleReference.rule_id, RuleReference.target)
-        .where(RuleReference.rule_id.in_(list(by_rule)))
-        .order_by(RuleReference.rule_id, RuleReference.position)
-    ):
-        for text_id, language in by_rule[rule_id]:
-            rows.add("rule_text", text_id, language, target, "sibling", target)
-
-
-def card_names(session: Session) -> dict[int, list[str]]:
-    """Per clarification, the names (every language, every face) of the cards that carry it."""
-    names: dict[int, set[str]] = defaultdict(set)
-    for clar_id, name, faces in session.execute(
-        select(CardClarification.clarification_id, Card.name, Card.faces).join(
-            Card, Card.id == CardClarification.card_id
-        )
-    ):
-        for value in [name, *(faces or [])]:
-            names[clar_id].update(name_forms(value))
-    for clar_id, name in session.execute(
-        select(CardClarification.clarification_id, CardLocalization.name).join(
-            CardLocalization, CardLocalization.card_id == CardClarification.card_id
-        )
-    ):
-        names[clar_id].update(name_forms(name))
-    return {k: sorted(v, key=lambda n: (-len(n), n)) for k, v in names.items()}
-
-
-def name_forms(name: str) -> list[str]:
-    """A card name, its faces, and its short form ("Koll" for "Koll, the Forgemaster")."""
-    forms = []
-    for face in str(name).split(" // "):
-        face = face.strip()
-        if face:
-            forms.append(face)
-            if ", " in face:
-                forms.append(face.split(", ")[0])
-    return forms
-
-
-@dataclass(frozen=True)
-class _TermSource:
-    """A text to match terms in: a clarification text or a card's rules text."""
-
-    source_type: str  # clarification_text | card_text
-    source_id: int
-    owner: int  # the clarification or the card
-    language: str
-    text: str
-    mask: tuple[str, ...]
-    context: CardContext = field(default_factory=CardContext)
-
-
-def _card_contexts(session: Session) -> dict[int, CardContext]:
-    """Per clarification, the English rules texts of the cards that carry it."""
-    texts: dict[int, set[str]] = defaultdict(set)
-    for clar_id, text in session.execute(
-        select(CardClarification.clarification_id, CardLocalization.text).join(
-            CardLocalization,
-            (CardLocalization.card_id == CardClarification.card_id)
-            & (CardLocalization.language == "en"),
-        )
-    ):
-        if text:
-            texts[clar_id].add(text)
-    return {k: CardContext(tuple(sorted(v))) for k, v in texts.items()}
-
-
-def _term_sources(session: Session) -> list[_TermSource]:
-    """Every clarification text and every card text, with the card names to mask in each."""
-    names = card_names(session)
-    contexts = _card_contexts(session)
-    sources = [
-        _TermSource(
-            "clarification_text",
-            text_id,
-            clar_id,
-            language,
-            text,
-            tuple(names.get(clar_id, ())),
-            contexts.get(clar_id, CardContext()),
-        )
-        for text_id, clar_id, language, text in session.execute(
-            select(
-                ClarificationText.id,
-                ClarificationText.clarification_id,
-                ClarificationText.language,
-                ClarificationText.text,
-            ).order_by(ClarificationText.id)
-        ).all()
-    ]
-    own: dict[int, set[str]] = defaultdict(set)
-    for card_id, name, faces in session.execute(select(Card.id, Card.name, Card.faces)):
-        for value in [name, *(faces or [])]:
-            own[card_id].update(name_forms(value))
-    localized = session.execute(
-        select(
-            CardLocalization.id,
-            CardLocalization.card_id,
-            CardLocalization.language,
-            CardLocalization.name,
-            CardLocalization.text,
-        ).order_by(CardLocalization.id)
-    ).all()
-    for _, card_id, _, name, _ in localized:
-        own[card_id].update(name_forms(name))
-    sources.extend(
-        _TermSource(
-            "card_text",
-            loc_id,
-            card_id,
-            language,
-            text,
-            tuple(sorted(own[card_id], key=lambda n: (-len(n), n))),
-        )
-        for loc_id, card_id, language, _, text in localized
-        if text
-    )
-    return sources
+        numbers[number] = rule_id
+        if lineage is not None:
+            lineages[number] = lineage
+    order = shared.orders.get(edition.id)
+    if order is None:  # not an English edition: no lineages
+        return _Rows(edition, numbers)
+    return _Rows(edition, numbers, lineages, shared, order)
 
 
 def _term_links(
@@ -416,14 +300,20 @@ def build_links(
     carried = CarriedMatches(sources)
     totals: dict[str, int] = defaultdict(int)
     linked: dict[str, set[int]] = defaultdict(set)
+    shared = LineageLinks.of(session)
+    bodies = BodyReferences()  # each distinct rule body parsed once, whatever its editions
+    linked_now: set[int] = set()
     for edition in targets:
         if edition.id in done:
             log.info("links into edition %s already built by an interrupted run", edition.key)
             continue
-        session.execute(delete(Link).where(Link.target_edition_id == edition.id))
-        rows = _Rows(edition, _rule_numbers(session, edition))
-        _edition_sources(session, edition, rows)
-        _translation_sources(session, edition, rows)
+        session.execute(
+            delete(Link).where(Link.target_edition_id == edition.id)
+        )  # its lineage rows are all made again below
+        rows = edition_rows(session, edition, shared)
+        linked_now.add(edition.id)
+        edition_sources(session, edition, rows, bodies)
+        translation_sources(session, edition, rows, bodies)
         for source_type, owners in _term_links(session, edition, rows, sources, carried).items():
             linked[source_type] |= owners
         _forget_moved_translations(session, rows)
@@ -434,11 +324,18 @@ def build_links(
             session.merge(DerivedState(stage=f"{_EDITION_STAGE}{edition.id}", inputs=digest))
             session.commit()
         log.info("linked edition %s: %d links", edition.key, len(rows.rows))
+    if sources:
+        chosen_ids = None if editions is None else {e.id for e in targets}
+        totals["term"] += _lineage_links(
+            session, sources, carried, shared, linked_now, linked, chosen_ids
+        )
     if editions is None if unfollowed is None else unfollowed:
         # Translations that follow no English edition (none was loaded when they were).
-        session.execute(delete(Link).where(Link.target_edition_id.is_(None)))
+        session.execute(
+            delete(Link).where(Link.target_edition_id.is_(None), Link.target_lineage_id.is_(None))
+        )
         rows = _Rows(None, {})
-        _translation_sources(session, None, rows)
+        translation_sources(session, None, rows, bodies)
         _forget_moved_translations(session, rows)
         insert_many(session, Link, rows.rows)
         for key, value in rows.counts.items():
@@ -468,6 +365,38 @@ def build_links(
 
 
 _EDITION_STAGE = "links:"
+
+
+def _lineage_links(
+    session: Session,
+    sources: Sequence[_TermSource],
+    carried: CarriedMatches,
+    shared: LineageLinks,
+    linked_now: set[int],
+    linked: dict[str, set[int]],
+    targets: set[int] | None,
+) -> int:
+    """Finish the lineage rows with the editions not linked in this run; write them all.
+
+    A lineage row spans editions, so each one's matches count. When only some editions are
+    relinked (``targets``) and the others' rule lineages are as the stored rows were made with,
+    those rows are kept for the others; else the other editions are matched again (a rebuild
+    resumed after an interruption, or lineages renamed since).
+    """
+    digests = lineage_digests(session)
+    reuse = targets is not None and reusable(session, digests, targets)
+    if reuse:
+        shared.load(session, targets or set())
+    for edition in english_editions(session):
+        if edition.id in linked_now or (reuse and edition.id not in (targets or set())):
+            continue
+        rows = edition_rows(session, edition, shared)
+        found = _term_links(session, edition, rows, sources, carried)
+        for source_type, owners in found.items():  # its own rows are kept as they are
+            linked[source_type] |= owners
+    written = shared.replace_all(session)
+    record_digests(session, digests)
+    return written
 
 
 def _forget_moved_translations(session: Session, rows: _Rows) -> None:

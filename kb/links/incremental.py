@@ -34,8 +34,9 @@ from kb.models import (
 from kb.versions import english_editions
 
 from . import build
-from .build import _EDITION_STAGE, _Rows, _rule_numbers, _term_sources
+from .build import _EDITION_STAGE, _term_sources, edition_rows
 from .carry import CarriedMatches
+from .lineage_rows import LineageLinks
 
 log = logging.getLogger(__name__)
 
@@ -159,6 +160,7 @@ def relink_card_data(session: Session, changes: CardChanges) -> dict[str, Any]:
     total = 0
     editions = english_editions(session)
     carried = CarriedMatches(sources)  # matched once, re-resolved per edition
+    shared = LineageLinks.of(session)  # their lineage rows, written once every edition is matched
     for edition in editions:
         for source_type, ids in stale.items():
             for chunk in _chunks(ids):
@@ -169,13 +171,16 @@ def relink_card_data(session: Session, changes: CardChanges) -> dict[str, Any]:
                         Link.source_id.in_(chunk),
                     )
                 )
-        rows = _Rows(edition, _rule_numbers(session, edition))
+        rows = edition_rows(session, edition, shared)
         if sources:
             build._term_links(session, edition, rows, sources, carried)
         insert_many(session, Link, rows.rows)
         total += len(rows.rows)
         session.merge(DerivedState(stage=f"{_EDITION_STAGE}{edition.id}", inputs=digest))
         session.commit()
+    # An interruption before this leaves the stage behind: the full rebuild that follows
+    # makes every lineage row again.
+    total += shared.replace_sources(session, stale)
     session.execute(delete(DerivedState).where(DerivedState.stage.startswith(_EDITION_STAGE)))
     log.info(
         "relinked %d clarification(s) and %d card(s) in %d edition(s): %d links",

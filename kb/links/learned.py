@@ -89,11 +89,13 @@ def relink_learned(session: Session, *, force: bool = False) -> dict[str, Any] |
     """
     if not force and learned_current(session):
         return None
-    from .build import _Rows, _rule_numbers, _term_sources, vocabularies
+    from .build import _term_sources, edition_rows, vocabularies
+    from .lineage_rows import LineageLinks
 
     sources = [s for s in _term_sources(session) if s.language in LANGUAGES]
     total = 0
     editions = english_editions(session)
+    shared = LineageLinks.of(session)  # their lineage rows, replaced once every edition is matched
     for edition in editions:
         session.execute(
             delete(Link).where(
@@ -103,11 +105,12 @@ def relink_learned(session: Session, *, force: bool = False) -> dict[str, Any] |
                 Link.source_type.in_(("card_text", "clarification_text")),
             )
         )
-        rows = _Rows(edition, _rule_numbers(session, edition))
+        rows = edition_rows(session, edition, shared)
         _match(rows, vocabularies(session, edition, LANGUAGES), sources)
         insert_many(session, Link, rows.rows)
         total += len(rows.rows)
         session.commit()
+    total += shared.replace_languages(session, LANGUAGES)
     mark_learned(session)
     session.commit()
     log.info("relinked French and Spanish term links in %d edition(s): %d", len(editions), total)

@@ -20,13 +20,13 @@ from kb.models import (
     Clarification,
     ClarificationText,
     Edition,
-    Link,
     Rule,
     RuleText,
 )
 from kb.versions import EditionRef, resolve_edition
 
 from .sources import clarification_cards, describe_sources
+from .view import EditionLink, edition_links
 
 SOURCE_ORDER = {
     "rule_text": 0,
@@ -64,10 +64,9 @@ def _safe_key(number: str) -> str:
 
 def _links_into(
     session: Session, number: str, edition: Edition, include_subrules: bool
-) -> list[Link]:
-    query = select(Link).where(Link.target_edition_id == edition.id)
+) -> list[EditionLink]:
     if not include_subrules:
-        return list(session.scalars(query.where(Link.target == number)))
+        return edition_links(session, edition, number=number)
     # Not ``target LIKE '701%'`` on the links: under a collation such as C.UTF-8 no index serves
     # it (PostgreSQL scanned the table per rule page). Resolved links are found through the
     # edition's rules inside the number (the target_rule_id index), unresolved ones apart.
@@ -75,8 +74,8 @@ def _links_into(
         Rule.edition_id == edition.id,
         (Rule.number == number) | Rule.number.startswith(number, autoescape=True),
     )
-    found = list(session.scalars(query.where(Link.target_rule_id.in_(rules))))
-    found += session.scalars(query.where(Link.target_rule_id.is_(None), Link.resolved.is_(False)))
+    found = edition_links(session, edition, rule_ids=rules)
+    found += edition_links(session, edition, resolved=False)
     found.sort(key=lambda link: link.id)
     return [link for link in found if within(link.target, number)]
 
@@ -98,7 +97,7 @@ def backlinks(session: Session, number: str, edition: EditionRef = None) -> list
         if link.kind != "sibling"
     ]
     sources = describe_sources(session, links)
-    grouped: dict[tuple[str, int, str], list[Link]] = defaultdict(list)
+    grouped: dict[tuple[str, int, str], list[EditionLink]] = defaultdict(list)
     for link in links:
         grouped[(link.source_type, link.source_id, link.kind)].append(link)
     result = []
@@ -155,7 +154,7 @@ def cards_for_rule(
     ]
     if not links:
         return []
-    by_loc: dict[int, list[Link]] = defaultdict(list)
+    by_loc: dict[int, list[EditionLink]] = defaultdict(list)
     for link in links:
         by_loc[link.source_id].append(link)
     cards: dict[str, dict[str, Any]] = {}
@@ -184,13 +183,12 @@ def _clarification_dicts(
     ).all()
     text_to_clar = {t.id: c.id for c in clarifications for t in c.texts}
     rules: dict[int, dict[str, str]] = defaultdict(dict)
-    for link in session.scalars(
-        select(Link).where(
-            Link.source_type == "clarification_text",
-            Link.source_id.in_(list(text_to_clar)),
-            Link.target_edition_id == edition.id,
-            Link.resolved.is_(True),
-        )
+    for link in edition_links(
+        session,
+        edition,
+        source_types=["clarification_text"],
+        source_ids=list(text_to_clar),
+        resolved=True,
     ):
         clar_id = text_to_clar[link.source_id]
         previous = rules[clar_id].get(link.target)
@@ -264,15 +262,8 @@ def rules_for_clarification(
         ClarificationText.clarification_id == clarification_id
     )
     found: dict[str, dict[str, Any]] = {}
-    for link in session.scalars(
-        select(Link)
-        .where(
-            Link.source_type == "clarification_text",
-            Link.source_id.in_(text_ids),
-            Link.target_edition_id == ed.id,
-            Link.resolved.is_(True),
-        )
-        .order_by(Link.id)
+    for link in edition_links(
+        session, ed, source_types=["clarification_text"], source_ids=text_ids, resolved=True
     ):
         item = found.setdefault(
             link.target, {"number": link.target, "kind": link.kind, "matched": []}

@@ -21,7 +21,6 @@ from kb.models import (
     Edition,
     Example,
     GlossaryEntry,
-    Link,
     Rule,
     RuleText,
 )
@@ -42,7 +41,7 @@ def clarification_cards(session: Session, ids: Iterable[int]) -> dict[int, list[
     }
 
 
-def describe_sources(session: Session, links: list[Link]) -> dict[tuple[str, int], dict[str, Any]]:
+def describe_sources(session: Session, links: list[Any]) -> dict[tuple[str, int], dict[str, Any]]:
     """Who each (source_type, source_id) of some links is: rule number, term, ruling, card."""
     ids: dict[str, set[int]] = defaultdict(set)
     for link in links:

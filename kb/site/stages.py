@@ -15,7 +15,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from kb.corpus.numbers import is_rule_number, parent_of, sort_key
-from kb.models import ClarificationText, Link, Rule
+from kb.models import ClarificationText, Rule
 
 
 def links() -> Any:
@@ -148,10 +148,7 @@ def diffs(
 
 
 def _targets(session: Session, edition_id: int | None, source_types: tuple[str, ...]) -> set[str]:
-    query = select(Link.target).where(Link.resolved.is_(True), Link.source_type.in_(source_types))
-    if edition_id is not None:
-        query = query.where(Link.target_edition_id == edition_id)
-    return set(session.scalars(query.distinct()).all())
+    return set(links().linked_numbers(session, edition_id, source_types))
 
 
 def _ancestors(number: str) -> list[str]:
@@ -167,31 +164,18 @@ def _ancestors(number: str) -> list[str]:
 def links_within(
     session: Session, edition_id: int, source_types: tuple[str, ...], wanted: set[str]
 ) -> dict[str, list[Any]]:
-    """Per wanted rule number: the links into it or anything inside it, by id, in one query.
+    """Per wanted rule number: the links into it or anything inside it, by id, read at once.
 
     The same links as the link stage's per-rule queries (``backlinks``,
     ``clarifications_for_rule`` with their subrules) give for each number: a resolved link
     through its target rule, an unresolved one through its target number. Rows carry the
-    link's columns (``source_type``, ``source_id``, ``source_language``, ``kind``, ``target``,
-    ``resolved``) and ``rule_number``.
+    link as the edition reads it (kb.links.view.EditionLink: lineage rows numbered in it).
     """
-    rows = session.execute(
-        select(
-            Link.id,
-            Link.source_type,
-            Link.source_id,
-            Link.source_language,
-            Link.kind,
-            Link.target,
-            Link.resolved,
-            Link.target_rule_id,
-            Rule.number.label("rule_number"),
-            Rule.edition_id.label("rule_edition_id"),
-        )
-        .outerjoin(Rule, Rule.id == Link.target_rule_id)
-        .where(Link.target_edition_id == edition_id, Link.source_type.in_(source_types))
-        .order_by(Link.id)
-    ).all()
+    rows = links().edition_links(session, edition_id, source_types=source_types)
+    # The edition's rules by id: a resolved link counts only through a rule of this edition.
+    numbers = dict(
+        session.execute(select(Rule.id, Rule.number).where(Rule.edition_id == edition_id)).all()
+    )
     result: dict[str, list[Any]] = {}
     for row in rows:
         if row.target_rule_id is None and row.resolved:
@@ -199,9 +183,9 @@ def links_within(
         for number in _ancestors(row.target):
             if number not in wanted:
                 continue
-            if row.target_rule_id is not None and (
-                row.rule_edition_id != edition_id or not str(row.rule_number).startswith(number)
-            ):
+            if row.target_rule_id is not None and not str(
+                numbers.get(row.target_rule_id, "\0")
+            ).startswith(number):
                 continue
             result.setdefault(number, []).append(row)
     return result

@@ -1,0 +1,263 @@
+"""Term links from rulings and card texts, stored once per rule lineage instead of per edition.
+
+A ruling that says "vote" matches the Vote rule in every edition, numbered 701.32 in 2021 and
+701.38 today: one row per (text, span, lineage) says so for all of them, and a reader takes the
+number of the edition it shows (kb.links.view). A row holds from the effective date of the first
+edition that matched to that of the last (``first_date``, ``last_date``): an edition in between
+whose vocabulary did not match splits it in two, so every edition reads exactly the links its own
+matching gave. The rows are collected while the editions are linked, in any order, and written at
+the end; ``target`` is the number in the newest edition of the run, so a rebuild and an
+incremental relink write the same rows.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from sqlalchemy import delete, select
+from sqlalchemy.orm import Session
+
+from kb.bulk import insert_many
+from kb.models import DerivedState, Edition, Link, Rule
+from kb.versions import english_editions
+
+# The texts whose term links do not depend on the edition they are read in.
+LINEAGE_SOURCES = frozenset({"clarification_text", "card_text"})
+
+_Key = tuple[str, int, str, str, int, int, int]  # type, id, language, matched, start, end, lineage
+
+
+def _chunks(values: Iterable[int], size: int = 900) -> list[list[int]]:
+    items = sorted(values)
+    return [items[i : i + size] for i in range(0, len(items), size)]
+
+
+class LineageLinks:
+    """The lineage rows found so far: per (text, span, lineage), its runs of editions.
+
+    A run is [first place, last place, number in the last] (places among the English editions,
+    oldest first); editions linked in order extend the last run, others are merged in.
+    """
+
+    def __init__(self, editions: Sequence[Any]) -> None:
+        self.orders = {edition.id: i for i, edition in enumerate(editions)}
+        self.ids = [edition.id for edition in editions]
+        self.dates: list[dt.date | None] = [edition.effective_date for edition in editions]
+        self.found: dict[_Key, list[list[Any]]] = {}
+
+    @classmethod
+    def of(cls, session: Session) -> LineageLinks:
+        """An empty collection for the English editions stored now (oldest first)."""
+        return cls(english_editions(session))
+
+    def add(
+        self,
+        order: int,
+        source: Any,
+        lineage: int,
+        number: str,
+        matched: str,
+        start: int,
+        end: int,
+    ) -> None:
+        """Note one match in the edition at ``order`` (its place among the English editions)."""
+        key = (source.source_type, source.source_id, source.language, matched, start, end, lineage)
+        runs = self.found.setdefault(key, [])
+        if runs and runs[-1][1] == order - 1:
+            runs[-1][1], runs[-1][2] = order, number
+        elif not runs or runs[-1][1] < order - 1:
+            runs.append([order, order, number])
+        else:
+            _merge_in(runs, order, number)
+
+    def load(self, session: Session, relinked: set[int]) -> None:
+        """Start from the stored lineage rows, less the editions (ids) linked again now."""
+        skip = {self.orders[i] for i in relinked if i in self.orders}
+        place = {day: i for i, day in enumerate(self.dates)}
+        unknown: dict[int, set[int]] = {}  # place -> lineages whose number there is needed
+        for row in session.execute(
+            select(
+                Link.source_type,
+                Link.source_id,
+                Link.source_language,
+                Link.matched,
+                Link.start,
+                Link.end,
+                Link.target_lineage_id,
+                Link.first_date,
+                Link.last_date,
+                Link.target,
+            )
+            .where(Link.target_lineage_id.is_not(None))
+            .order_by(Link.first_date)
+        ):
+            *key, first, last, number = row
+            if first not in place or last not in place:
+                continue  # an edition of the run is gone: the rows are not reusable
+            low, high = place[first], place[last]
+            runs = self.found.setdefault(tuple(key), [])  # type: ignore[arg-type]
+            for a, b in _without(low, high, skip):
+                runs.append([a, b, number if b == high else None])
+                if b != high:
+                    unknown.setdefault(b, set()).add(key[-1])
+        for runs in self.found.values():
+            _normalise(runs)
+        self._fill(session, unknown)
+
+    def _fill(self, session: Session, unknown: dict[int, set[int]]) -> None:
+        """The numbers of runs that now end before a relinked edition (from the rules)."""
+        if not unknown:
+            return
+        numbers: dict[tuple[int, int], str] = {}
+        for order, lineages in unknown.items():
+            for lineage, number in session.execute(
+                select(Rule.lineage_id, Rule.number).where(
+                    Rule.edition_id == self.ids[order], Rule.lineage_id.in_(sorted(lineages))
+                )
+            ):
+                numbers[(order, lineage)] = number
+        for key, runs in self.found.items():
+            for run in runs:
+                if run[2] is None:
+                    run[2] = numbers.get((run[1], key[-1]), "")
+
+    def rows(self) -> list[dict[str, Any]]:
+        """The Link rows, one per run of consecutive editions, in a fixed order."""
+        rows = []
+        for key, runs in sorted(self.found.items()):
+            source_type, source_id, language, matched, start, end, lineage = key
+            for first, last, number in runs:
+                rows.append(
+                    {
+                        "source_type": source_type,
+                        "source_id": source_id,
+                        "source_language": language,
+                        "target": number,
+                        "target_edition_id": None,
+                        "target_rule_id": None,
+                        "target_lineage_id": lineage,
+                        "first_date": self.dates[first],
+                        "last_date": self.dates[last],
+                        "kind": "term",
+                        "matched": matched,
+                        "start": start,
+                        "end": end,
+                        "resolved": True,
+                    }
+                )
+        return rows
+
+    def replace_all(self, session: Session) -> int:
+        """Put these rows in place of every lineage row; return how many were written."""
+        session.execute(delete(Link).where(Link.target_lineage_id.is_not(None)))
+        return self._write(session)
+
+    def replace_sources(self, session: Session, ids: dict[str, set[int]]) -> int:
+        """Put these rows in place of the lineage rows of some texts (per source type)."""
+        for source_type, source_ids in ids.items():
+            for chunk in _chunks(source_ids):
+                session.execute(
+                    delete(Link).where(
+                        Link.target_lineage_id.is_not(None),
+                        Link.source_type == source_type,
+                        Link.source_id.in_(chunk),
+                    )
+                )
+        return self._write(session)
+
+    def replace_languages(self, session: Session, languages: Iterable[str]) -> int:
+        """Put these rows in place of the lineage rows of texts in some languages."""
+        session.execute(
+            delete(Link).where(
+                Link.target_lineage_id.is_not(None), Link.source_language.in_(sorted(languages))
+            )
+        )
+        return self._write(session)
+
+    def _write(self, session: Session) -> int:
+        rows = self.rows()
+        insert_many(session, Link, rows)
+        return len(rows)
+
+
+def _without(low: int, high: int, skip: set[int]) -> list[tuple[int, int]]:
+    """The stretch low..high of edition places with some places taken out: (0, 4) less {2}."""
+    parts: list[tuple[int, int]] = []
+    start = low
+    for place in sorted(p for p in skip if low <= p <= high):
+        if place > start:
+            parts.append((start, place - 1))
+        start = place + 1
+    if start <= high:
+        parts.append((start, high))
+    return parts
+
+
+def _merge_in(runs: list[list[Any]], order: int, number: str) -> None:
+    """Add one place to sorted runs, joining the runs it makes consecutive."""
+    for run in runs:
+        if run[0] <= order <= run[1]:
+            if order == run[1]:
+                run[2] = number
+            return
+    runs.append([order, order, number])
+    _normalise(runs)
+
+
+def _normalise(runs: list[list[Any]]) -> None:
+    """Sort runs and join those that touch; a joined run keeps the number of its last place."""
+    runs.sort(key=lambda run: (run[0], run[1]))
+    merged: list[list[Any]] = []
+    for run in runs:
+        if merged and run[0] <= merged[-1][1] + 1:
+            if run[1] >= merged[-1][1]:
+                merged[-1][1] = run[1]
+                merged[-1][2] = run[2] if run[2] is not None else merged[-1][2]
+        else:
+            merged.append(list(run))
+    runs[:] = merged
+
+
+STAGE = "lineage-links:"  # per English edition: the digest of its rules' lineages
+
+
+def lineage_digests(session: Session) -> dict[int, str]:
+    """Per English edition, a digest of its rules' (number, lineage): what its rows rely on."""
+    digests: dict[int, Any] = {}
+    for edition_id, number, lineage in session.execute(
+        select(Rule.edition_id, Rule.number, Rule.lineage_id)
+        .join(Edition, Edition.id == Rule.edition_id)
+        .where(Edition.kind == "comprules", Edition.language == "en")
+        .order_by(Rule.edition_id, Rule.number)
+    ):
+        digest = digests.get(edition_id)
+        if digest is None:
+            digest = digests[edition_id] = hashlib.sha256()
+        digest.update(f"{number}\0{lineage}\n".encode())
+    return {edition_id: digest.hexdigest() for edition_id, digest in digests.items()}
+
+
+def reusable(session: Session, digests: dict[int, str], relinked: set[int]) -> bool:
+    """Whether the stored lineage rows still hold for every edition not linked again now."""
+    stored = {
+        int(stage[len(STAGE) :]): inputs
+        for stage, inputs in session.execute(
+            select(DerivedState.stage, DerivedState.inputs).where(
+                DerivedState.stage.startswith(STAGE)
+            )
+        )
+        if stage[len(STAGE) :].isdigit()
+    }
+    if not stored or set(stored) - set(digests):
+        return False  # never recorded, or an edition they counted is gone
+    return all(stored.get(i) == digest for i, digest in digests.items() if i not in relinked)
+
+
+def record_digests(session: Session, digests: dict[int, str]) -> None:
+    """Note the lineages the lineage rows were made with (kb.links.build reuses them)."""
+    session.execute(delete(DerivedState).where(DerivedState.stage.startswith(STAGE)))
+    for edition_id, digest in sorted(digests.items()):
+        session.add(DerivedState(stage=f"{STAGE}{edition_id}", inputs=digest))
