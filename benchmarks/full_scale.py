@@ -54,7 +54,7 @@ print(json.dumps({
     "peak_rss_mb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024,
     "cpu": resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime
     + resource.getrusage(resource.RUSAGE_CHILDREN).ru_stime,
-    "stdout": done.stdout[-4000:],
+    "stdout": done.stdout,  # whole: the cold ingest's --json summary is parsed
     "stderr": done.stderr[-4000:],
 }))
 """
