@@ -2,13 +2,15 @@
 
 Public API (the site and the exports call these; see each function):
 ``find_references``, ``Reference``, ``build_links``, ``backlinks``, ``clarifications_for_rule``,
-``cards_for_rule``, ``rules_for_clarification``, ``unresolved``, ``check`` (for ``kb check``),
+``cards_for_rule``, ``rules_for_clarification``, ``clarifications_by_rule`` / ``cited_by`` (the
+same for every rule of an edition at once), ``unresolved``, ``check`` (for ``kb check``),
 ``edition_links`` / ``linked_numbers`` (the links as one edition reads them: a ruling's or card's
 term link is stored once per rule lineage), and the vocabulary helpers for tools and benchmarks.
 """
 
 from __future__ import annotations
 
+from .batch import cited_by, clarifications_by_rule
 from .build import build_links, edition_vocabulary, vocabularies
 from .check import check, unresolved
 from .incremental import CardChanges, relink_card_data
@@ -34,6 +36,8 @@ __all__ = [
     "build_links",
     "cards_for_rule",
     "check",
+    "cited_by",
+    "clarifications_by_rule",
     "clarifications_for_rule",
     "edition_links",
     "edition_vocabulary",

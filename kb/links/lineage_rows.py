@@ -221,7 +221,7 @@ def _normalise(runs: list[list[Any]]) -> None:
     runs[:] = merged
 
 
-STAGE = "lineage-links:"  # per English edition: the digest of its rules' lineages
+STAGE = "lineage-links:"  # per English edition (by its date): the digest of its rules' lineages
 
 
 def lineage_digests(session: Session) -> dict[int, str]:
@@ -240,17 +240,32 @@ def lineage_digests(session: Session) -> dict[int, str]:
     return {edition_id: digest.hexdigest() for edition_id, digest in digests.items()}
 
 
-def reusable(session: Session, digests: dict[int, str], relinked: set[int]) -> bool:
-    """Whether the stored lineage rows still hold for every edition not linked again now."""
-    stored = {
-        int(stage[len(STAGE) :]): inputs
-        for stage, inputs in session.execute(
-            select(DerivedState.stage, DerivedState.inputs).where(
-                DerivedState.stage.startswith(STAGE)
+def _edition_dates(session: Session) -> dict[int, str]:
+    """The English editions' dates by id: the records name an edition by its date, not its id,
+    so that two knowledge bases with the same content hold the same records (ids depend on the
+    order things were loaded in)."""
+    return {
+        edition_id: day.isoformat()
+        for edition_id, day in session.execute(
+            select(Edition.id, Edition.effective_date).where(
+                Edition.kind == "comprules", Edition.language == "en"
             )
         )
-        if stage[len(STAGE) :].isdigit()
+        if day is not None
     }
+
+
+def reusable(session: Session, digests: dict[int, str], relinked: set[int]) -> bool:
+    """Whether the stored lineage rows still hold for every edition not linked again now."""
+    ids = {day: edition_id for edition_id, day in _edition_dates(session).items()}
+    stored: dict[int, str] = {}
+    for stage, inputs in session.execute(
+        select(DerivedState.stage, DerivedState.inputs).where(DerivedState.stage.startswith(STAGE))
+    ):
+        edition_id = ids.get(stage[len(STAGE) :])
+        if edition_id is None:
+            return False  # an edition they counted is gone (or an older record)
+        stored[edition_id] = inputs
     if not stored or set(stored) - set(digests):
         return False  # never recorded, or an edition they counted is gone
     return all(stored.get(i) == digest for i, digest in digests.items() if i not in relinked)
@@ -259,5 +274,7 @@ def reusable(session: Session, digests: dict[int, str], relinked: set[int]) -> b
 def record_digests(session: Session, digests: dict[int, str]) -> None:
     """Note the lineages the lineage rows were made with (kb.links.build reuses them)."""
     session.execute(delete(DerivedState).where(DerivedState.stage.startswith(STAGE)))
+    dates = _edition_dates(session)
     for edition_id, digest in sorted(digests.items()):
-        session.add(DerivedState(stage=f"{STAGE}{edition_id}", inputs=digest))
+        if edition_id in dates:
+            session.add(DerivedState(stage=f"{STAGE}{dates[edition_id]}", inputs=digest))
