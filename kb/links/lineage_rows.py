@@ -225,18 +225,28 @@ STAGE = "lineage-links:"  # per English edition (by its date): the digest of its
 
 
 def lineage_digests(session: Session) -> dict[int, str]:
-    """Per English edition, a digest of its rules' (number, lineage): what its rows rely on."""
-    digests: dict[int, Any] = {}
-    for edition_id, number, lineage in session.execute(
-        select(Rule.edition_id, Rule.number, Rule.lineage_id)
+    """Per English edition, a digest of its rules' (number, lineage): what its rows rely on.
+
+    A lineage is named by its oldest (edition date, number), not its id: ids depend on the order
+    things were loaded in (and on PostgreSQL on sequences an interrupted run advanced), so two
+    knowledge bases with the same content give the same digests.
+    """
+    rows = session.execute(
+        select(Rule.edition_id, Edition.effective_date, Rule.number, Rule.lineage_id)
         .join(Edition, Edition.id == Rule.edition_id)
         .where(Edition.kind == "comprules", Edition.language == "en")
-        .order_by(Rule.edition_id, Rule.number)
-    ):
+        .order_by(Edition.effective_date, Rule.edition_id, Rule.number)
+    ).all()
+    names: dict[int, str] = {}
+    for _edition_id, day, number, lineage in rows:
+        if lineage is not None and lineage not in names:
+            names[lineage] = f"{day}/{number}"
+    digests: dict[int, Any] = {}
+    for edition_id, _day, number, lineage in rows:
         digest = digests.get(edition_id)
         if digest is None:
             digest = digests[edition_id] = hashlib.sha256()
-        digest.update(f"{number}\0{lineage}\n".encode())
+        digest.update(f"{number}\0{names.get(lineage, '')}\n".encode())
     return {edition_id: digest.hexdigest() for edition_id, digest in digests.items()}
 
 
