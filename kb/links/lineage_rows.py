@@ -255,13 +255,7 @@ def _edition_dates(session: Session) -> dict[int, str]:
     so that two knowledge bases with the same content hold the same records (ids depend on the
     order things were loaded in)."""
     return {
-        edition_id: day.isoformat()
-        for edition_id, day in session.execute(
-            select(Edition.id, Edition.effective_date).where(
-                Edition.kind == "comprules", Edition.language == "en"
-            )
-        )
-        if day is not None
+        e.id: e.effective_date.isoformat() for e in english_editions(session) if e.effective_date
     }
 
 
