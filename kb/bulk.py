@@ -7,7 +7,7 @@ of three editions); one ``INSERT ... VALUES (...), (...), ...`` per batch is a f
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from sqlalchemy import insert
@@ -15,6 +15,12 @@ from sqlalchemy.orm import Session
 
 # PostgreSQL takes at most 65,535 parameters per statement; SQLite 32,766.
 _MAX_PARAMETERS = 30_000
+
+
+def chunks(values: Iterable[Any], size: int = 900) -> list[list[Any]]:
+    """Values in their order, split into lists short enough for one ``IN (...)``."""
+    items = list(values)
+    return [items[i : i + size] for i in range(0, len(items), size)]
 
 
 def insert_many(session: Session, model: Any, rows: Sequence[dict[str, Any]]) -> None:

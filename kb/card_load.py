@@ -12,13 +12,13 @@ updates it only when its values differ (the last set printing a card wins, as be
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from sqlalchemy import and_, bindparam, insert, select, update
 from sqlalchemy.orm import Session
 
-from kb.bulk import insert_many
+from kb.bulk import chunks, insert_many
 from kb.corpus.records import CardRecord, CardSetDocument, ParseWarning, RulingRecord
 from kb.langs import normalize_typography
 from kb.models import (
@@ -62,13 +62,6 @@ def insert_returning_ids(session: Session, model: Any, rows: Sequence[dict[str, 
     return ids
 
 
-def _chunks(values: Iterable[Any]) -> Iterator[list[Any]]:
-    """Split values into lists short enough for one ``IN (...)``."""
-    items = list(values)
-    for start in range(0, len(items), _IN_CHUNK):
-        yield items[start : start + _IN_CHUNK]
-
-
 def clarification_key(ruling: RulingRecord) -> str:
     """Content address of a ruling: its date and its original text, typography normalised."""
     lang = "en" if "en" in ruling.texts else sorted(ruling.texts)[0]
@@ -99,7 +92,7 @@ class Clarifications:
         keys = [self._key(r) for r in rulings]
         found = self.known
         unknown = {k for k in keys if k not in found}
-        for chunk in _chunks(sorted(unknown)):
+        for chunk in chunks(sorted(unknown), _IN_CHUNK):
             found.update(
                 self.session.execute(
                     select(Clarification.key, Clarification.id).where(Clarification.key.in_(chunk))
@@ -129,7 +122,7 @@ class Clarifications:
         self, ids: list[int], rulings: Sequence[RulingRecord], fresh: set[int]
     ) -> None:
         existing: dict[tuple[int, str, str], tuple[int, str]] = {}
-        for chunk in _chunks(sorted(set(ids) - fresh)):
+        for chunk in chunks(sorted(set(ids) - fresh), _IN_CHUNK):
             for row in self.session.execute(
                 select(
                     _texts.c.id,
@@ -267,7 +260,7 @@ class CardSetLoader:
         """Insert the set's new cards and update those whose values changed."""
         unknown = [key for key in wanted if key not in self.cards]
         columns = [_cards.c[name] for name in _CARD_FIELDS]
-        for chunk in _chunks(unknown):
+        for chunk in chunks(unknown, _IN_CHUNK):
             for row in self.session.execute(
                 select(_cards.c.id, _cards.c.key, *columns).where(_cards.c.key.in_(chunk))
             ):
@@ -300,7 +293,7 @@ class CardSetLoader:
     def _localizations(self, records: Sequence[CardRecord], ids: dict[str, int]) -> None:
         """Insert the names and texts the set's cards lack; update those that changed."""
         unknown = sorted({ids[r.oracle_id] for r in records} - self.locs_known)
-        for chunk in _chunks(unknown):
+        for chunk in chunks(unknown, _IN_CHUNK):
             for row in self.session.execute(
                 select(
                     _locs.c.card_id, _locs.c.language, _locs.c.name, _locs.c.type_line, _locs.c.text

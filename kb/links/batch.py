@@ -8,12 +8,12 @@ chunks, instead of one query per rule (633 backlink queries on the small corpus)
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any, NamedTuple
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from kb.bulk import chunks
 from kb.corpus.numbers import is_rule_number, parent_of
 from kb.models import ClarificationText, Rule
 from kb.versions import resolve_edition
@@ -74,11 +74,6 @@ class _Source(NamedTuple):
     source_id: int
 
 
-def _chunks(items: list[Any], size: int = 2000) -> Iterator[list[Any]]:
-    for start in range(0, len(items), size):
-        yield items[start : start + size]
-
-
 def clarifications_by_rule(
     session: Session, edition: str | None, edition_id: int | None, known: set[str]
 ) -> dict[str, list[dict[str, Any]]]:
@@ -96,7 +91,7 @@ def clarifications_by_rule(
     by_rule = links_within(session, ed.id, ("clarification_text",), wanted)
     text_ids = sorted({row.source_id for found in by_rule.values() for row in found})
     clar_of: dict[int, int] = {}
-    for chunk in _chunks(text_ids):
+    for chunk in chunks(text_ids, 2000):
         clar_of.update(
             session.execute(
                 select(ClarificationText.id, ClarificationText.clarification_id).where(
@@ -105,7 +100,7 @@ def clarifications_by_rule(
             ).all()
         )
     dicts: dict[int, dict[str, Any]] = {}
-    for chunk in _chunks(sorted(set(clar_of.values()))):
+    for chunk in chunks(sorted(set(clar_of.values())), 2000):
         for item in _clarification_dicts(session, chunk, ed):
             dicts[item["id"]] = item
     result = {}
@@ -146,7 +141,7 @@ def cited_by(
     by_rule = {n: [r for r in rows if r.kind != "sibling"] for n, rows in by_rule.items()}
     sources: dict[tuple[str, int], dict[str, Any]] = {}
     distinct = sorted({(r.source_type, r.source_id) for rows in by_rule.values() for r in rows})
-    for chunk in _chunks(distinct):
+    for chunk in chunks(distinct, 2000):
         sources.update(describe_sources(session, [_Source(*item) for item in chunk]))
     result: dict[str, list[dict[str, Any]]] = {}
     for number in sorted(by_rule):

@@ -12,14 +12,13 @@ edition: one committed edition at a time, as a full rebuild would leave them.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
-from kb.bulk import insert_many
+from kb.bulk import chunks, insert_many
 from kb.db import documents_digest
 from kb.models import (
     CardClarification,
@@ -41,11 +40,6 @@ from .lineage_rows import LineageLinks
 log = logging.getLogger(__name__)
 
 CARD_FORMATS = frozenset({"mtgjson", "rulings_page"})
-
-
-def _chunks(values: Iterable[int], size: int = 900) -> list[list[int]]:
-    items = sorted(values)
-    return [items[i : i + size] for i in range(0, len(items), size)]
 
 
 @dataclass
@@ -77,7 +71,7 @@ class CardChanges:
     def note_documents(self, session: Session, doc_ids: list[int]) -> None:
         """Add the cards and clarifications documents hold, with their texts' ids."""
         clarifications, cards = set(), set()
-        for chunk in _chunks(doc_ids):
+        for chunk in chunks(sorted(doc_ids)):
             for clar_id, card_id in session.execute(
                 select(CardClarification.clarification_id, CardClarification.card_id).where(
                     CardClarification.document_id.in_(chunk)
@@ -100,7 +94,7 @@ class CardChanges:
     def _add(self, session: Session, cards: set[int], clarifications: set[int]) -> None:
         self.cards |= cards
         self.clarifications |= clarifications
-        for chunk in _chunks(clarifications):
+        for chunk in chunks(sorted(clarifications)):
             self.clarification_texts.update(
                 session.scalars(
                     select(ClarificationText.id).where(
@@ -108,7 +102,7 @@ class CardChanges:
                     )
                 )
             )
-        for chunk in _chunks(cards):
+        for chunk in chunks(sorted(cards)):
             self.card_texts.update(
                 session.scalars(
                     select(CardLocalization.id).where(CardLocalization.card_id.in_(chunk))
@@ -131,7 +125,7 @@ class CardChanges:
             self.note_documents(session, sorted(newly))
         # Every clarification a touched card carries: its masked card names may have changed.
         carried = set()
-        for chunk in _chunks(self.cards):
+        for chunk in chunks(sorted(self.cards)):
             carried.update(
                 session.scalars(
                     select(CardClarification.clarification_id).where(
@@ -163,7 +157,7 @@ def relink_card_data(session: Session, changes: CardChanges) -> dict[str, Any]:
     shared = LineageLinks.of(session)  # their lineage rows, written once every edition is matched
     for edition in editions:
         for source_type, ids in stale.items():
-            for chunk in _chunks(ids):
+            for chunk in chunks(sorted(ids)):
                 session.execute(
                     delete(Link).where(
                         Link.target_edition_id == edition.id,

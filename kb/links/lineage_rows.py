@@ -20,7 +20,7 @@ from typing import Any
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
-from kb.bulk import insert_many
+from kb.bulk import chunks, insert_many
 from kb.models import DerivedState, Edition, Link, Rule
 from kb.versions import english_editions
 
@@ -28,11 +28,6 @@ from kb.versions import english_editions
 LINEAGE_SOURCES = frozenset({"clarification_text", "card_text"})
 
 _Key = tuple[str, int, str, str, int, int, int]  # type, id, language, matched, start, end, lineage
-
-
-def _chunks(values: Iterable[int], size: int = 900) -> list[list[int]]:
-    items = sorted(values)
-    return [items[i : i + size] for i in range(0, len(items), size)]
 
 
 class LineageLinks:
@@ -158,7 +153,7 @@ class LineageLinks:
     def replace_sources(self, session: Session, ids: dict[str, set[int]]) -> int:
         """Put these rows in place of the lineage rows of some texts (per source type)."""
         for source_type, source_ids in ids.items():
-            for chunk in _chunks(source_ids):
+            for chunk in chunks(sorted(source_ids)):
                 session.execute(
                     delete(Link).where(
                         Link.target_lineage_id.is_not(None),
