@@ -9,10 +9,11 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from site_files import read_site
 
 from kb.cli import main
 from kb.errors import KbError
-from kb.site.check import broken_links, read_site
+from kb.site.check import broken_links
 from kb.site.stream import StreamWriter
 from kb.site.writer import MARKER
 

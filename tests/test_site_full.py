@@ -6,7 +6,9 @@ import json
 import re
 from pathlib import Path
 
-from kb.site.check import broken_links, read_site
+from site_files import read_site
+
+from kb.site.check import broken_links
 from kb.site.writer import MARKER
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from kb.site.check import read_site
+from site_files import read_site
+
 from kb.site.writer import MARKER
 
 

@@ -172,6 +172,22 @@ def shorten(path: str) -> str:
 EDITION_HELP = "Effective date of the edition (YYYY-MM-DD). Default: the newest."
 
 
+def json_option(help: str = "Print as JSON.") -> Callable[[F], F]:
+    """``--json``: every command that prints can print JSON instead (one flag, one spelling)."""
+    return click.option("--json", "as_json", is_flag=True, help=help)
+
+
+def edition_option(help: str = EDITION_HELP) -> Callable[[F], F]:
+    """``--edition YYYY-MM-DD``: which English edition a command reads (the newest by default)."""
+    return click.option("--edition", help=help)
+
+
+def out_option(help: str, *, folder: bool = False) -> Callable[[F], F]:
+    """``--out PATH``: the file (with ``folder``, the folder) to write instead of stdout."""
+    kind = click.Path(file_okay=not folder, dir_okay=folder, path_type=Path)
+    return click.option("--out", type=kind, help=help)
+
+
 def show(
     ctx: click.Context,
     query: Callable[[Any], Any],

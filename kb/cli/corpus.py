@@ -9,8 +9,9 @@ from typing import Any
 import click
 
 from kb.cli.app import (
-    EDITION_HELP,
     console,
+    edition_option,
+    json_option,
     lang_option,
     main,
     print_json,
@@ -23,7 +24,7 @@ from kb.cli.app import (
 @main.command()
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @click.option("--strict", is_flag=True, help="Exit non-zero if any document fails to load.")
-@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@json_option("Print the report as JSON.")
 @click.option(
     "--no-wait", is_flag=True, help="Refuse, instead of waiting, if another ingest is running."
 )
@@ -78,8 +79,8 @@ def quick(ctx: click.Context, printer: Any, as_json: bool, view: str, *args: Any
 @main.command()
 @click.argument("number")
 @lang_option()
-@click.option("--edition", help=EDITION_HELP)
-@click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
+@edition_option()
+@json_option()
 @click.pass_context
 def rule(
     ctx: click.Context, number: str, lang: str | None, edition: str | None, as_json: bool
@@ -103,7 +104,7 @@ def rule(
 
 @main.command()
 @click.argument("query")
-@click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
+@json_option()
 @click.pass_context
 def card(ctx: click.Context, query: str, as_json: bool) -> None:
     """Print a card's names, attributes and rulings (by name in any language, oracle id or page id).
@@ -124,7 +125,7 @@ def card(ctx: click.Context, query: str, as_json: bool) -> None:
 
 
 @main.command()
-@click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
+@json_option()
 @click.pass_context
 def stats(ctx: click.Context, as_json: bool) -> None:
     """Print counts per edition and language, and translation coverage.
@@ -183,7 +184,7 @@ def db_upgrade(ctx: click.Context, sql: bool) -> None:
 
 
 @db.command("current")
-@click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
+@json_option()
 @click.pass_context
 def db_current(ctx: click.Context, as_json: bool) -> None:
     """Print the database's schema revision and whether it needs `kb db upgrade`.

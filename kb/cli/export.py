@@ -10,8 +10,11 @@ import click
 
 from kb.cli.app import (
     F,
+    edition_option,
+    json_option,
     lang_option,
     main,
+    out_option,
     print_json,
     settings_of,
     shorten,
@@ -67,17 +70,13 @@ def _emit(data: bytes, out: Path | None, what: str) -> None:
     type=click.Choice(["html", "pdf", "md"]),
     help="Output format. Default: from the --out suffix, else html.",
 )
-@click.option(
-    "--out",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Output file. Default: standard output.",
-)
+@out_option("Output file. Default: standard output.")
 @click.option(
     "--cards",
     multiple=True,
     help="Add these cards' rulings (repeat the option, or separate names with ';').",
 )
-@click.option("--edition", help="Effective date of the English edition. Default: the newest.")
+@edition_option("Effective date of the English edition. Default: the newest.")
 @click.option(
     "--paper",
     type=click.Choice(["a4", "letter"]),
@@ -146,12 +145,8 @@ def export_sheet(
     multiple=True,
     help="Which rules to include (repeatable). Default: all.",
 )
-@click.option("--edition", help="Effective date of the English edition. Default: the newest.")
-@click.option(
-    "--out",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Output .po file. Default: standard output.",
-)
+@edition_option("Effective date of the English edition. Default: the newest.")
+@out_option("Output .po file. Default: standard output.")
 @click.pass_context
 def export_po(
     ctx: click.Context,
@@ -189,12 +184,8 @@ def export_po(
 
 
 @export_group.command("json")
-@click.option("--edition", help="Only this English edition (YYYY-MM-DD) and the translations.")
-@click.option(
-    "--out",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Output file. Default: standard output.",
-)
+@edition_option("Only this English edition (YYYY-MM-DD) and the translations.")
+@out_option("Output file. Default: standard output.")
 @click.pass_context
 def export_json(ctx: click.Context, edition: str | None, out: Path | None) -> None:
     """The whole knowledge base as one JSON document (shape: README, kb/schemas/).
@@ -217,11 +208,10 @@ def export_json(ctx: click.Context, edition: str | None, out: Path | None) -> No
     help="Only this table (repeatable): editions, rules, examples, glossary, cards, card_names, "
     "printings, clarifications, card_clarifications, links.",
 )
-@click.option("--edition", help="Only this English edition (YYYY-MM-DD) and the translations.")
-@click.option(
-    "--out",
-    type=click.Path(file_okay=False, path_type=Path),
-    help="Output folder (one <table>.csv each). Without it, one --table goes to standard output.",
+@edition_option("Only this English edition (YYYY-MM-DD) and the translations.")
+@out_option(
+    "Output folder (one <table>.csv each). Without it, one --table goes to standard output.",
+    folder=True,
 )
 @click.pass_context
 def export_csv(
@@ -264,7 +254,7 @@ def import_group() -> None:
     help="Leave out rules with an empty or fuzzy entry instead of refusing the catalog.",
 )
 @click.option("--dry-run", is_flag=True, help="Check the catalog and report; write nothing.")
-@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@json_option("Print the report as JSON.")
 @click.pass_context
 def import_po(
     ctx: click.Context,

@@ -7,8 +7,9 @@ import sys
 import click
 
 from kb.cli.app import (
-    EDITION_HELP,
     console,
+    edition_option,
+    json_option,
     lang_option,
     main,
     print_json,
@@ -18,7 +19,7 @@ from kb.cli.app import (
 
 
 @main.command()
-@click.option("--json", "as_json", is_flag=True, help="Print the counts as JSON.")
+@json_option("Print the counts as JSON.")
 @click.option(
     "--no-wait", is_flag=True, help="Refuse, instead of waiting, if another writer is running."
 )
@@ -45,7 +46,7 @@ def link(ctx: click.Context, as_json: bool, no_wait: bool) -> None:
 
 
 @main.command()
-@click.option("--json", "as_json", is_flag=True, help="Print the findings as JSON.")
+@json_option("Print the findings as JSON.")
 @click.pass_context
 def check(ctx: click.Context, as_json: bool) -> None:
     """List references to rules that do not exist (where each occurs) and misfit translations.
@@ -67,8 +68,8 @@ def check(ctx: click.Context, as_json: bool) -> None:
 
 @main.command()
 @click.argument("number")
-@click.option("--edition", help=EDITION_HELP)
-@click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
+@edition_option()
+@json_option()
 @click.pass_context
 def backlinks(ctx: click.Context, number: str, edition: str | None, as_json: bool) -> None:
     """List what cites a rule or its subrules: rules, examples, glossary terms and rulings.
@@ -93,7 +94,7 @@ def backlinks(ctx: click.Context, number: str, edition: str | None, as_json: boo
 @click.argument("old")
 @click.argument("new")
 @click.option("--all", "show_all", is_flag=True, help="List every item, not the first 40 of each.")
-@click.option("--json", "as_json", is_flag=True, help="Print as JSON (word diffs as op lists).")
+@json_option("Print as JSON (word diffs as op lists).")
 @click.pass_context
 def diff(ctx: click.Context, old: str, new: str, show_all: bool, as_json: bool) -> None:
     """Compare two editions: added, removed, changed and renumbered rules, glossary terms.
@@ -119,8 +120,8 @@ def diff(ctx: click.Context, old: str, new: str, show_all: bool, as_json: bool) 
 
 @main.command()
 @click.argument("number")
-@click.option("--edition", help="The edition NUMBER is read in (YYYY-MM-DD). Default: the newest.")
-@click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
+@edition_option("The edition NUMBER is read in (YYYY-MM-DD). Default: the newest.")
+@json_option()
 @click.pass_context
 def trace(ctx: click.Context, number: str, edition: str | None, as_json: bool) -> None:
     """Show a rule's text in every loaded edition, following it across renumbering.
@@ -140,8 +141,8 @@ def trace(ctx: click.Context, number: str, edition: str | None, as_json: bool) -
 
 @main.command()
 @lang_option()
-@click.option("--edition", help=EDITION_HELP)
-@click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
+@edition_option()
+@json_option()
 @click.pass_context
 def stale(ctx: click.Context, lang: str | None, edition: str | None, as_json: bool) -> None:
     """List the stale translations of a language, with the English change that made each stale.

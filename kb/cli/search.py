@@ -9,6 +9,7 @@ import click
 
 from kb.cli.app import (
     console,
+    json_option,
     lang_option,
     main,
     print_json,
@@ -19,7 +20,7 @@ from kb.cli.app import (
 
 @main.command("index")
 @click.option("--rebuild", is_flag=True, help="Build the whole index afresh.")
-@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@json_option("Print the report as JSON.")
 @click.option(
     "--no-wait", is_flag=True, help="Refuse, instead of waiting, if another kb process writes."
 )
@@ -67,7 +68,7 @@ def index_command(ctx: click.Context, rebuild: bool, as_json: bool, no_wait: boo
     "--limit", default=10, show_default=True, type=click.IntRange(1, 100), help="Results shown."
 )
 @click.option("--fuzzy", is_flag=True, help="Also match words one typo away.")
-@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
+@json_option("Print the results as JSON.")
 @click.pass_context
 def search(
     ctx: click.Context,

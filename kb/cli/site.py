@@ -8,7 +8,9 @@ from pathlib import Path
 import click
 
 from kb.cli.app import (
+    json_option,
     main,
+    out_option,
     print_json,
     settings_of,
     shorten,
@@ -16,11 +18,7 @@ from kb.cli.app import (
 
 
 @main.command()
-@click.option(
-    "--out",
-    type=click.Path(file_okay=False, path_type=Path),
-    help="Output folder. Default: the data folder's site/ (./_kb/site).",
-)
+@out_option("Output folder. Default: the data folder's site/ (./_kb/site).", folder=True)
 @click.option("--strict", is_flag=True, help="Fail (and keep the previous site) on a broken link.")
 @click.option("--no-search", is_flag=True, help="Skip the Pagefind full-text index.")
 @click.option(
@@ -29,7 +27,7 @@ from kb.cli.app import (
     help="Render every page even if no input changed (still writes "
     "only the pages whose bytes differ).",
 )
-@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@json_option("Print the report as JSON.")
 @click.pass_context
 def build(
     ctx: click.Context,

@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from kb.cli.app import console, main, open_existing, print_json, settings_of
+from kb.cli.app import console, json_option, main, open_existing, print_json, settings_of
 
 
 def _lang(_ctx: click.Context, _param: click.Parameter, value: str | None) -> str | None:
@@ -23,7 +23,7 @@ def _lang(_ctx: click.Context, _param: click.Parameter, value: str | None) -> st
 @click.option("--lang", callback=_lang, help="Only this language: fr or es.")
 @click.option("--check", is_flag=True, help="List conflicts to review instead (exit 1 if any).")
 @click.option("--rebuild", is_flag=True, help="Relearn the terms from the stored cards first.")
-@click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
+@json_option()
 @click.pass_context
 def terms(ctx: click.Context, lang: str | None, check: bool, rebuild: bool, as_json: bool) -> None:
     """List the keyword terms learned from Wizards' card translations, with their evidence.

@@ -11,7 +11,7 @@ from typing import Any
 import click
 from rich.markup import escape
 
-from kb.cli.app import console, main, print_json, settings_of
+from kb.cli.app import console, json_option, main, print_json, settings_of
 
 SHOWN = 40
 
@@ -85,7 +85,7 @@ def _progress_bars(enabled: bool) -> Iterator[tuple[Any, Any]]:
     help="Then list every loaded edition effective after DATE (YYYY-MM-DD) with its changes.",
 )
 @click.option("--all", "show_all", is_flag=True, help="List every item, not the first 40.")
-@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@json_option("Print the report as JSON.")
 @click.pass_context
 def update(
     ctx: click.Context,
@@ -142,7 +142,7 @@ def update(
     help="List the editions effective after this date (YYYY-MM-DD).",
 )
 @click.option("--all", "show_all", is_flag=True, help="List every rule number, not the first 40.")
-@click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
+@json_option()
 @click.pass_context
 def changes(ctx: click.Context, since: dt.date, show_all: bool, as_json: bool) -> None:
     """List every loaded edition since a date with its added, removed, renumbered, changed rules.

@@ -11,7 +11,6 @@ po`` uses to tie the translations to the English they follow.
 from __future__ import annotations
 
 import datetime as dt
-import difflib
 import io
 import re
 from collections.abc import Sequence
@@ -31,6 +30,7 @@ from kb.langs import check_lang, language_name
 from kb.lookup import find_edition
 from kb.models import Document, Edition, Rule, RuleText
 from kb.terminology import OfficialTerms
+from kb.versions import word_ops
 
 PROJECT = "kb-rules"
 ONLY = ("missing", "stale", "current", "all")
@@ -61,18 +61,32 @@ def parse_context(context: str) -> tuple[str, int | None]:
 
 
 def word_diff(old: str, new: str) -> str:
-    """A wdiff-style word diff: ``[-removed-]`` and ``{+added+}`` around what changed."""
-    a, b = old.split(), new.split()
+    """A wdiff-style word diff: ``[-removed-]`` and ``{+added+}`` around what changed.
+
+    The changes are the versions stage's (:func:`kb.versions.word_ops`, what the site's history
+    shows), written as one line of plain text for a translator's comment.
+    """
     out: list[str] = []
-    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes():
-        if op == "equal":
-            out.extend(a[i1:i2])
-            continue
-        if op in ("delete", "replace"):
-            out.append("[-" + " ".join(a[i1:i2]) + "-]")
-        if op in ("insert", "replace"):
-            out.append("{+" + " ".join(b[j1:j2]) + "+}")
-    return " ".join(out)
+    previous = "equal"
+    for op, text in word_ops(old, new):
+        if op == "equal" or not text.strip():  # a change of spacing alone is no change
+            out.append(text)
+        else:
+            lead, words, trail = _split_space(text)
+            gap = " " if previous != "equal" and not lead else lead
+            mark = ("[-", "-]") if op == "delete" else ("{+", "+}")
+            out.append(gap + mark[0] + " ".join(words.split()) + mark[1] + trail)
+        previous = op
+    return " ".join("".join(out).split())
+
+
+def _split_space(text: str) -> tuple[str, str, str]:
+    """``" a b "`` -> ``(" ", "a b", " ")``: the markers go round the words, not the spaces."""
+    words = text.strip()
+    if not words:
+        return text, "", ""
+    start = text.index(words)
+    return text[:start], words, text[start + len(words) :]
 
 
 def _text_of(text: RuleText | Translation) -> str:

@@ -338,11 +338,9 @@ def make_parser(schema: Any, context: QueryContext, *, relaxed: bool = False) ->
 
 def parse(schema: Any, text: str, context: QueryContext, *, relaxed: bool = False) -> Any:
     """Parse a query string; raise QueryError for a value no field can read (a bad date)."""
-    from kb.search.plain import plain_tree, to_query
-
-    tree = plain_tree(schema, text, context, relaxed=relaxed)
-    if tree is not None:
-        return to_query(tree)
+    query = plain_query(schema, text, context, relaxed=relaxed)
+    if query is not None:
+        return query
     return parse_words(schema, text, context, relaxed=relaxed)
 
 

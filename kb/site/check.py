@@ -7,7 +7,6 @@ import posixpath
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 ID = re.compile(rb'\bid="([^"]*)"')
@@ -24,15 +23,6 @@ class BrokenLink:
 
     def __str__(self) -> str:
         return f"{self.page}: {self.href} ({self.reason})"
-
-
-def read_site(folder: Path) -> dict[str, bytes]:
-    """The files of a built site, keyed by their POSIX path inside it."""
-    return {
-        p.relative_to(folder).as_posix(): p.read_bytes()
-        for p in sorted(folder.rglob("*"))
-        if p.is_file()
-    }
 
 
 def _ids(data: bytes) -> set[str]:

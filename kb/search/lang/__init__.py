@@ -8,32 +8,13 @@ a module of its own still gets a working analyzer instead of an error.
 from __future__ import annotations
 
 import importlib
-import unicodedata
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 
+from kb.langs import fold_word
+
 FALLBACK = "en"
-
-_TYPO = str.maketrans(
-    {
-        "\u2018": "'",
-        "\u2019": "'",
-        "\u201a": "'",
-        "\u201b": "'",
-        "\u2032": "'",
-        "`": "'",
-        "\u00b4": "'",
-    }
-)
-
-
-def fold_word(word: str) -> str:
-    """Lower-case a word, straighten its apostrophes, drop its accents (``Règle`` -> ``regle``)."""
-    if word.isascii():
-        return word.lower()
-    decomposed = unicodedata.normalize("NFKD", word.translate(_TYPO).casefold())
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
 @dataclass(frozen=True, eq=False)
