@@ -126,7 +126,8 @@ def _whoosh_scoring_everything(searcher: Any, q: Any, limit: int, allowed: Any) 
 
 def test_the_term_engine_ranks_the_evaluation_queries_as_whoosh(real_index: Any) -> None:
     """Both passes of every evaluation query: the top hits and the count of Whoosh's matchers."""
-    from kb.search.query import QueryContext, parse
+    from kb.search.plain import parse
+    from kb.search.query import QueryContext
 
     queries = load_queries(EVAL_SET)
     served = 0

@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 from whoosh import query as wq
 
-from kb.search.query import QueryContext, QueryError, check_types, jump_numbers, parse
+from kb.search.plain import parse
+from kb.search.query import QueryContext, QueryError, check_types, jump_numbers
 from kb.search.schema import build_schema
 
 EDITIONS = ["2024-01-05", "2025-02-07"]
@@ -216,7 +217,8 @@ def _eval_queries() -> list[tuple[str, str]]:
 def test_plain_words_skip_the_parser_to_the_same_query(
     schema: Any, lang: str, text: str, relaxed: bool
 ) -> None:
-    from kb.search.query import make_parser, plain_query
+    from kb.search.plain import plain_query
+    from kb.search.query import make_parser
 
     common = (lambda field, term: term in {"creatur", "target"}) if relaxed else None
     fast_context = QueryContext(lang=lang, editions=list(EDITIONS), too_common=common)

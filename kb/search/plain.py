@@ -24,7 +24,7 @@ from whoosh.analysis import CompositeAnalyzer
 from whoosh.qparser import AndGroup, QueryParser, syntax
 
 from kb.search.analysis import query_terms
-from kb.search.query import _RELAXED, _RELAXED_SCALE, LanguagePlugin, QueryContext
+from kb.search.query import RELAXED, RELAXED_SCALE, LanguagePlugin, QueryContext, parse_words
 
 TERM, AND, OR, QUERY = "term", "and", "or", "query"
 NULL: tuple[Any, ...] = ("null",)
@@ -52,7 +52,7 @@ def plain_tree(
     nodes = [n for n in (_word(plugin, parser, word) for word in words) if n is not None]
     if not nodes:
         return NULL
-    return normalize((OR, tuple(nodes), _RELAXED_SCALE) if relaxed else (AND, tuple(nodes)))
+    return normalize((OR, tuple(nodes), RELAXED_SCALE) if relaxed else (AND, tuple(nodes)))
 
 
 def _term_parser(schema: Any, relaxed: bool) -> Any:
@@ -60,7 +60,7 @@ def _term_parser(schema: Any, relaxed: bool) -> Any:
     key = (id(schema), relaxed)
     parser = _TERM_PARSERS.get(key)
     if parser is None:
-        group = _RELAXED if relaxed else AndGroup
+        group = RELAXED if relaxed else AndGroup
         parser = _TERM_PARSERS[key] = QueryParser(None, schema, group=group)
     return parser
 
@@ -150,3 +150,19 @@ def to_query(node: tuple[Any, ...]) -> Any:
     if kind == QUERY:
         return node[1]
     return wq.NullQuery
+
+
+def parse(schema: Any, text: str, context: QueryContext, *, relaxed: bool = False) -> Any:
+    """Parse a query string; raise QueryError for a value no field can read (a bad date)."""
+    query = plain_query(schema, text, context, relaxed=relaxed)
+    if query is not None:
+        return query
+    return parse_words(schema, text, context, relaxed=relaxed)
+
+
+def plain_query(
+    schema: Any, text: str, context: QueryContext, *, relaxed: bool = False
+) -> Any | None:
+    """The query of a string of plain words, as :func:`parse` makes it; None for other strings."""
+    tree = plain_tree(schema, text, context, relaxed=relaxed)
+    return None if tree is None else to_query(tree)

@@ -320,13 +320,14 @@ class LanguagePlugin(Plugin):
         return self._copy(new, fieldname, boost)
 
 
-_RELAXED_SCALE = 0.9  # any word, with a bonus for each further word matched
-_RELAXED = OrGroup.factory(_RELAXED_SCALE)
+RELAXED_SCALE = 0.9  # any word, with a bonus for each further word matched
+RELAXED = OrGroup.factory(RELAXED_SCALE)
+"""The relaxed grouping: any word matches, each further word matched adds to the score."""
 
 
 def make_parser(schema: Any, context: QueryContext, *, relaxed: bool = False) -> Any:
     """A parser for one request: AND between words (OR with a bonus for more when relaxed)."""
-    group = _RELAXED if relaxed else AndGroup
+    group = RELAXED if relaxed else AndGroup
     parser = QueryParser(None, schema, group=group)
     # '+word'/'-word' only at the start of a word, so 2026-01-16 and Ring-bearer stay whole.
     parser.add_plugin(PlusMinusPlugin(r"(?:(?<=^)|(?<=[\s(]))\+", r"(?:(?<=^)|(?<=[\s(]))-"))
@@ -334,24 +335,6 @@ def make_parser(schema: Any, context: QueryContext, *, relaxed: bool = False) ->
     parser.add_plugin(FilterValuesPlugin(context))
     parser.add_plugin(LanguagePlugin(context, schema))
     return parser
-
-
-def parse(schema: Any, text: str, context: QueryContext, *, relaxed: bool = False) -> Any:
-    """Parse a query string; raise QueryError for a value no field can read (a bad date)."""
-    query = plain_query(schema, text, context, relaxed=relaxed)
-    if query is not None:
-        return query
-    return parse_words(schema, text, context, relaxed=relaxed)
-
-
-def plain_query(
-    schema: Any, text: str, context: QueryContext, *, relaxed: bool = False
-) -> Any | None:
-    """The query of a string of plain words, as :func:`parse` makes it; None for other strings."""
-    from kb.search.plain import plain_tree, to_query
-
-    tree = plain_tree(schema, text, context, relaxed=relaxed)
-    return None if tree is None else to_query(tree)
 
 
 def parse_words(schema: Any, text: str, context: QueryContext, *, relaxed: bool = False) -> Any:

@@ -28,7 +28,7 @@ from kb.search.learned import load_learned_terms
 from kb.search.limits import bounded_search
 from kb.search.naming import DEPTH as NAMED_DEPTH
 from kb.search.naming import promote_named
-from kb.search.plain import NULL, QUERY, plain_tree, to_query
+from kb.search.plain import NULL, QUERY, parse, plain_tree, to_query
 from kb.search.plan import plan_tree
 from kb.search.query import (
     QueryContext,
@@ -38,7 +38,6 @@ from kb.search.query import (
     default_filter,
     drop_question_words,
     jump_numbers,
-    parse,
     parse_words,
 )
 from kb.search.readers import Readers, Snapshot
