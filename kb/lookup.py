@@ -7,6 +7,7 @@ table or as ``--json`` and the site and exports can reuse them.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from typing import Any
 
 from sqlalchemy import func, select
@@ -230,18 +231,16 @@ def find_card(session: Session, query: str) -> Card:
     if len(set(named)) == 1:
         return session.get_one(Card, named[0])
     folded = fold(wanted)
-    names = [
-        (cid, fold(name))
-        for cid, name in session.execute(
-            select(CardLocalization.card_id, CardLocalization.name).union(
-                select(Card.id, Card.name)
-            )
-        )
-    ]  # each name folded once (a full history holds ~100k names)
-    exact = sorted({cid for cid, name in names if name == folded})
+    # Names are stored folded too (migration 0009): one indexed look-up, and a scan of the
+    # folded names in the database only when no name folds to exactly this.
+    exact = _cards_folded(session, lambda column: column == folded)
     if len(exact) == 1:
         return session.get_one(Card, exact[0])
-    partial = sorted({cid for cid, name in names if folded and folded in name})
+    partial: list[int] = []
+    if folded and not exact:
+        dialect = session.get_bind().dialect.name
+        position = func.strpos if dialect == "postgresql" else func.instr
+        partial = _cards_folded(session, lambda column: position(column, folded) > 0)
     if len(exact) > 1 or len(partial) > 1:
         choices = exact or partial
         labels = sorted({session.get_one(Card, cid).name for cid in choices})
@@ -250,6 +249,16 @@ def find_card(session: Session, query: str) -> Card:
     if len(partial) == 1:
         return session.get_one(Card, partial[0])
     raise NotFoundError(f"no card named {query!r} (nor with that oracle id or rulings page id)")
+
+
+def _cards_folded(session: Session, condition: Callable[[Any], Any]) -> list[int]:
+    """The ids of the cards with a name in some language whose folded form meets the condition."""
+    found = session.scalars(
+        select(CardLocalization.card_id)
+        .where(condition(CardLocalization.folded_name))
+        .union(select(Card.id).where(condition(Card.folded_name)))
+    )
+    return sorted(set(found))
 
 
 def clarifications_of(session: Session, card_id: int) -> list[dict[str, Any]]:
