@@ -103,7 +103,7 @@ def rule(
         kb rule 701.54 --lang es
         kb rule 704.5k --edition 2025-11-14 --json
     """
-    from kb.cli.lookup_output import print_rule_view
+    from kb.cli.lookup_layout import print_rule_view
 
     language = lang or settings_of(ctx).lang
     if quick(ctx, print_rule_view, as_json, "rule", number, language, edition):
@@ -128,7 +128,7 @@ def card(ctx: click.Context, query: str, as_json: bool) -> None:
         kb card "Le vol du dieu-décepteur" --json
         kb card 003_c5873bb13b9e08b7
     """
-    from kb.cli.lookup_output import print_card_view
+    from kb.cli.lookup_layout import print_card_view
 
     if quick(ctx, print_card_view, as_json, "card", query):
         return

@@ -68,6 +68,11 @@ def wrap(text: str, width: int, overflow: str = "fold") -> list[str]:
     """Lines of ``text`` at most ``width`` wide, as rich's ``Text.wrap`` divides them: a word
     wider than that folded across lines, or (``overflow="ellipsis"``, a table cell's) alone on
     its line and cut to ``…``."""
+    return [line for _start, line in wrap_bounds(text, width, overflow)]
+
+
+def wrap_bounds(text: str, width: int, overflow: str = "fold") -> list[tuple[int, str]]:
+    """:func:`wrap`'s lines, each with where it starts in ``text`` (for styles laid over it)."""
     breaks: list[int] = []
     offset = 0
     match = _WORD.match(text, 0)
@@ -104,8 +109,8 @@ def wrap(text: str, width: int, overflow: str = "fold") -> list[str]:
                 line = line[: len(line) - min(len(trailing.group()), len(line) - width)]
             if len(line) > width:
                 line = line[: width - 1] + "…" if overflow == "ellipsis" else line[:width]
-        lines.append(line)
-    return lines or [""]
+        lines.append((begin, line))
+    return lines or [(0, "")]
 
 
 def _hanging(prefix: str, body: str, indent: int, width: int) -> list[str] | None:

@@ -1,8 +1,9 @@
-"""`kb rule` and `kb card` piped are laid out without rich (kb.cli.lookup_output) as rich would."""
+"""`kb rule` and `kb card` laid out without rich (kb.cli.lookup_layout) as rich lays them out."""
 
 from __future__ import annotations
 
 import io
+import itertools
 import json
 import subprocess
 import sys
@@ -11,7 +12,7 @@ import pytest
 from rich.console import Console
 
 from kb import lookup_sqlite
-from kb.cli import lookup_output, reports
+from kb.cli import lookup_layout, reports
 
 RULES = [
     ("702", "en"),  # a chapter: 750 rows
@@ -25,9 +26,10 @@ CARDS = ["The Trickster-God's Heist", "Halvar, God of Battle // Sword of the Rea
 WIDTHS = [80, 120, 57, 40]
 
 
-def _rich(printer, view, width: int) -> str:
+def _rich(printer, view, width: int, styled: bool = False) -> str:
     out = io.StringIO()
-    printer(Console(file=out, width=width, highlight=False, soft_wrap=False), view)
+    terminal = {"force_terminal": True, "color_system": "standard"} if styled else {}
+    printer(Console(file=out, width=width, highlight=False, soft_wrap=False, **terminal), view)
     return out.getvalue()
 
 
@@ -53,23 +55,26 @@ def rule_views(full_settings):
     return {(n, lang): _view(full_settings, "rule", n, lang) for n, lang in RULES}
 
 
+@pytest.mark.parametrize("styled", [False, True], ids=["piped", "terminal"])
 @pytest.mark.parametrize("width", WIDTHS)
 @pytest.mark.parametrize(("number", "lang"), RULES)
-def test_a_rule_piped_is_the_table_rich_draws(rule_views, number, lang, width):
+def test_a_rule_is_the_table_rich_draws(rule_views, number, lang, width, styled):
     view = rule_views[(number, lang)]
-    plain = _plain(lookup_output.plain_rule_lines(view, width))
-    assert plain is not None  # laid out here: real rules need no fallback at these widths
-    assert plain == _rich(reports.print_rule, view, width)
+    laid = _plain(lookup_layout.rule_lines(view, width, styled))
+    assert laid is not None  # laid out here: real rules need no fallback at these widths
+    assert laid == _rich(reports.print_rule, view, width, styled)
+    assert ("\x1b[1m" in laid) == styled
 
 
+@pytest.mark.parametrize("styled", [False, True], ids=["piped", "terminal"])
 @pytest.mark.parametrize("width", WIDTHS)
 @pytest.mark.parametrize("query", CARDS)
-def test_a_card_piped_is_what_rich_prints(full_settings, query, width):
+def test_a_card_is_what_rich_prints(full_settings, query, width, styled):
     view = _view(full_settings, "card", query)
-    plain = _plain(lookup_output.plain_card_lines(view, width))
-    assert plain is not None
-    assert plain == _rich(reports.print_card, view, width)
-    assert plain.count("\n") > 10  # the card as a whole, not an error's line
+    laid = _plain(lookup_layout.card_view_lines(view, width, styled))
+    assert laid is not None
+    assert laid == _rich(reports.print_card, view, width, styled)
+    assert laid.count("\n") > 10  # the card as a whole, not an error's line
 
 
 def _tiny_rule(english: str, translation: str | None = None) -> dict:
@@ -113,10 +118,11 @@ def _tiny_rule(english: str, translation: str | None = None) -> dict:
 )
 def test_what_only_rich_prints_exactly_is_left_to_rich(english):
     view = _tiny_rule(english, "traducción")
-    assert lookup_output.plain_rule_lines(view, 80) is None
     card = {"name": english, "names": {}, "mana_value": None, "oracle_id": None}
     card |= {"attributes": {}, "printings": [], "rulings_pages": [], "rulings": []}
-    assert lookup_output.plain_card_lines(card, 80) is None
+    for styled in (False, True):
+        assert lookup_layout.rule_lines(view, 80, styled) is None
+        assert lookup_layout.card_view_lines(card, 80, styled) is None
 
 
 @pytest.mark.parametrize(
@@ -131,8 +137,10 @@ def test_what_only_rich_prints_exactly_is_left_to_rich(english):
 def test_what_rich_lays_out_plainly_is_laid_out_here(english):
     view = _tiny_rule(english, "¿Sí? " + english)
     for width in (80, 50, 120):
-        plain = _plain(lookup_output.plain_rule_lines(view, width))
+        plain = _plain(lookup_layout.rule_lines(view, width))
         assert plain is not None and plain == _rich(reports.print_rule, view, width)
+        styled = _plain(lookup_layout.rule_lines(view, width, True))
+        assert styled is not None and styled == _rich(reports.print_rule, view, width, True)
     card = {"name": english or "x", "names": {"fr": english}, "mana_value": None}
     card |= {"oracle_id": None, "attributes": {}, "printings": [], "rulings_pages": []}
     card["rulings"] = [
@@ -142,14 +150,14 @@ def test_what_rich_lays_out_plainly_is_laid_out_here(english):
             "texts": {"en": {"text": english, "provenance": "official"}},
         }
     ]
-    for width in (80, 50, 120):
-        plain = _plain(lookup_output.plain_card_lines(card, width))
-        if plain is not None:
-            assert plain == _rich(reports.print_card, card, width)
+    for width, styled in itertools.product((80, 50, 120), (False, True)):
+        laid = _plain(lookup_layout.card_view_lines(card, width, styled))
+        if english:
+            assert laid == _rich(reports.print_card, card, width, styled)
 
 
 def test_a_console_too_narrow_for_the_columns_is_left_to_rich():
-    assert lookup_output.plain_rule_lines(_tiny_rule("Some text.", "Algún texto."), 24) is None
+    assert lookup_layout.rule_lines(_tiny_rule("Some text.", "Algún texto."), 24) is None
 
 
 def test_a_lookup_piped_imports_neither_rich_nor_the_orm(full_settings):
@@ -171,3 +179,14 @@ def test_a_lookup_piped_imports_neither_rich_nor_the_orm(full_settings):
         loaded = json.loads(done.stderr.strip().splitlines()[-1])
         heavy = ("rich.console", "rich.table", "rich.text", "rich.markup", "sqlalchemy")
         assert [m for m in loaded if m.startswith(heavy)] == [], loaded
+
+
+def test_a_styled_word_cut_to_an_ellipsis_keeps_its_style():
+    view = _tiny_rule("Some text.", "Algún texto.")
+    view["rules"][0]["translation"]["provenance"] = "p" * 70  # a badge wider than its column
+    view["rules"][0]["card_term"] = None
+    for width in (80, 60):
+        for styled in (False, True):
+            laid = _plain(lookup_layout.rule_lines(view, width, styled))
+            assert laid is not None and "…" in laid
+            assert laid == _rich(reports.print_rule, view, width, styled)
