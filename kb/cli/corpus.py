@@ -149,7 +149,7 @@ def stats(ctx: click.Context, as_json: bool) -> None:
         kb stats --json
     """
     from kb.cli.reports import print_stats
-    from kb.lookup import stats_view
+    from kb.stats import stats_view
 
     show(ctx, stats_view, print_stats, as_json)
 

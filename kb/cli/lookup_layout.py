@@ -243,7 +243,9 @@ def _layout() -> bool | None:
 
 
 def _write(lines: list[str]) -> None:
+    """Write and flush, as rich does: a closed pipe fails here, where kb's group reports it."""
     sys.stdout.write("".join(line + "\n" for line in lines))
+    sys.stdout.flush()
 
 
 def print_rule_view(view: dict[str, Any]) -> None:

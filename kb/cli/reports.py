@@ -65,8 +65,8 @@ def progress_bar(enabled: bool = True) -> Iterator[ProgressHook | None]:
 
 def ingest_summary(settings: Settings, report: IngestReport) -> dict[str, Any]:
     """The run's outcome and the knowledge base's counts after it."""
-    from kb.lookup import stats_view
     from kb.pipeline import open_db
+    from kb.stats import stats_view
 
     db = open_db(settings)
     try:
