@@ -20,7 +20,7 @@ from sqlalchemy.orm import Session
 
 from kb.bulk import chunks, insert_many
 from kb.corpus.records import CardRecord, CardSetDocument, ParseWarning, RulingRecord
-from kb.langs import normalize_typography
+from kb.langs import fold, normalize_typography
 from kb.models import (
     Card,
     CardClarification,
@@ -268,7 +268,12 @@ class CardSetLoader:
         new = [key for key in unknown if key not in self.cards]
         if new:
             rows = [
-                {"key": key, "oracle_id": key, **dict(zip(_CARD_FIELDS, wanted[key], strict=True))}
+                {
+                    "key": key,
+                    "oracle_id": key,
+                    "folded_name": fold(wanted[key][0]),
+                    **dict(zip(_CARD_FIELDS, wanted[key], strict=True)),
+                }
                 for key in new
             ]
             for key, card_id in zip(
@@ -281,12 +286,18 @@ class CardSetLoader:
             card_id, stored = self.cards[key]
             if stored != values:
                 self.cards[key] = (card_id, values)
-                changed.append({"b_id": card_id, **dict(zip(_CARD_FIELDS, values, strict=True))})
+                changed.append(
+                    {
+                        "b_id": card_id,
+                        "folded_name": fold(values[0]),
+                        **dict(zip(_CARD_FIELDS, values, strict=True)),
+                    }
+                )
         if changed:
             self.session.execute(
                 update(_cards)
                 .where(_cards.c.id == bindparam("b_id"))
-                .values({name: bindparam(name) for name in _CARD_FIELDS}),
+                .values({name: bindparam(name) for name in (*_CARD_FIELDS, "folded_name")}),
                 changed,
             )
 
@@ -316,7 +327,12 @@ class CardSetLoader:
             stored = self.locs.get((card_id, lang))
             if stored == values:
                 continue
-            row = {"name": values[0], "type_line": values[1], "text": values[2]}
+            row = {
+                "name": values[0],
+                "folded_name": fold(values[0]),
+                "type_line": values[1],
+                "text": values[2],
+            }
             if stored is None:
                 new.append({"card_id": card_id, "language": lang, "provenance": "official", **row})
             else:
@@ -333,7 +349,10 @@ class CardSetLoader:
                     )
                 )
                 .values(
-                    name=bindparam("name"), type_line=bindparam("type_line"), text=bindparam("text")
+                    name=bindparam("name"),
+                    folded_name=bindparam("folded_name"),
+                    type_line=bindparam("type_line"),
+                    text=bindparam("text"),
                 ),
                 changed,
             )

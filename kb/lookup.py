@@ -7,6 +7,7 @@ table or as ``--json`` and the site and exports can reuse them.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from typing import Any
 
 from sqlalchemy import func, select
@@ -20,12 +21,7 @@ from kb.models import (
     CardClarification,
     CardLocalization,
     Clarification,
-    ClarificationText,
-    Document,
     Edition,
-    Example,
-    GlossaryEntry,
-    Printing,
     Rule,
     RuleText,
     RulingsPage,
@@ -230,18 +226,16 @@ def find_card(session: Session, query: str) -> Card:
     if len(set(named)) == 1:
         return session.get_one(Card, named[0])
     folded = fold(wanted)
-    names = [
-        (cid, fold(name))
-        for cid, name in session.execute(
-            select(CardLocalization.card_id, CardLocalization.name).union(
-                select(Card.id, Card.name)
-            )
-        )
-    ]  # each name folded once (a full history holds ~100k names)
-    exact = sorted({cid for cid, name in names if name == folded})
+    # Names are stored folded too (migration 0009): one indexed look-up, and a scan of the
+    # folded names in the database only when no name folds to exactly this.
+    exact = _cards_folded(session, lambda column: column == folded)
     if len(exact) == 1:
         return session.get_one(Card, exact[0])
-    partial = sorted({cid for cid, name in names if folded and folded in name})
+    partial: list[int] = []
+    if folded and not exact:
+        dialect = session.get_bind().dialect.name
+        position = func.strpos if dialect == "postgresql" else func.instr
+        partial = _cards_folded(session, lambda column: position(column, folded) > 0)
     if len(exact) > 1 or len(partial) > 1:
         choices = exact or partial
         labels = sorted({session.get_one(Card, cid).name for cid in choices})
@@ -250,6 +244,16 @@ def find_card(session: Session, query: str) -> Card:
     if len(partial) == 1:
         return session.get_one(Card, partial[0])
     raise NotFoundError(f"no card named {query!r} (nor with that oracle id or rulings page id)")
+
+
+def _cards_folded(session: Session, condition: Callable[[Any], Any]) -> list[int]:
+    """The ids of the cards with a name in some language whose folded form meets the condition."""
+    found = session.scalars(
+        select(CardLocalization.card_id)
+        .where(condition(CardLocalization.folded_name))
+        .union(select(Card.id).where(condition(Card.folded_name)))
+    )
+    return sorted(set(found))
 
 
 def clarifications_of(session: Session, card_id: int) -> list[dict[str, Any]]:
@@ -321,128 +325,3 @@ def card_view(session: Session, query: str) -> dict[str, Any]:
         ],
         "rulings": clarifications_of(session, card.id),
     }
-
-
-# --- stats -------------------------------------------------------------------------------------
-
-
-def _count(session: Session, query: Any) -> int:
-    return int(session.scalar(select(func.count()).select_from(query.subquery())) or 0)
-
-
-def stats_view(session: Session) -> dict[str, Any]:
-    """Counts of everything, per edition and per language, and translation coverage."""
-    docs = session.execute(
-        select(Document.format, Document.status, func.count()).group_by(
-            Document.format, Document.status
-        )
-    ).all()
-    documents: dict[str, dict[str, int]] = {}
-    for fmt, status, n in docs:
-        documents.setdefault(fmt or "unknown", {})[status] = n
-    edition_rows = []
-    for ed in session.scalars(
-        select(Edition).order_by(Edition.kind, Edition.language, Edition.effective_date)
-    ):
-        kinds = dict(
-            session.execute(
-                select(Rule.kind, func.count()).where(Rule.edition_id == ed.id).group_by(Rule.kind)
-            ).all()
-        )
-        examples = _count(
-            session,
-            select(Example.id)
-            .join(RuleText, RuleText.id == Example.rule_text_id)
-            .join(Rule, Rule.id == RuleText.rule_id)
-            .where(Rule.edition_id == ed.id),
-        )
-        glossary = _count(
-            session, select(GlossaryEntry.id).where(GlossaryEntry.edition_id == ed.id)
-        )
-        edition_rows.append(
-            {
-                "key": ed.key,
-                "kind": ed.kind,
-                "language": ed.language,
-                "effective_date": ed.effective_date.isoformat() if ed.effective_date else None,
-                "rules": {k: kinds.get(k, 0) for k in ("part", "chapter", "rule", "subrule")},
-                "examples": examples,
-                "glossary": glossary,
-            }
-        )
-    return {
-        "documents": documents,
-        "editions": edition_rows,
-        "cards": _count(session, select(Card.id)),
-        "cards_recognised_pages": _count(
-            session, select(RulingsPage.id).where(RulingsPage.recognised.is_(True))
-        ),
-        "printings": _count(session, select(Printing.id)),
-        "clarifications": _count(session, select(Clarification.id)),
-        "languages": _with_drift(session, {lang: _language_stats(session, lang) for lang in LANGS}),
-    }
-
-
-def _with_drift(session: Session, languages: dict[str, Any]) -> dict[str, Any]:
-    """Add each translated language's drift: translated, current, stale, missing, provenances."""
-    from kb.versions import drift_summary
-
-    for lang, counts in drift_summary(session).items():
-        languages[lang]["translations"] = counts
-    return languages
-
-
-def _language_stats(session: Session, lang: str) -> dict[str, Any]:
-    texts = dict(
-        session.execute(
-            select(ClarificationText.provenance, func.count())
-            .where(ClarificationText.language == lang)
-            .group_by(ClarificationText.provenance)
-        ).all()
-    )
-    card_names = _count(
-        session, select(CardLocalization.id).where(CardLocalization.language == lang)
-    )
-    result: dict[str, Any] = {
-        "clarification_texts": dict(sorted(texts.items())),
-        "card_names": card_names,
-    }
-    try:
-        newest = find_edition(session)
-    except NotFoundError:
-        return result
-    numbered = select(Rule.number).where(
-        Rule.edition_id == newest.id, Rule.kind.in_(("rule", "subrule"))
-    )
-    total = _count(session, numbered)
-    if lang == "en":
-        result["rule_texts"] = {
-            "translated": total,
-            "total": total,
-            "coverage": 1.0 if total else 0.0,
-        }
-        return result
-    translated_numbers = (
-        select(Rule.number)
-        .join(Edition, Edition.id == Rule.edition_id)
-        .join(RuleText, RuleText.rule_id == Rule.id)
-        .where(Edition.kind == "translations", RuleText.language == lang)
-    )
-    by_provenance = dict(
-        session.execute(
-            select(RuleText.provenance, func.count(func.distinct(Rule.number)))
-            .join(Rule, Rule.id == RuleText.rule_id)
-            .join(Edition, Edition.id == Rule.edition_id)
-            .where(Edition.kind == "translations", RuleText.language == lang)
-            .group_by(RuleText.provenance)
-        ).all()
-    )
-    translated = _count(session, numbered.where(Rule.number.in_(translated_numbers)).distinct())
-    result["rule_texts"] = {
-        "translated": translated,
-        "total": total,
-        "coverage": round(translated / total, 6) if total else 0.0,
-        "by_provenance": dict(sorted(by_provenance.items())),
-        "edition": newest.effective_date.isoformat() if newest.effective_date else None,
-    }
-    return result

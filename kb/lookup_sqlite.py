@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from kb.corpus.numbers import is_rule_number, sort_key
 from kb.errors import KbUsageError, NotFoundError
 from kb.langs import PROVENANCE_ORDER, language_name
 
@@ -142,6 +141,8 @@ def rule_view(
     conn: sqlite3.Connection, number: str, language: str = "en", edition: str | None = None
 ) -> dict[str, Any]:
     """As :func:`kb.lookup.rule_view`."""
+    from kb.corpus.numbers import is_rule_number, sort_key  # the corpus package: not for cards
+
     number = number.strip().rstrip(".")
     if not is_rule_number(number):
         raise KbUsageError(f"{number!r} is not a rule number (e.g. 701.54, 701.54a, 701, 7)")

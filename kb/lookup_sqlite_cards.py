@@ -36,17 +36,14 @@ def find_card(conn: sqlite3.Connection, query: str) -> int:
     if len(set(named)) == 1:
         return int(named[0])
     folded = fold(wanted)
-    # Each distinct name folded once (read off the name indexes), then the cards of those matched.
-    names: dict[str, str] = {}
-    for (name,) in conn.execute(
-        "SELECT name FROM card_localizations UNION ALL SELECT name FROM cards"
-    ):
-        if name not in names:
-            names[name] = fold(name)
-    exact = _cards_named(conn, [name for name, f in names.items() if f == folded])
+    # The folded names are stored (migration 0009): one indexed look-up, and a scan of the
+    # folded names (in SQLite, not Python) only when no name folds to exactly this.
+    exact = _cards_folded(conn, "folded_name = ?", folded)
     if len(exact) == 1:
         return int(exact[0])
-    partial = _cards_named(conn, [name for name, f in names.items() if folded and folded in f])
+    partial = (
+        _cards_folded(conn, "instr(folded_name, ?) > 0", folded) if folded and not exact else []
+    )
     if len(exact) > 1 or len(partial) > 1:
         labels = sorted({_card_name(conn, cid) for cid in exact or partial})
         shown = ", ".join(labels[:10]) + (" …" if len(labels) > 10 else "")
@@ -56,21 +53,18 @@ def find_card(conn: sqlite3.Connection, query: str) -> int:
     raise NotFoundError(f"no card named {query!r} (nor with that oracle id or rulings page id)")
 
 
-def _cards_named(conn: sqlite3.Connection, names: list[str]) -> list[int]:
-    """The ids of the cards with one of these names in some language, sorted."""
-    found: set[int] = set()
-    for start in range(0, len(names), 400):
-        chunk = names[start : start + 400]
-        marks = ",".join("?" * len(chunk))
-        found.update(
+def _cards_folded(conn: sqlite3.Connection, condition: str, folded: str) -> list[int]:
+    """The ids of the cards with a name in some language whose folded form meets the condition."""
+    return sorted(
+        {
             cid
             for (cid,) in conn.execute(
-                f"SELECT card_id FROM card_localizations WHERE name IN ({marks}) "
-                f"UNION SELECT id FROM cards WHERE name IN ({marks})",
-                (*chunk, *chunk),
+                f"SELECT card_id FROM card_localizations WHERE {condition} "
+                f"UNION SELECT id FROM cards WHERE {condition}",
+                (folded, folded),
             )
-        )
-    return sorted(found)
+        }
+    )
 
 
 def _json(value: str | None) -> Any:

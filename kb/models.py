@@ -26,7 +26,19 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, column_property, mapped_column, relationship
 
+from kb.langs import fold
+
 LANG = String(8)
+
+
+def fold_row_name(context: Any) -> str:
+    """The row's name folded (:func:`kb.langs.fold`), the default of ``folded_name`` columns.
+
+    ``kb card`` finds a name typed in any case, with or without accents, by one indexed look-up
+    of these (migration 0009) instead of folding every name of the knowledge base per lookup.
+    The card loader sets them itself; this default covers any other insert.
+    """
+    return fold(context.get_current_parameters()["name"])
 
 
 class Base(DeclarativeBase):
@@ -247,6 +259,7 @@ class Card(Base):
     key: Mapped[str] = mapped_column(String(64), unique=True)  # oracle id, or the page id
     oracle_id: Mapped[str | None] = mapped_column(String(64), unique=True)
     name: Mapped[str] = mapped_column(String(256), index=True)
+    folded_name: Mapped[str | None] = mapped_column(Text, index=True, default=fold_row_name)
     mana_value: Mapped[float | None] = mapped_column(Float)
     layout: Mapped[str | None] = mapped_column(String(32))
     faces: Mapped[list[Any]] = mapped_column(JSON, default=list)
@@ -274,6 +287,7 @@ class CardLocalization(Base):
     card_id: Mapped[int] = mapped_column(ForeignKey("cards.id", ondelete="CASCADE"))
     language: Mapped[str] = mapped_column(LANG)
     name: Mapped[str] = mapped_column(String(256), index=True)
+    folded_name: Mapped[str | None] = mapped_column(Text, index=True, default=fold_row_name)
     type_line: Mapped[str] = mapped_column(Text, default="")
     text: Mapped[str] = mapped_column(Text, default="")
     provenance: Mapped[str] = mapped_column(String(16), default="official")

@@ -9,7 +9,7 @@ import pytest
 from sqlalchemy import func, select
 
 from kb.errors import NotFoundError
-from kb.lookup import card_view, rule_view, stats_view
+from kb.lookup import card_view, rule_view
 from kb.models import (
     Card,
     CardClarification,
@@ -22,6 +22,7 @@ from kb.models import (
     RulingsPage,
 )
 from kb.pipeline import ingest, open_db
+from kb.stats import stats_view
 
 HEIST = "The Trickster-God's Heist"
 HEIST_ORACLE = "78f99c66-cb50-49e3-ab2d-e7755818ffd7"

@@ -25,6 +25,7 @@ SHARED = {
     "kb.bulk",
     "kb.bodies",
     "kb.lookup",
+    "kb.stats",
     "kb.readmodel",
     # the rule-number grammar and the parsers' record types are shared vocabulary
     "kb.corpus.numbers",

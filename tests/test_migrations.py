@@ -19,6 +19,7 @@ from sqlalchemy import func, inspect, select, text
 from kb.cli import main
 from kb.db import make_engine, open_database, schema_differences, schema_state, upgrade_schema
 from kb.errors import DatabaseError
+from kb.langs import fold
 from kb.migrations import HERE, alembic_config, head_revision
 from kb.models import Base, Card, Document
 from kb.pipeline import ingest
@@ -201,3 +202,37 @@ def test_a_database_one_revision_behind_is_upgraded_in_place(settings, engine) -
         assert schema_differences(conn) == []
     sql = run(settings, "db", "upgrade", "--sql")
     assert sql.exit_code == 0 and "CREATE TABLE" not in sql.output  # nothing left to do
+
+
+def test_upgrade_from_0008_folds_the_stored_card_names_in_place(engine) -> None:
+    """A knowledge base of revision 0008 keeps its cards and names, each now stored folded too."""
+    names = ["The Trickster-God’s Heist", "Le vol du DIEU-décepteur", "Æther  Vial", "ﬁre // Ice"]
+    with engine.connect() as conn:
+        command.upgrade(alembic_config(conn), "0008")
+        for number, name in enumerate(names, 1):
+            conn.execute(
+                text(
+                    "INSERT INTO cards (id, key, name, faces, keywords) "
+                    "VALUES (:id, :key, :name, '[]', '[]')"
+                ),
+                {"id": number, "key": f"card-{number}", "name": name},
+            )
+            conn.execute(
+                text(
+                    "INSERT INTO card_localizations (card_id, language, name, type_line, text, "
+                    "provenance) VALUES (:id, 'fr', :name, '', '', 'official')"
+                ),
+                {"id": number, "name": name.upper()},
+            )
+        conn.commit()
+    assert upgrade_schema(engine) == ("0008", head_revision())
+    with engine.connect() as conn:
+        assert schema_differences(conn) == []
+        cards = conn.execute(text("SELECT name, folded_name FROM cards ORDER BY id")).all()
+        locs = conn.execute(
+            text("SELECT name, folded_name FROM card_localizations ORDER BY card_id")
+        ).all()
+    assert [name for name, _ in cards] == names
+    assert [name for name, _ in locs] == [name.upper() for name in names]
+    assert all(folded == fold(name) for name, folded in cards + locs)
+    assert cards[0][1] == "the trickster-god's heist" and locs[1][1] == "le vol du dieu-decepteur"

@@ -170,7 +170,7 @@ def test_stale_translations_show_the_english_change(session) -> None:
 
 
 def test_drift_summary_and_stats(session, drifted) -> None:
-    from kb.lookup import stats_view
+    from kb.stats import stats_view
     from kb.versions import drift_summary
 
     summary = drift_summary(session)

@@ -14,6 +14,7 @@ from kb.cli.app import (
     json_option,
     lang_option,
     main,
+    open_existing,
     print_json,
     settings_of,
     shorten,
@@ -72,8 +73,19 @@ def quick(ctx: click.Context, printer: Any, as_json: bool, view: str, *args: Any
     if as_json:
         print_json(found)
     else:
-        printer(console(), found)
+        printer(found)
     return True
+
+
+def lookup(ctx: click.Context, query: Any, printer: Any, as_json: bool) -> None:
+    """Run a lookup's view through the ORM (PostgreSQL, or what needs an alignment) and print it."""
+    db = open_existing(settings_of(ctx))
+    with db.session() as session:
+        view = query(session)
+    if as_json:
+        print_json(view)
+    else:
+        printer(view)
 
 
 @main.command()
@@ -92,14 +104,16 @@ def rule(
         kb rule 701.54 --lang es
         kb rule 704.5k --edition 2025-11-14 --json
     """
-    from kb.cli.reports import print_rule
+    from kb.cli.lookup_layout import print_rule_view
 
     language = lang or settings_of(ctx).lang
-    if quick(ctx, print_rule, as_json, "rule", number, language, edition):
+    if quick(ctx, print_rule_view, as_json, "rule", number, language, edition):
         return
     from kb.lookup import rule_view
 
-    show(ctx, lambda session: rule_view(session, number, language, edition), print_rule, as_json)
+    lookup(
+        ctx, lambda session: rule_view(session, number, language, edition), print_rule_view, as_json
+    )
 
 
 @main.command()
@@ -115,13 +129,13 @@ def card(ctx: click.Context, query: str, as_json: bool) -> None:
         kb card "Le vol du dieu-décepteur" --json
         kb card 003_c5873bb13b9e08b7
     """
-    from kb.cli.reports import print_card
+    from kb.cli.lookup_layout import print_card_view
 
-    if quick(ctx, print_card, as_json, "card", query):
+    if quick(ctx, print_card_view, as_json, "card", query):
         return
     from kb.lookup import card_view
 
-    show(ctx, lambda session: card_view(session, query), print_card, as_json)
+    lookup(ctx, lambda session: card_view(session, query), print_card_view, as_json)
 
 
 @main.command()
@@ -136,7 +150,7 @@ def stats(ctx: click.Context, as_json: bool) -> None:
         kb stats --json
     """
     from kb.cli.reports import print_stats
-    from kb.lookup import stats_view
+    from kb.stats import stats_view
 
     show(ctx, stats_view, print_stats, as_json)
 

@@ -31,6 +31,17 @@ _TRAILING = re.compile(r"\s+$")
 MIN_WIDTH = 20  # search_output.Hanging's narrowest text column
 
 
+def one_cell(text: str) -> bool:
+    """Whether rich measures every character of the text one cell wide (the common ones are
+    known here; rich's own table is asked about the others, such as ``∞``)."""
+    others = set(text) - _ONE_CELL
+    if not others:
+        return True
+    from rich.cells import get_character_cell_size
+
+    return all(get_character_cell_size(char) == 1 for char in others)
+
+
 def markup_text(markup: str) -> str | None:
     """The text of console markup, tags dropped and escapes undone (rich.markup._parse)."""
     if _EMOJI.search(markup):
@@ -53,8 +64,15 @@ def markup_text(markup: str) -> str | None:
     return text if _ONE_CELL.issuperset(text) else None
 
 
-def wrap(text: str, width: int) -> list[str]:
-    """Lines of ``text`` at most ``width`` wide, as rich's ``Text.wrap`` divides them."""
+def wrap(text: str, width: int, overflow: str = "fold") -> list[str]:
+    """Lines of ``text`` at most ``width`` wide, as rich's ``Text.wrap`` divides them: a word
+    wider than that folded across lines, or (``overflow="ellipsis"``, a table cell's) alone on
+    its line and cut to ``…``."""
+    return [line for _start, line in wrap_bounds(text, width, overflow)]
+
+
+def wrap_bounds(text: str, width: int, overflow: str = "fold") -> list[tuple[int, str]]:
+    """:func:`wrap`'s lines, each with where it starts in ``text`` (for styles laid over it)."""
     breaks: list[int] = []
     offset = 0
     match = _WORD.match(text, 0)
@@ -64,6 +82,10 @@ def wrap(text: str, width: int) -> list[str]:
         length = len(word.rstrip())
         if width - offset >= length:
             offset += len(word)
+        elif length > width and overflow == "ellipsis":  # alone on its line, cut below
+            if start:
+                breaks.append(start)
+            offset = len(word)
         elif length > width:  # folded across lines
             pieces = [word[i : i + width] for i in range(0, len(word), width)]
             for index, piece in enumerate(pieces):
@@ -85,9 +107,10 @@ def wrap(text: str, width: int) -> list[str]:
             trailing = _TRAILING.search(line)
             if trailing is not None:
                 line = line[: len(line) - min(len(trailing.group()), len(line) - width)]
-            line = line[:width]
-        lines.append(line)
-    return lines or [""]
+            if len(line) > width:
+                line = line[: width - 1] + "…" if overflow == "ellipsis" else line[:width]
+        lines.append((begin, line))
+    return lines or [(0, "")]
 
 
 def _hanging(prefix: str, body: str, indent: int, width: int) -> list[str] | None:

@@ -18,18 +18,12 @@ from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
-from kb.langs import LANGS, language_name
+from kb.cli.lookup_output import card_lines, number_width, rule_headers, rule_heading, rule_rows
+from kb.langs import language_name
 
 if TYPE_CHECKING:  # the ingest stage is heavy to import: a lookup (kb rule, kb card) needs none
     from kb.config import Settings
     from kb.ingest import IngestReport, ProgressHook
-
-BADGES = {
-    "official": "official",
-    "machine": "machine translation",
-    "community": "community",
-    "card-term": "term from official card translations",
-}
 
 
 def counts_table(title: str) -> Table:
@@ -71,8 +65,8 @@ def progress_bar(enabled: bool = True) -> Iterator[ProgressHook | None]:
 
 def ingest_summary(settings: Settings, report: IngestReport) -> dict[str, Any]:
     """The run's outcome and the knowledge base's counts after it."""
-    from kb.lookup import stats_view
     from kb.pipeline import open_db
+    from kb.stats import stats_view
 
     db = open_db(settings)
     try:
@@ -172,72 +166,22 @@ def print_stats(console: Console, stats: dict[str, Any]) -> None:
         print_drift(console, drift)
 
 
-def _badge(text: dict[str, Any]) -> str:
-    badge = BADGES.get(text["provenance"], text["provenance"])
-    if text.get("status") == "stale":
-        badge += ", STALE: the English changed since"
-    if text.get("follows_edition"):
-        assumed = ", assumed" if text.get("follows_assumed") else ""
-        badge += f"; follows {text['follows_edition']}{assumed}"
-    return badge
-
-
-def _body(text: dict[str, Any]) -> str:
-    parts = [p for p in (text["title"], text["text"]) if p]
-    lines = [escape(" ".join(parts))]
-    lines.extend(f"[italic]Example:[/italic] {escape(e)}" for e in text["examples"])
-    return "\n".join(lines)
+def _style(name: str, markup: str) -> str:
+    """The ``style`` of kb.cli.lookup_output's builders for rich: console markup."""
+    return f"[{name}]{markup}[/{name}]"
 
 
 def print_rule(console: Console, view: dict[str, Any]) -> None:
     """Print a rule, English and (when asked) the translation side by side."""
-    lang = view["language"]
-    console.print(f"[bold]Rule {escape(view['number'])}[/bold] — edition {view['edition']}")
-    today = view.get("today")
-    if today and today["number"] != view["number"]:
-        now = (
-            f"rule {escape(today['number'])} in the {today['edition']} edition"
-            if today["number"]
-            else f"removed in the {today['removed_in']} edition"
-        )
-        console.print(
-            f"[cyan]today: {now}[/cyan] "
-            f"(kb trace {escape(view['number'])} --edition {view['edition']})"
-        )
-    if lang != "en" and view["missing"] == len(view["rules"]):
-        console.print(
-            f"[yellow]no {language_name(lang, 'en')} text for rule {escape(view['number'])}: "
-            "English shown[/yellow]"
-        )
+    for markup in rule_heading(view, _style, escape):
+        console.print(markup)
     # Every width given: rich then measures no cell (a chapter's 750 rows took a second).
-    numbers = max(len(i["number"]) for i in view["rules"]) if view["rules"] else 0
     table = Table(show_lines=True, expand=True)
-    table.add_column("number", no_wrap=True, width=max(numbers, len("number")))
-    table.add_column("English", ratio=1, width=1)
-    if lang != "en":
-        table.add_column(language_name(lang, "en"), ratio=1, width=1)
-    shown_badge = None
-    for item in view["rules"]:
-        row = [
-            f"[bold]{escape(item['number'])}[/bold]",
-            _body(item["english"]) if item["english"] else "",
-        ]
-        if lang != "en":
-            translation = item["translation"]
-            if translation:
-                badge = _badge(translation)
-                # The badge is the same for a whole rule page: say it once, then when it changes.
-                suffix = f"\n[dim]({escape(badge)})[/dim]" if badge != shown_badge else ""
-                shown_badge = badge
-                row.append(_body(translation) + suffix)
-            elif item.get("card_term"):
-                term = item["card_term"]
-                row.append(
-                    f"[bold]{escape(term['title'])}[/bold]\n[dim]({escape(term['note'])}; "
-                    f"no {language_name(lang, 'en')} text of the rule)[/dim]"
-                )
-            else:
-                row.append(f"[dim]no {language_name(lang, 'en')} text[/dim]")
+    number, *texts = rule_headers(view)
+    table.add_column(number, no_wrap=True, width=number_width(view))
+    for header in texts:
+        table.add_column(header, ratio=1, width=1)
+    for row in rule_rows(view, _style, escape):
         table.add_row(*row)
     console.print(table)
 
@@ -260,37 +204,8 @@ def labelled(console: Console, label: str, markup: str, indent: int = 2) -> None
 def print_card(console: Console, view: dict[str, Any]) -> None:
     """Print a card's names, type lines and texts (Oracle first), attributes, printings and
     rulings, each ruling text with its language and provenance."""
-    console.print(f"[bold]{escape(view['name'])}[/bold]")
-    for lang in LANGS:
-        if lang in view["names"]:
-            indented(console, f"{language_name(lang, 'en')}: {escape(view['names'][lang])}")
-    facts = []
-    if view["mana_value"] is not None:
-        facts.append(f"mana value {view['mana_value']:g}")
-    if view["oracle_id"]:
-        facts.append(f"oracle id {view['oracle_id']}")
-    facts.extend(f"{k} {v}" for k, v in sorted(view["attributes"].items()))
-    if view["printings"]:
-        facts.append(
-            "printings " + ", ".join(f"{p['set']} #{p['number']}" for p in view["printings"])
-        )
-    for page in view["rulings_pages"]:
-        facts.append(f"rulings page {page['page_id']}")
-    for fact in facts:
-        indented(console, escape(fact))
-    texts = view.get("texts") or {}
-    type_lines = view.get("type_lines") or {}
-    for lang in [code for code in LANGS if code in texts or code in type_lines]:
-        label = "Oracle text" if lang == "en" else f"{language_name(lang, 'en')} printed text"
-        console.print(f"[bold]{label}[/bold]")
-        if type_lines.get(lang):
-            indented(console, f"[italic]{escape(type_lines[lang])}[/italic]")
-        for line in (texts.get(lang) or "").splitlines():
-            if line.strip():
-                indented(console, escape(line))
-    console.print(f"[bold]{len(view['rulings'])} rulings[/bold]")
-    for ruling in view["rulings"]:
-        console.print(f"[cyan]{ruling['date']}[/cyan] · {escape(ruling['source'])}")
-        for lang, text in sorted(ruling["texts"].items(), key=lambda kv: kv[0] != "en"):
-            badge = BADGES.get(text["provenance"], text["provenance"])
-            indented(console, f"[dim]{lang} ({escape(badge)}):[/dim] {escape(text['text'])}")
+    for indent, markup in card_lines(view, _style, escape):
+        if indent:
+            indented(console, markup, indent)
+        else:
+            console.print(markup)

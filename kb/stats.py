@@ -1,0 +1,151 @@
+"""`kb stats`: counts of everything, per edition and per language, and translation coverage.
+
+Apart from the lookups (kb.lookup): a whole-database report, not a view of one rule or card.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from kb.errors import NotFoundError
+from kb.langs import LANGS
+from kb.lookup import find_edition
+from kb.models import (
+    Card,
+    CardLocalization,
+    Clarification,
+    ClarificationText,
+    Document,
+    Edition,
+    Example,
+    GlossaryEntry,
+    Printing,
+    Rule,
+    RuleText,
+    RulingsPage,
+)
+
+
+def _count(session: Session, query: Any) -> int:
+    return int(session.scalar(select(func.count()).select_from(query.subquery())) or 0)
+
+
+def stats_view(session: Session) -> dict[str, Any]:
+    """Counts of everything, per edition and per language, and translation coverage."""
+    docs = session.execute(
+        select(Document.format, Document.status, func.count()).group_by(
+            Document.format, Document.status
+        )
+    ).all()
+    documents: dict[str, dict[str, int]] = {}
+    for fmt, status, n in docs:
+        documents.setdefault(fmt or "unknown", {})[status] = n
+    edition_rows = []
+    for ed in session.scalars(
+        select(Edition).order_by(Edition.kind, Edition.language, Edition.effective_date)
+    ):
+        kinds = dict(
+            session.execute(
+                select(Rule.kind, func.count()).where(Rule.edition_id == ed.id).group_by(Rule.kind)
+            ).all()
+        )
+        examples = _count(
+            session,
+            select(Example.id)
+            .join(RuleText, RuleText.id == Example.rule_text_id)
+            .join(Rule, Rule.id == RuleText.rule_id)
+            .where(Rule.edition_id == ed.id),
+        )
+        glossary = _count(
+            session, select(GlossaryEntry.id).where(GlossaryEntry.edition_id == ed.id)
+        )
+        edition_rows.append(
+            {
+                "key": ed.key,
+                "kind": ed.kind,
+                "language": ed.language,
+                "effective_date": ed.effective_date.isoformat() if ed.effective_date else None,
+                "rules": {k: kinds.get(k, 0) for k in ("part", "chapter", "rule", "subrule")},
+                "examples": examples,
+                "glossary": glossary,
+            }
+        )
+    return {
+        "documents": documents,
+        "editions": edition_rows,
+        "cards": _count(session, select(Card.id)),
+        "cards_recognised_pages": _count(
+            session, select(RulingsPage.id).where(RulingsPage.recognised.is_(True))
+        ),
+        "printings": _count(session, select(Printing.id)),
+        "clarifications": _count(session, select(Clarification.id)),
+        "languages": _with_drift(session, {lang: _language_stats(session, lang) for lang in LANGS}),
+    }
+
+
+def _with_drift(session: Session, languages: dict[str, Any]) -> dict[str, Any]:
+    """Add each translated language's drift: translated, current, stale, missing, provenances."""
+    from kb.versions import drift_summary
+
+    for lang, counts in drift_summary(session).items():
+        languages[lang]["translations"] = counts
+    return languages
+
+
+def _language_stats(session: Session, lang: str) -> dict[str, Any]:
+    texts = dict(
+        session.execute(
+            select(ClarificationText.provenance, func.count())
+            .where(ClarificationText.language == lang)
+            .group_by(ClarificationText.provenance)
+        ).all()
+    )
+    card_names = _count(
+        session, select(CardLocalization.id).where(CardLocalization.language == lang)
+    )
+    result: dict[str, Any] = {
+        "clarification_texts": dict(sorted(texts.items())),
+        "card_names": card_names,
+    }
+    try:
+        newest = find_edition(session)
+    except NotFoundError:
+        return result
+    numbered = select(Rule.number).where(
+        Rule.edition_id == newest.id, Rule.kind.in_(("rule", "subrule"))
+    )
+    total = _count(session, numbered)
+    if lang == "en":
+        result["rule_texts"] = {
+            "translated": total,
+            "total": total,
+            "coverage": 1.0 if total else 0.0,
+        }
+        return result
+    translated_numbers = (
+        select(Rule.number)
+        .join(Edition, Edition.id == Rule.edition_id)
+        .join(RuleText, RuleText.rule_id == Rule.id)
+        .where(Edition.kind == "translations", RuleText.language == lang)
+    )
+    by_provenance = dict(
+        session.execute(
+            select(RuleText.provenance, func.count(func.distinct(Rule.number)))
+            .join(Rule, Rule.id == RuleText.rule_id)
+            .join(Edition, Edition.id == Rule.edition_id)
+            .where(Edition.kind == "translations", RuleText.language == lang)
+            .group_by(RuleText.provenance)
+        ).all()
+    )
+    translated = _count(session, numbered.where(Rule.number.in_(translated_numbers)).distinct())
+    result["rule_texts"] = {
+        "translated": translated,
+        "total": total,
+        "coverage": round(translated / total, 6) if total else 0.0,
+        "by_provenance": dict(sorted(by_provenance.items())),
+        "edition": newest.effective_date.isoformat() if newest.effective_date else None,
+    }
+    return result
