@@ -392,8 +392,9 @@ def normalize_typography(text: str) -> str:
 
 def fold(text: str) -> str:
     """Lower-case, strip accents and normalise typography: ``Règle`` and ``regle`` fold alike."""
-    if text.isascii():  # no accent nor typography to fold: what `kb card` does to 100k names
-        return " ".join(text.split()).lower()
+    if text.isascii():  # no accent, and of typography only the backtick: 100k names at ingest
+        folded = " ".join(text.split()).lower()
+        return folded.replace("`", "'") if "`" in folded else folded
     decomposed = unicodedata.normalize("NFKD", normalize_typography(text).casefold())
     return "".join(c for c in decomposed if not unicodedata.combining(c))
 
@@ -406,7 +407,7 @@ def fold_word(word: str) -> str:
     for ``kb card`` and a word folded for the index agree.
     """
     if word.isascii():
-        return word.lower()
+        return word.lower().replace("`", "'") if "`" in word else word.lower()
     decomposed = unicodedata.normalize("NFKD", word.translate(_APOSTROPHES).casefold())
     return "".join(c for c in decomposed if not unicodedata.combining(c))
 
