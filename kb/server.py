@@ -19,13 +19,13 @@ from typing import Any
 
 from kb.config import Settings
 from kb.errors import KbError
-from kb.serve import KbApp
+from kb.serve import KbApp, tune_interpreter
 
 log = logging.getLogger(__name__)
 
 # Requests answered at once: enough that broad searches waiting for the broad lane and its
-# worker process (at most kb.search.lane.QUEUE + 1) leave threads for every other request. The
-# searches themselves run in kb.serve.SEARCH_THREADS threads (the GIL runs one at a time anyway).
+# worker process (at most kb.search.lane.QUEUE + 1) leave threads for every other request. At
+# most kb.serve.SEARCH_THREADS of them search at once (the GIL runs one at a time anyway).
 THREADS = 32
 IDLE_TIMEOUT = 30
 CONNECTION_LIMIT = 200
@@ -109,6 +109,7 @@ def make_server(
     from waitress.server import create_server
 
     host = _one_address(host, port)
+    tune_interpreter()
     app = KbApp(settings, site_dir)
     sockets: dict[int, Any] = {}
     try:
