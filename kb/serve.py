@@ -18,7 +18,6 @@ import json
 import logging
 import mimetypes
 import posixpath
-import sys
 import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -36,12 +35,6 @@ API_PARAMETERS = ("q", "lang", "type", "limit", "fuzzy")
 MAX_PATH = 4096  # characters of the URL path: beyond, 414 (no site page comes near)
 MAX_QUERY = 8192  # characters of the query string: beyond, 414
 SEARCH_THREADS = 4  # searches run at once in the process (beside the broad worker's)
-# Seconds a thread may hold the GIL while another waits for it (Python's default: 0.005). A
-# request passes between threads (waitress's loop reads it, a thread answers it, the loop sends
-# the answer), each time waiting for the GIL if a search is running: with the default, up to
-# 5 ms per hand-over, and a queue of them behind a burst of searches. Searches are a few ms of
-# CPU each; switching more often costs them little.
-SWITCH_INTERVAL = 0.001
 _TYPES = {
     ".html": "text/html; charset=utf-8",
     ".css": "text/css; charset=utf-8",
@@ -373,20 +366,10 @@ def content_type(path: Path) -> str:
     return guessed or "application/octet-stream"
 
 
-def tune_interpreter() -> None:
-    """Set the process's GIL switch interval for a server (:data:`SWITCH_INTERVAL`)."""
-    sys.setswitchinterval(SWITCH_INTERVAL)
-
-
 def create_app(settings: Settings | None = None, site_dir: Path | str | None = None) -> KbApp:
-    """The WSGI application; without settings, read from kb.toml and KB_* like the CLI does.
-
-    It also tunes the interpreter for serving (:func:`tune_interpreter`): the process that
-    calls it is a server's (a gunicorn worker's).
-    """
+    """The WSGI application; without settings, read from kb.toml and KB_* like the CLI does."""
     if settings is None:
         from kb.config import load_settings
 
         settings = load_settings()
-    tune_interpreter()
     return KbApp(settings, Path(site_dir) if site_dir else None)

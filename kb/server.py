@@ -19,7 +19,7 @@ from typing import Any
 
 from kb.config import Settings
 from kb.errors import KbError
-from kb.serve import KbApp, tune_interpreter
+from kb.serve import KbApp
 
 log = logging.getLogger(__name__)
 
@@ -109,7 +109,6 @@ def make_server(
     from waitress.server import create_server
 
     host = _one_address(host, port)
-    tune_interpreter()
     app = KbApp(settings, site_dir)
     sockets: dict[int, Any] = {}
     try:

@@ -366,25 +366,3 @@ def test_the_wsgi_application_runs_without_kb_serve(kb_settings: Any) -> None:
         assert answers[-1] == "404 Not Found" and SECRET.encode() not in body
     finally:
         app.close()
-
-
-def test_serving_processes_hand_the_gil_over_often(kb_settings: Any) -> None:
-    """``kb serve`` and the WSGI application set the switch interval a server wants (a request
-    passes between threads several times; each hand-over waits for a running search's GIL)."""
-    import sys
-
-    from kb.serve import SWITCH_INTERVAL, create_app
-    from kb.server import make_server
-
-    before = sys.getswitchinterval()
-    try:
-        sys.setswitchinterval(0.005)  # Python's default (a server made by another test set it)
-        app = create_app(kb_settings)
-        app.close()
-        assert sys.getswitchinterval() == pytest.approx(SWITCH_INTERVAL) != 0.005
-        sys.setswitchinterval(0.005)
-        srv = make_server(kb_settings, host="127.0.0.1", port=0)
-        srv.server_close()
-        assert sys.getswitchinterval() == pytest.approx(SWITCH_INTERVAL)
-    finally:
-        sys.setswitchinterval(before)
