@@ -352,7 +352,8 @@ def main() -> int:
         if cpu:
             print(
                 f"                               CPU: server {cpu['server']:.1f} s, its broad "
-                f"worker {cpu['children']:.1f} s, over {served_detail['seconds']:.0f} s"
+                f"worker {cpu['children']:.1f} s, the clients (another process) "
+                f"{cpu['clients']:.1f} s, over {served_detail['seconds']:.0f} s"
             )
         print(
             f"  simple queries    p50 {load.percentile(simple, 0.5):.0f} ms, p99 {p99:.0f} ms "

@@ -20,7 +20,6 @@ import mimetypes
 import posixpath
 import threading
 from collections.abc import Callable, Iterable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from http import HTTPStatus
 from pathlib import Path
@@ -75,11 +74,14 @@ class ApiError(Exception):
 class SearchService:
     """The search index behind the API: opened on first use, reopened when it was rewritten.
 
-    With the broad worker (the default), searches run in :data:`SEARCH_THREADS` threads of their
-    own, whatever the number of the server's threads: under the GIL more would only take turns,
-    and each thread keeps readers of its own to open and warm after every rewrite of the index.
-    A search found broad there is answered by the broad worker (:mod:`kb.search.worker`), the
-    server's thread waiting for it; without the worker, in the request's own thread.
+    A search runs in the thread that received its request, with one of :data:`SEARCH_THREADS`
+    sets of the index's readers taken for its length, whatever the number of the server's
+    threads: under the GIL more searches at once would only take turns, and each set is opened
+    and warmed again after every rewrite of the index. Running it there rather than handing it
+    to threads of its own spares each request two hand-overs between threads, each a wait for
+    the CPU and the GIL on a busy machine. With the broad worker (the default), a search found
+    broad is answered by the worker (:mod:`kb.search.worker`), the request's thread waiting for
+    it without a set of readers; without the worker, in the request's own thread.
     """
 
     def __init__(
@@ -89,15 +91,12 @@ class SearchService:
         self._index: Any = None
         self._lock = threading.Lock()
         self._refreshing = threading.Lock()
+        self._reader_sets = search_threads or SEARCH_THREADS
         self.broad: Any = None  # kb.search.worker.BroadWorkers: broad searches off this process
-        self._pool: ThreadPoolExecutor | None = None
         if broad_worker:
             from kb.search import BroadWorkers
 
             self.broad = BroadWorkers(settings.index_dir)
-            self._pool = ThreadPoolExecutor(
-                search_threads or SEARCH_THREADS, thread_name_prefix="kb-search"
-            )
 
     def search(self, params: dict[str, str]) -> dict[str, Any]:
         """Run an API search; raise ApiError for bad parameters or a missing index."""
@@ -125,9 +124,9 @@ class SearchService:
         }
         index = self._open()
         try:
-            if self._pool is None:
+            if self.broad is None:
                 return index.search(query, **options)  # type: ignore[no-any-return]
-            found = self._pool.submit(_search_here, index, query, options).result()
+            found = _search_here(index, query, options)
             if found is None:  # broad: answered by the broad worker, off this process
                 found = self.broad.search(query, options)
             return found  # type: ignore[no-any-return]
@@ -146,7 +145,9 @@ class SearchService:
         with self._lock:
             if self._index is None:
                 try:
-                    self._index = SearchIndex(self.settings.index_dir)
+                    self._index = SearchIndex(
+                        self.settings.index_dir, reader_sets=self._reader_sets
+                    )
                 except KbError as exc:
                     raise ApiError(HTTPStatus.SERVICE_UNAVAILABLE, str(exc)) from None
                 return self._index
@@ -161,11 +162,9 @@ class SearchService:
         return index
 
     def close(self) -> None:
-        """Close the index if it was opened, and stop the broad workers and search threads."""
+        """Close the index if it was opened, and stop the broad workers."""
         if self.broad is not None:
             self.broad.close()
-        if self._pool is not None:
-            self._pool.shutdown(wait=True, cancel_futures=True)
         with self._lock:
             if self._index is not None:
                 self._index.close()

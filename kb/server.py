@@ -24,8 +24,8 @@ from kb.serve import KbApp
 log = logging.getLogger(__name__)
 
 # Requests answered at once: enough that broad searches waiting for the broad lane and its
-# worker process (at most kb.search.lane.QUEUE + 1) leave threads for every other request. The
-# searches themselves run in kb.serve.SEARCH_THREADS threads (the GIL runs one at a time anyway).
+# worker process (at most kb.search.lane.QUEUE + 1) leave threads for every other request. At
+# most kb.serve.SEARCH_THREADS of them search at once (the GIL runs one at a time anyway).
 THREADS = 32
 IDLE_TIMEOUT = 30
 CONNECTION_LIMIT = 200

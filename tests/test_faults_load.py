@@ -334,6 +334,7 @@ def serve_under_load(
             target=run_clients, args=(server.port, stop, clients, load, seed, heavy, think)
         )
         load_before = os.getloadavg()[0]
+        clients_cpu = time.process_time()  # the clients are threads of this process
         started = time.monotonic()
         hammer.start()
         try:
@@ -349,6 +350,8 @@ def serve_under_load(
             hammer.join()
         elapsed = time.monotonic() - started
         cpu = server.cpu_seconds()
+        if cpu:
+            cpu["clients"] = time.process_time() - clients_cpu
     finally:
         log = server.stop()
     for (params, expected), (status, _) in zip(QUERIES, states[-1], strict=True):

@@ -411,6 +411,55 @@ def test_a_search_under_way_keeps_its_generations_editions_and_counts(settings: 
         assert index.search("701.54")["results"]
 
 
+def test_searches_take_a_set_of_readers_no_other_search_uses(settings: Any) -> None:
+    """A server's index (``reader_sets``): a search in any thread takes one of the sets for its
+    length; two at once read different sets, a third waits for one, and a rebuild renews them."""
+    import threading
+
+    from kb import pipeline
+    from kb.search import SearchIndex
+
+    make_small_kb(settings)
+    index = SearchIndex(settings.index_dir, reader_sets=2)
+    inside: list[Any] = []  # the set each search read, while it was inside
+    entered = threading.Semaphore(0)
+    leave = threading.Event()
+    real = index._search
+
+    def held(*args: Any, **options: Any) -> Any:
+        inside.append(index._local.pinned)
+        entered.release()
+        leave.wait(60)
+        return real(*args, **options)
+
+    index._search = held  # type: ignore[method-assign]
+    try:
+        threads = [threading.Thread(target=index.search, args=("vote",)) for _ in range(3)]
+        for thread in threads:
+            thread.start()
+        entered.acquire()
+        entered.acquire()
+        assert len(inside) == 2 and inside[0] is not inside[1]
+        assert index._sets is not None and not index._sets._slots.acquire(blocking=False)
+        assert len(inside) == 2  # the third search waits for a set...
+        leave.set()
+        for thread in threads:
+            thread.join()
+        assert len(inside) == 3 and inside[2] in inside[:2]  # ...and reads one given back
+    finally:
+        index._search = real  # type: ignore[method-assign]
+    first = index._sets.open_sets()
+    assert len(first) == 2 and not index._readers  # no thread has readers of its own
+    pipeline.index(settings, rebuild=True)
+    index.refresh()
+    assert index.search("701.54")["results"]
+    renewed = index._sets.open_sets()  # one set of the new generation; the old ones closed
+    assert len(renewed) == 1 and renewed[0] not in first
+    assert renewed[0].generation == index._generation
+    assert all(readers.searcher.is_closed for readers in first)
+    index.close()
+
+
 def test_no_index_and_old_index_are_clear_errors(settings: Any) -> None:
     from kb import pipeline
     from kb.search import open_index

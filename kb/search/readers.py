@@ -104,6 +104,70 @@ class Readers:
         self.searcher.close()
 
 
+class ReaderSets:
+    """A server's sets of readers, each taken by one search for its length, in whatever thread
+    received the request: at most ``count`` searches at once (more would only take turns under
+    the GIL), and ``count`` sets to open and warm after a rewrite of the index however many
+    threads the server has. A set of an older generation is closed when it is next taken or
+    given back; the most recently used set is taken first (its caches are the warmest)."""
+
+    def __init__(self, count: int) -> None:
+        self._slots = threading.BoundedSemaphore(count)
+        self._lock = threading.Lock()
+        self._free: list[Readers] = []  # not in use, the most recently used last
+        self._newest: tuple[Snapshot, int, bool] | None = None
+        self._closed = False
+
+    def publish(self, readers: Readers) -> None:
+        """A new generation's first set (made by the thread that reopened the index): the sets
+        not in use are of the old one and closed; those in use are closed when given back."""
+        with self._lock:
+            for stale in self._free:
+                stale.close()
+            self._free = [readers]
+            self._newest = (readers.snapshot, readers.generation, readers.engine is not None)
+
+    def take(self) -> Readers:
+        """A set of the newest generation that no other search uses (waiting while all are)."""
+        self._slots.acquire()
+        try:
+            with self._lock:
+                assert self._newest is not None
+                snapshot, generation, engine = self._newest
+                while self._free:
+                    readers = self._free.pop()
+                    if readers.generation == generation:
+                        return readers
+                    readers.close()
+            return Readers(snapshot, generation, engine)  # opened outside the lock
+        except BaseException:
+            self._slots.release()
+            raise
+
+    def give_back(self, readers: Readers) -> None:
+        """Return a set :meth:`take` gave (closed if the index was reopened or closed since)."""
+        with self._lock:
+            newest = self._newest
+            if not self._closed and newest is not None and readers.generation == newest[1]:
+                self._free.append(readers)
+            else:
+                readers.close()
+        self._slots.release()
+
+    def open_sets(self) -> list[Readers]:
+        """The sets not in use now (figures and tests)."""
+        with self._lock:
+            return list(self._free)
+
+    def close(self) -> None:
+        """Close the sets not in use; those in use are closed when given back."""
+        with self._lock:
+            self._closed = True
+            for readers in self._free:
+                readers.close()
+            self._free = []
+
+
 class PriorWeighting(BM25F):
     """BM25F, multiplied by the prior of the document's type (rules before examples)."""
 

@@ -40,7 +40,7 @@ from kb.search.query import (
     jump_numbers,
     parse_words,
 )
-from kb.search.readers import Readers, Snapshot
+from kb.search.readers import Readers, ReaderSets, Snapshot
 from kb.search.results import result_record
 from kb.search.schema import (
     INDEX_NAME,
@@ -62,17 +62,20 @@ _FILTER_TOKEN = re.compile(r'(?<!\S)[-+]?\w+:(?:"[^"]*"|\[[^\]]*\]|\S+)')
 class SearchIndex:
     """An open index with a warm searcher."""
 
-    def __init__(self, index_dir: Path, *, term_engine: bool = True) -> None:
+    def __init__(self, index_dir: Path, *, term_engine: bool = True, reader_sets: int = 0) -> None:
+        """``reader_sets``: 0, each thread searches with readers of its own (a CLI, a test); N,
+        each search takes one of N sets for its length (a server, :class:`ReaderSets`)."""
         self.index_dir = Path(index_dir)
         self._use_engine = term_engine
         check_index(self.index_dir)
         manifest = read_manifest(self.index_dir) or {}
-        # No lock around searching: each thread searches with readers of its own (Whoosh's
-        # posting readers seek a shared file), opened on its first search; this lock only
-        # guards opening them and reopening the index.
+        # No lock around searching: a search reads with readers no other thread uses meanwhile
+        # (Whoosh's posting readers seek a shared file); this lock only guards opening them
+        # and reopening the index.
         self._lock = threading.RLock()
         self._local = threading.local()
         self._readers: list[Readers] = []
+        self._sets = ReaderSets(reader_sets) if reader_sets > 0 else None
         self._generation = 0
         self._snapshot: Snapshot
         self._open(manifest)
@@ -120,6 +123,9 @@ class SearchIndex:
             self._stamp = self._manifest_stamp()
             self._snapshot = snapshot
             self._generation = generation
+            if self._sets is not None:
+                self._sets.publish(readers)  # the new generation's first set, warm already
+                return
             self._readers.append(readers)
         self._local.readers = readers
 
@@ -227,6 +233,8 @@ class SearchIndex:
             for readers in self._readers:
                 readers.close()
             self._readers.clear()
+            if self._sets is not None:
+                self._sets.close()
             self._generation += 1
             self._snapshot.ix.close()
 
@@ -241,15 +249,18 @@ class SearchIndex:
     def search(self, text: str, **options: Any) -> dict[str, Any]:
         """Search; return the response dict (raise QueryError on a bad query or parameter).
 
-        The thread's readers are pinned for the whole search: an index rewritten meanwhile (an
+        The search's readers are pinned for its whole length: an index rewritten meanwhile (an
         ingest, ``kb index``) is seen by the next search, never half-way through this one.
         """
-        self._local.pinned = self._thread_readers()
+        sets = self._sets
+        readers = self._local.pinned = self._thread_readers() if sets is None else sets.take()
         try:
             with search_scope():  # a broad search's place in the broad lane, given back here
                 return self._search(text, **options)
         finally:
             self._local.pinned = None
+            if sets is not None:
+                sets.give_back(readers)
 
     def _partial_context(
         self, context: QueryContext, *, fuzzy: bool, common: bool = False

@@ -34,7 +34,10 @@ from kb.search import lane
 log = logging.getLogger(__name__)
 
 TIMEOUT = 30.0  # seconds of the clock a worker may take to answer one broad search
-NICE = 5  # the worker's niceness above the server's: simple searches get the CPU first
+# The worker's niceness above the server's: simple searches get the CPU first. At 5 the worker
+# (busy back to back under an attack of broad searches) still took a quarter of a core from the
+# server's threads; at 19 it starved while an ingest ran beside and overran TIMEOUT (503s).
+NICE = 10
 STOP_WAIT = 5.0  # seconds a worker is given to exit before it is killed
 
 
