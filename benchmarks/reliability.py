@@ -2,14 +2,15 @@
 
 Usage: python benchmarks/reliability.py [--corpus ../shared/corpus] [--kills 8] [--examples 300]
                                        [--seed N] [--skip-load] [--only fuzz,faults,attacks,load]
-                                       [--heavy 10] [--think 1.0]
+                                       [--heavy 10] [--think 1.0] [--without-ingests]
 
 Runs outside pytest with the test suite's own machinery (tests/test_fuzz.py, test_faults.py,
 test_faults_load.py): every parser on Hypothesis-generated and huge hostile inputs; ``kb ingest``
 SIGKILLed at random SQL statements and moments, then rerun, plus a full disk, a read-only data
 folder and two concurrent writers, each compared row for row with a clean ingest; ``kb serve``
 under 50 clients (10 of them sending the heaviest queries allowed, back to back; the others users
-with a think time, see tests/test_faults_load.py) while two ingests rewrite the data. With
+with a think time, see tests/test_faults_load.py) while two ingests rewrite the data (or, with
+``--without-ingests``, serving only: the latency target's own setting). With
 KB_DATABASE_URL pointing at PostgreSQL the faults run there (in schemas it creates and drops).
 Exits 1 unless errors and rows lost are 0 and the simple queries' p99 is under 200 ms.
 """
@@ -209,9 +210,15 @@ def run_faults(tally: Tally, work: Path, corpus: Path, kills: int, seed: int) ->
 
 
 def run_load(
-    tally: Tally, work: Path, corpus: Path, seed: int, heavy: int, think: float
+    tally: Tally,
+    work: Path,
+    corpus: Path,
+    seed: int,
+    heavy: int,
+    think: float,
+    ingests: bool = True,
 ) -> dict[str, Any]:
-    """kb serve under load while two ingests run, on a database of its own."""
+    """kb serve under load (while two ingests run, unless not ``ingests``), on its own database."""
     saved = os.environ.get("KB_DATABASE_URL")
     with databases() as fresh:
         url = fresh(work, "load")
@@ -226,6 +233,7 @@ def run_load(
                 seconds=load.SECONDS,
                 heavy=heavy,
                 think=think,
+                ingests=ingests,
             )
         except (Exception, AssertionError) as exc:  # e.g. an at-rest answer that timed out
             tally.errors.append(f"load: {exc!r}"[:500])
@@ -265,6 +273,11 @@ def main() -> int:
         default=load.THINK,
         help=f"simple clients' mean think time in seconds (default {load.THINK:g}; 0: none)",
     )
+    parser.add_argument(
+        "--without-ingests",
+        action="store_true",
+        help="serve only: no ingest rewrites the data under the load",
+    )
     args = parser.parse_args()
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
     stages = set(args.only.split(",")) - ({"load"} if args.skip_load else set())
@@ -288,7 +301,15 @@ def main() -> int:
             (
                 "load",
                 lambda: served_detail.update(
-                    run_load(tally, work / "load", args.corpus, seed, args.heavy, args.think)
+                    run_load(
+                        tally,
+                        work / "load",
+                        args.corpus,
+                        seed,
+                        args.heavy,
+                        args.think,
+                        ingests=not args.without_ingests,
+                    )
                 ),
             ),
         ):
@@ -334,7 +355,8 @@ def main() -> int:
         print(
             f"  requests served   {tally.served:>8,}   ({served_detail['clients']} clients, "
             f"{served_detail['heavy']} of them heavy, {served_detail['seconds']:.0f} s, "
-            "two ingests underneath)"
+            + ("no ingest" if args.without_ingests else "two ingests underneath")
+            + ")"
         )
         think = served_detail["think"]
         print(

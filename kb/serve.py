@@ -100,7 +100,7 @@ class SearchService:
 
     def search(self, params: dict[str, str]) -> dict[str, Any]:
         """Run an API search; raise ApiError for bad parameters or a missing index."""
-        from kb.search import LaneBusy, QueryError
+        from kb.search import LaneBusy, QueryError, search_unless_broad
 
         query = params.get("q", "").strip()
         if not query:
@@ -126,7 +126,7 @@ class SearchService:
         try:
             if self.broad is None:
                 return index.search(query, **options)  # type: ignore[no-any-return]
-            found = _search_here(index, query, options)
+            found = search_unless_broad(index, query, **options)
             if found is None:  # broad: answered by the broad worker, off this process
                 found = self.broad.search(query, options)
             return found  # type: ignore[no-any-return]
@@ -169,17 +169,6 @@ class SearchService:
             if self._index is not None:
                 self._index.close()
                 self._index = None
-
-
-def _search_here(index: Any, query: str, options: dict[str, Any]) -> dict[str, Any] | None:
-    """A search in this process, or None if it is broad (it stopped before its broad work)."""
-    from kb.search import lane
-
-    try:
-        with lane.elsewhere():
-            return index.search(query, **options)  # type: ignore[no-any-return]
-    except lane.Diverted:
-        return None
 
 
 @dataclass

@@ -73,3 +73,18 @@ def search(index_dir: Path, query: str, **options: Any) -> dict[str, Any]:
     """Open the index, run one search and close it (see :meth:`SearchIndex.search`)."""
     with open_index(index_dir) as index:
         return index.search(query, **options)
+
+
+def search_unless_broad(index: SearchIndex, query: str, **options: Any) -> dict[str, Any] | None:
+    """One search in this process, or None when it is broad (stopped before its broad work).
+
+    A server answers the None by handing the search to its broad worker process
+    (:class:`BroadWorkers`), so a broad query never holds one of the server's own threads.
+    """
+    from kb.search import lane
+
+    try:
+        with lane.elsewhere():
+            return index.search(query, **options)
+    except lane.Diverted:
+        return None
