@@ -179,11 +179,11 @@ def schema_state(engine: Engine) -> SchemaState:
 
 
 def upgrade_schema(engine: Engine) -> tuple[str | None, str]:
-    """Create or upgrade the schema to the newest revision; return (revision before, after)."""
-    from alembic import command
+    """Create or upgrade the schema to the newest revision; return (revision before, after).
 
-    from kb.migrations import alembic_config
-
+    Alembic is imported only when there is something to upgrade: importing it costs a third of
+    a second, a quarter of a no-op ingest.
+    """
     try:
         with engine.connect() as conn:
             state = _state(conn)
@@ -191,6 +191,10 @@ def upgrade_schema(engine: Engine) -> tuple[str | None, str]:
                 return state.current, state.head
             if state.status == "ahead":
                 raise DatabaseError(_newer_message(state))
+            from alembic import command
+
+            from kb.migrations import alembic_config
+
             if state.legacy:
                 log.warning("adopting a database made before kb had migrations")
             with _MIGRATING:  # Alembic's op/context proxies are process-wide, not per thread

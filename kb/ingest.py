@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-from sqlalchemy import delete, insert, select
+from sqlalchemy import bindparam, delete, insert, select, update
 from sqlalchemy.exc import OperationalError, SQLAlchemyError
 from sqlalchemy.orm import Session
 
@@ -90,6 +92,7 @@ class _Pending:
     size: int
     encoding: str
     format: str
+    stat: str | None  # kb.ingest.file_stat when the file was read
     parsed: ParsedDocument | None = None
     stream: Path | None = None
     text: str | None = None
@@ -143,32 +146,47 @@ def ingest_paths(
     report = IngestReport(files=len(files))
     with db.session() as session:
         known = {
-            d.path: (d.sha256, d.status, d.error_line, d.error)
-            for d in session.scalars(select(Document))
+            row.path: row
+            for row in session.execute(
+                select(
+                    Document.path,
+                    Document.sha256,
+                    Document.status,
+                    Document.error_line,
+                    Document.error,
+                    Document.file_stat,
+                )
+            )
         }
 
     pending: list[_Pending] = []
+    restat: dict[str, str] = {}  # unchanged files whose stat changed (or was not known)
     for index, path in enumerate(files, 1):
         key = document_key(path)
         if progress:
             progress(key, index, len(files) * 2)
+        previous = known.get(key)
         try:
+            stat = file_stat(path)
+            if previous is not None and stat is not None and previous.file_stat == stat:
+                _unchanged(report, key, previous)  # same size, times and inode: same bytes
+                continue
             digest, size, data = _read(path)
         except OSError as exc:
             report.failed.append(Failure(key, 1, f"cannot read file: {exc.strerror or exc}"))
             continue
-        previous = known.get(key)
-        if previous and previous[0] == digest:
-            if previous[1] == "loaded":
-                report.unchanged.append(key)
-            else:
-                report.failed.append(Failure(key, previous[2] or 1, previous[3] or "failed"))
+        if previous is not None and previous.sha256 == digest:
+            if stat is not None:
+                restat[key] = stat
+            _unchanged(report, key, previous)
             continue
         try:
-            pending.append(_prepare(path, key, digest, size, data))
+            pending.append(_prepare(path, key, digest, size, data, stat))
         except ParseError as exc:
-            _record_failure(db, key, digest, size, exc.line, exc.reason)
+            _record_failure(db, key, digest, size, exc.line, exc.reason, stat)
             report.failed.append(Failure(key, exc.line, exc.reason))
+    if restat:
+        _record_stats(db, restat)
 
     pending.sort(key=lambda item: (_LOAD_ORDER[item.format], item.key))
     for index, item in enumerate(pending, 1):
@@ -187,7 +205,7 @@ def ingest_paths(
         except (KbError, SQLAlchemyError) as exc:
             line, reason = _describe(exc)
             log.warning("%s:%s: %s", key, line, reason)
-            _record_failure(db, key, item.digest, item.size, line, reason)
+            _record_failure(db, key, item.digest, item.size, line, reason, item.stat)
             report.failed.append(Failure(key, line, reason))
             continue
         report.loaded.append(key)
@@ -207,9 +225,45 @@ def ingest_paths(
     return report
 
 
+def _unchanged(report: IngestReport, key: str, previous: Any) -> None:
+    """An unchanged file: loaded as before, or failed as before (with the same reason)."""
+    if previous.status == "loaded":
+        report.unchanged.append(key)
+    else:
+        report.failed.append(Failure(key, previous.error_line or 1, previous.error or "failed"))
+
+
 # A file bigger than this is hashed in chunks and never held whole (plain AllPrintings: 226 MB).
 _WHOLE = 32 * 1024 * 1024
 _HEAD = 64
+# A file changed less than this long ago is hashed on every run: a write in the same tick of the
+# file system's clock after it was read would leave its stat as it was (git's "racy" files).
+SETTLE_NS = 2_000_000_000
+
+
+def file_stat(path: Path) -> str | None:
+    """The file's size, mtime, ctime and inode, or None when it changed too recently to trust.
+
+    Equal to the stat stored with the document, the file holds the bytes it held when its
+    sha256 was taken: rewriting a file changes its mtime and ctime (the ctime even when a tool
+    sets the mtime back), replacing it changes its inode.
+    """
+    st = path.stat()
+    if time.time_ns() - max(st.st_mtime_ns, st.st_ctime_ns) < SETTLE_NS:
+        return None
+    return f"{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}:{st.st_ino}"
+
+
+def _record_stats(db: Database, stats: dict[str, str]) -> None:
+    """Store the stats of files found unchanged by their sha256, for the next run to trust."""
+    table = Document.__table__
+    with db.session() as session, session.begin():
+        session.execute(
+            update(table)
+            .where(table.c.path == bindparam("b_path"))
+            .values(file_stat=bindparam("b_stat")),
+            [{"b_path": key, "b_stat": stat} for key, stat in sorted(stats.items())],
+        )
 
 
 def _read(path: Path) -> tuple[str, int, bytes]:
@@ -227,19 +281,21 @@ def _read(path: Path) -> tuple[str, int, bytes]:
     return digest.hexdigest(), size, head
 
 
-def _prepare(path: Path, key: str, digest: str, size: int, data: bytes) -> _Pending:
+def _prepare(
+    path: Path, key: str, digest: str, size: int, data: bytes, stat: str | None
+) -> _Pending:
     """Decode and parse a text document now; an MTGJSON file is streamed when it loads."""
     if mtgjson_stream.looks_like(data[:_HEAD]):
         encoding = mtgjson_stream.encoding_of(data[:_HEAD])
-        return _Pending(key, digest, size, encoding, "mtgjson", stream=path)
+        return _Pending(key, digest, size, encoding, "mtgjson", stat, stream=path)
     if len(data) < size:  # a big file that is not MTGJSON: read it whole after all
         data = path.read_bytes()
     text, encoding = decode_file(path, data)
     if detect_format(text, str(path)) == "comprules":
-        return _Pending(key, digest, size, encoding, "comprules", text=text)
+        return _Pending(key, digest, size, encoding, "comprules", stat, text=text)
     parsed = parse_text(text, str(path))
     log.debug("parsed %s as %s (%s)", path, parsed.format, encoding)
-    return _Pending(key, digest, size, encoding, parsed.format, parsed=parsed)
+    return _Pending(key, digest, size, encoding, parsed.format, stat, parsed=parsed)
 
 
 def forget_documents(db: Database, keys: Iterable[str]) -> list[str]:
@@ -273,6 +329,7 @@ def _load_document(session: Session, item: _Pending) -> list[ParseWarning]:
         status="loaded",
         size=item.size,
         encoding=item.encoding,
+        file_stat=item.stat,
     )
     session.add(doc)
     session.flush()
@@ -306,14 +363,22 @@ def _load_document(session: Session, item: _Pending) -> list[ParseWarning]:
     return warnings
 
 
-def _record_failure(db: Database, key: str, digest: str, size: int, line: int, reason: str) -> None:
+def _record_failure(
+    db: Database,
+    key: str,
+    digest: str,
+    size: int,
+    line: int,
+    reason: str,
+    stat: str | None = None,
+) -> None:
     """Mark a document failed; rows an earlier version of it loaded stay as they were."""
     with db.session() as session, session.begin():
         doc = session.scalar(select(Document).where(Document.path == key))
         if doc is None:
             doc = Document(path=key, sha256=digest, status="failed", size=size)
             session.add(doc)
-        doc.sha256, doc.size = digest, size
+        doc.sha256, doc.size, doc.file_stat = digest, size, stat
         doc.status, doc.error_line, doc.error = "failed", line, reason
 
 

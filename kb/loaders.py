@@ -9,12 +9,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from kb.bodies import body_ids
 from kb.bulk import insert_many
-from kb.card_load import Clarifications, link_rows
+from kb.card_load import Clarifications, insert_returning_ids, link_rows
 from kb.card_load import load_card_sets as load_card_sets
 from kb.corpus.numbers import parent_of, sort_key
 from kb.corpus.records import (
@@ -36,22 +36,6 @@ from kb.models import (
     RuleText,
     RulingsPage,
 )
-
-_BATCH = 2000
-
-
-def _insert_returning_ids(
-    session: Session, model: Any, rows: Sequence[dict[str, Any]]
-) -> list[int]:
-    """Insert rows and return their new ids in the order given."""
-    ids: list[int] = []
-    for start in range(0, len(rows), _BATCH):
-        chunk = rows[start : start + _BATCH]
-        result = session.execute(
-            insert(model).returning(model.id, sort_by_parameter_order=True), list(chunk)
-        )
-        ids.extend(result.scalars())
-    return ids
 
 
 def _insert(session: Session, model: Any, rows: Sequence[dict[str, Any]]) -> None:
@@ -84,7 +68,7 @@ def _insert_rules(
     follows_assumed: bool = False,
 ) -> list[int]:
     """Insert rules, their texts in one language and their examples; return the rule ids."""
-    rule_ids = _insert_returning_ids(
+    rule_ids = insert_returning_ids(
         session,
         Rule,
         [
@@ -100,7 +84,7 @@ def _insert_rules(
         ],
     )
     bodies = body_ids(session, [r.text for r in records])
-    text_ids = _insert_returning_ids(
+    text_ids = insert_returning_ids(
         session,
         RuleText,
         [

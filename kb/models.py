@@ -62,6 +62,9 @@ class Document(Base):
     # How the file's bytes were read: utf-8, utf-8-sig, utf-16-le, utf-16-be, cp1252, or the
     # compression around an MTGJSON file (xz+utf-8); None for a document that never decoded.
     encoding: Mapped[str | None] = mapped_column(String(32))
+    # The file's size, mtime, ctime and inode when its sha256 was taken (kb.ingest.file_stat):
+    # a rerun that finds them unchanged skips reading the file. None: unknown or too recent.
+    file_stat: Mapped[str | None] = mapped_column(String(96))
 
     warnings: Mapped[list[IngestWarning]] = relationship(
         cascade="all, delete-orphan", passive_deletes=True, order_by="IngestWarning.position"

@@ -7,6 +7,7 @@ skip ``l`` and ``o`` (they look like 1 and 0), so ``704.5k`` is followed by ``70
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Literal
 
 NumberKind = Literal["part", "chapter", "rule", "subrule"]
@@ -14,8 +15,12 @@ NumberKind = Literal["part", "chapter", "rule", "subrule"]
 SUBRULE_LETTERS = "abcdefghijkmnpqrstuvwxyz"  # no l, no o
 NUMBER_RE = re.compile(r"^(?P<chapter>\d{3})(?:\.(?P<rule>\d{1,3})(?P<letter>[a-z])?)?$")
 PART_RE = re.compile(r"^[1-9]$")
+# The same few thousand numbers come back in every edition (and the parser asks several times
+# per line): the answers of these pure functions are memoised.
+_MEMO = 1 << 16
 
 
+@lru_cache(maxsize=_MEMO)
 def kind_of(number: str) -> NumberKind:
     """Return what a rule number designates; raise ValueError if it is not one."""
     if PART_RE.match(number):
@@ -37,6 +42,7 @@ def is_rule_number(number: str) -> bool:
     return True
 
 
+@lru_cache(maxsize=_MEMO)
 def parent_of(number: str) -> str | None:
     """Return the number one level up: ``701.54a`` -> ``701.54`` -> ``701`` -> ``7`` -> None."""
     kind = kind_of(number)
@@ -49,6 +55,7 @@ def parent_of(number: str) -> str | None:
     return number[:-1]
 
 
+@lru_cache(maxsize=_MEMO)
 def sort_key(number: str) -> str:
     """A string that sorts rule numbers in document order (``701.9`` before ``701.10``)."""
     kind = kind_of(number)

@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session
 
 from kb.models import Edition, Lineage, Rule
 
-from .align import align, load_contents
+from .align import RuleContent, align, load_contents
 
 log = logging.getLogger(__name__)
 
@@ -62,9 +62,10 @@ def update_lineages(session: Session) -> int:
     editions = _english(session)
     aligned = 0
     previous: Edition | None = None
+    contents = _Contents(session)
     for index, edition in enumerate(editions):
         if _needs_alignment(session, edition, previous):
-            _align_with(session, edition, previous, editions[index:])
+            _align_with(session, edition, previous, editions[index:], contents)
             aligned += 1
         previous = edition
     if aligned:
@@ -73,15 +74,36 @@ def update_lineages(session: Session) -> int:
     return aligned
 
 
+class _Contents:
+    """The rules of the editions being aligned, each loaded once: an edition aligned as the new
+    side of one pair is the old side of the next (a cold ingest aligns every pair in turn)."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self.held: dict[int, dict[str, RuleContent]] = {}
+
+    def of(self, edition: Edition) -> dict[str, RuleContent]:
+        found = self.held.get(edition.id)
+        if found is None:
+            if len(self.held) >= 2:  # only the pair at hand and the next one's old side
+                self.held.pop(next(iter(self.held)))
+            found = self.held[edition.id] = load_contents(self.session, edition)
+        return found
+
+
 def _align_with(
-    session: Session, edition: Edition, previous: Edition | None, onwards: list[Edition]
+    session: Session,
+    edition: Edition,
+    previous: Edition | None,
+    onwards: list[Edition],
+    contents: _Contents,
 ) -> None:
     """Give an edition's rules their predecessor's lineages (or new ones), renaming onwards."""
     current = _lineages(session, edition)
     wanted: dict[str, int | None] = {}
     if previous is not None:
         before = _lineages(session, previous)
-        pairs = align(load_contents(session, previous), load_contents(session, edition)).pairs
+        pairs = align(contents.of(previous), contents.of(edition)).pairs
         for old, new in pairs.items():
             if new in current and before.get(old) is not None:
                 wanted[new] = before[old]
