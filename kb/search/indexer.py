@@ -144,6 +144,7 @@ def build_index(db: Database, index_dir: Path) -> IndexReport:
     try:
         ix = whoosh_index.create_in(str(staging), build_schema(), indexname=INDEX_NAME)
         writer = ix.writer(limitmb=256)
+        lengths_once(writer)
         items = index_order(list(all_items(db)))
         try:
             for item in items:
@@ -165,6 +166,46 @@ def build_index(db: Database, index_dir: Path) -> IndexReport:
     report.seconds = time.perf_counter() - started
     log.info("indexed %d items in %.1f s", count, report.seconds)
     return report
+
+
+class _Lengths:
+    """The field lengths Whoosh's writer asks of every posting it writes (for its blocks' length
+    bounds), read once per field.
+
+    Whoosh reads a length per posting, and for a field that keeps none (``edition``, ``set``,
+    ``key``…: not scorable) looks for its lengths file each time, a file-system ``stat``; it
+    answers 0 then, as here.
+    """
+
+    def __init__(self, reader: Any, scorable: frozenset[str]) -> None:
+        self._reader = reader
+        self._scorable = scorable
+        self._lengths: dict[str, list[int | None]] = {}
+
+    def doc_field_length(self, docnum: int, fieldname: str, default: int = 0) -> int:
+        if fieldname not in self._scorable:
+            return default
+        lengths = self._lengths.get(fieldname)
+        if lengths is None:
+            from kb.search.postings import perdoc_lengths
+
+            lengths = self._lengths[fieldname] = perdoc_lengths(self._reader, fieldname)
+        length = lengths[docnum]
+        return default if length is None else length
+
+    def close(self) -> None:
+        self._reader.close()
+
+
+def lengths_once(writer: Any) -> None:
+    """Give a Whoosh segment writer the :class:`_Lengths` reader when it writes its postings."""
+    scorable = frozenset(name for name, field in writer.schema.items() if field.scorable)
+    opened = writer.per_document_reader
+
+    def reader() -> _Lengths:
+        return _Lengths(opened(), scorable)
+
+    writer.per_document_reader = reader
 
 
 def _swap(staging: Path, index_dir: Path) -> None:
@@ -239,6 +280,7 @@ def _apply(db: Database, ix: Any, index_dir: Path) -> tuple[int, int, int, bool]
         return len(changed), len(stale), len(expected), True
 
     writer = ix.writer(limitmb=128)
+    lengths_once(writer)
     try:
         for key in stale:
             writer.delete_by_term("key", key)

@@ -328,18 +328,28 @@ def _weights(stored: Any) -> Any:
 
 def field_lengths(segment: Any, fieldname: str) -> list[int | None]:
     """The length Whoosh scores a field of every document of a segment with (None: empty)."""
-    count = segment.doc_count_all()
+    perdoc = getattr(segment, "_perdoc", None)
+    if perdoc is None:  # another codec: ask document by document
+        count = segment.doc_count_all()
+        return [segment.doc_field_length(d, fieldname, None) for d in range(count)]
+    return perdoc_lengths(perdoc, fieldname)
+
+
+def perdoc_lengths(perdoc: Any, fieldname: str) -> list[int | None]:
+    """The lengths of a field of every document of a per-document reader, in one read (None:
+    empty), as its ``doc_field_length`` gives them one at a time."""
+    count = perdoc.doc_count_all()
     try:
         from whoosh.codec.whoosh3 import LENGTHS_COLUMN, _lenfield
         from whoosh.util.numeric import byte_to_length
 
-        column = segment._perdoc._cached_reader(_lenfield(fieldname), LENGTHS_COLUMN)
+        column = perdoc._cached_reader(_lenfield(fieldname), LENGTHS_COLUMN)
         if column is None:
             return [None] * count
         stored = min(column._count, count)
         raw = column._dbfile.get(column._basepos, stored) if stored else b""
         raw += bytes(count - len(raw))
     except (AttributeError, ImportError):  # another codec: ask document by document
-        return [segment.doc_field_length(d, fieldname, None) for d in range(count)]
+        return [perdoc.doc_field_length(d, fieldname, None) for d in range(count)]
     table = [byte_to_length(byte) if byte else None for byte in range(256)]
     return [table[byte] for byte in raw]
