@@ -74,9 +74,15 @@ def index_ready(index_dir: Path) -> bool:
     return bool(manifest and manifest.get("schema") == SCHEMA_VERSION)
 
 
-def _write_manifest(index_dir: Path, count: int) -> None:
-    """Write the manifest last: a reader takes a changed manifest as "reopen the index"."""
-    manifest = {"schema": SCHEMA_VERSION, "build": uuid.uuid4().hex, "items": count}
+def _write_manifest(index_dir: Path, count: int, scope: dict[str, Any] | None = None) -> None:
+    """Write the manifest last: a reader takes a changed manifest as "reopen the index".
+
+    ``scope`` (a full build only): the newest edition, and how many documents the default
+    filter keeps (they are numbered first: :func:`index_order`).
+    """
+    manifest: dict[str, Any] = {"schema": SCHEMA_VERSION, "build": uuid.uuid4().hex, "items": count}
+    if scope is not None:
+        manifest["scope"] = scope
     tmp = index_dir / (MANIFEST + ".tmp")
     tmp.write_text(json.dumps(manifest, indent=1, sort_keys=True), encoding="utf-8")
     os.replace(tmp, index_dir / MANIFEST)
@@ -130,6 +136,20 @@ def index_order(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return sorted(items, key=rank)
 
 
+def default_scope(items: list[dict[str, Any]]) -> dict[str, Any]:
+    """The newest edition and how many of the items (in index order) a search sees by default:
+    those of the newest edition or of none, numbered first by :func:`index_order`."""
+    from kb.search.editions import newest_edition
+
+    newest = max((newest_edition(i) for i in items if i.get("bound") == "edition"), default="")
+    docs = 0
+    for item in items:
+        if item.get("bound") == "edition" and newest_edition(item) != newest:
+            break
+        docs += 1
+    return {"edition": newest, "docs": docs}
+
+
 def build_index(db: Database, index_dir: Path) -> IndexReport:
     """Index every item of the database into a fresh index and swap it in place of the old one."""
     from whoosh import index as whoosh_index
@@ -157,7 +177,7 @@ def build_index(db: Database, index_dir: Path) -> IndexReport:
         count = len(items)
         write_vocabulary(staging, vocabulary(items))
         save_learned_terms(db, staging)
-        _write_manifest(staging, count)
+        _write_manifest(staging, count, default_scope(items))
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
