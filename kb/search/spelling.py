@@ -31,21 +31,19 @@ _WORD = re.compile(r"[^\W\d_]+")
 def vocabulary(items: Iterable[dict[str, Any]]) -> dict[str, dict[str, int]]:
     """Per language, each folded word of the items' texts and the number of items holding it."""
     counts: dict[str, Counter[str]] = {lang: Counter() for lang in LANGS}
-    # Raw word -> its folded form, or "" when too short to count: each distinct spelling is
-    # folded once, and an item's words are looked up as a set (its words repeat).
     folded: dict[str, str] = {}
-    fields = [(lang, text_field(lang)) for lang in LANGS]
     for item in items:
-        for lang, name in fields:
-            text = item.get(name)
+        for lang in LANGS:
+            text = item.get(text_field(lang))
             if not text:
                 continue
-            raws = set(_WORD.findall(text))
-            for raw in raws - folded.keys():
-                word = fold_word(raw)
-                folded[raw] = word if len(word) >= 3 else ""
-            words = set(map(folded.__getitem__, raws))
-            words.discard("")
+            words = set()
+            for raw in _WORD.findall(text):
+                word = folded.get(raw)
+                if word is None:
+                    word = folded[raw] = fold_word(raw)
+                if len(word) >= 3:
+                    words.add(word)
             counts[lang].update(words)
     return {lang: dict(sorted(counts[lang].items())) for lang in LANGS}
 
