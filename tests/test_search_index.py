@@ -195,6 +195,18 @@ def test_words_missing_together_give_partial_results(small_index: Any) -> None:
 # --- filters ---------------------------------------------------------------------------------
 
 
+def test_the_default_filter_counted_at_build_is_the_one_postings_give(small_index: Any) -> None:
+    from kb.search.query import QueryContext, default_filter
+
+    context = QueryContext(lang="en", editions=small_index.editions)
+    scoped = small_index._scope(context)
+    assert scoped is not None and 0 < len(scoped.docs) < small_index.searcher.doc_count_all()
+    postings = small_index.searcher.docs_for_query(default_filter(context, None))
+    assert scoped.docs == set(postings)
+    older = QueryContext(lang="en", editions=small_index.editions[:-1])
+    assert small_index._scope(older) is None  # another edition: read from the postings
+
+
 def test_newest_edition_by_default(small_index: Any) -> None:
     assert small_index.search("ballot")["results"] == []  # only the older edition says it
     older = small_index.search(f"ballot edition:{OLDER}")["results"]

@@ -11,8 +11,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kb.search.deferred import import_whoosh
+from kb.search.storage import lazy_buffer_files
 
 import_whoosh()
+lazy_buffer_files()  # an index opens without copying its files (kb.search.storage)
 
 if TYPE_CHECKING:
     from kb.db import Database

@@ -19,6 +19,7 @@ from sqlalchemy.orm import Session
 from kb.langs import LANGS, PROVENANCE_ORDER
 from kb.models import Edition, GlossaryEntry
 from kb.readmodel import examples_by_text, rule_text_rows
+from kb.search.editions import EditionGroups
 from kb.search.schema import NO_EDITION, text_field
 from kb.urls import glossary_slug
 
@@ -117,8 +118,44 @@ def rule_items(session: Session) -> Iterator[dict[str, Any]]:
     for (edition, _), node in nodes.items():
         if node["parent"]:
             children[(edition, node["parent"])].append(node)
+    groups = EditionGroups()
     for (edition, number), node in sorted(nodes.items(), key=lambda kv: (kv[0][0], kv[1]["sort"])):
-        yield from _rule_and_examples(node, nodes, children.get((edition, number), []))
+        kids = children.get((edition, number), [])
+        if edition == NO_EDITION:
+            yield from _rule_and_examples(node, nodes, kids)
+            continue
+        yield from groups.add(
+            _inputs(node, nodes, kids),
+            edition,
+            lambda node=node, kids=kids: list(_rule_and_examples(node, nodes, kids)),
+        )
+    groups.finish()
+
+
+def _inputs(
+    node: dict[str, Any],
+    nodes: dict[tuple[str, str], dict[str, Any]],
+    children: list[dict[str, Any]],
+) -> tuple[Any, ...]:
+    """Everything a node's items are made of but its edition (see :func:`_rule_and_examples`):
+    two editions' nodes with the same inputs make the same items."""
+    texts = node["texts"]
+    extra: tuple[Any, ...] = ()
+    if node["kind"] == "rule" and any(not text.get("text") for text in texts.values()):
+        ordered = sorted(children, key=lambda c: c["sort"])
+        extra = tuple(
+            (lang, tuple(c["texts"][lang]["text"] for c in ordered if lang in c["texts"]))
+            for lang, text in texts.items()
+            if not text.get("text")
+        )
+    return (
+        node["number"],
+        node["kind"],
+        tuple((lang, tuple(text.items())) for lang, text in texts.items()),
+        tuple((lang, tuple(found), prov) for lang, (found, prov) in node["examples"].items()),
+        tuple(_context(node, nodes).items()),
+        extra,
+    )
 
 
 def _add_card_terms(session: Session, nodes: dict[tuple[str, str], dict[str, Any]]) -> None:
@@ -234,28 +271,48 @@ def glossary_items(session: Session) -> Iterator[dict[str, Any]]:
             GlossaryEntry.provenance,
         ).order_by(GlossaryEntry.edition_id, GlossaryEntry.position)
     ).all()
+    groups = EditionGroups()
     for ed_id, lang, term, definition, redirect, obsolete, prov in rows:
         edition = dates.get(ed_id)
         if edition is None:
             continue
-        key = f"glossary:{edition}:{lang}:{glossary_slug(term)}"
-        texts = {lang: {"title": term, "text": definition, "provenance": prov}}
-        item: dict[str, Any] = {
-            "key": key,
-            "type": "glossary",
-            "edition": edition,
-            "bound": "edition",
-            "date": dt.datetime.fromisoformat(edition),
-        }
-        fill_text_fields(item, texts, {})
-        finish_item(item, texts)
-        item["data"] = {
-            "term": term,
-            "edition": edition,
-            "language": lang,
-            "texts": texts,
-            "redirect": redirect,
-            "obsolete": obsolete,
-            "see": list(dict.fromkeys(_SEE_RULE.findall(definition))),
-        }
-        yield clean_item(item)
+        yield from groups.add(
+            (lang, term, definition, redirect, obsolete, prov),
+            edition,
+            lambda row=(edition, lang, term, definition, redirect, obsolete, prov): [
+                _glossary_item(*row)
+            ],
+        )
+    groups.finish()
+
+
+def _glossary_item(
+    edition: str,
+    lang: str,
+    term: str,
+    definition: str,
+    redirect: str | None,
+    obsolete: bool,
+    prov: str,
+) -> dict[str, Any]:
+    key = f"glossary:{edition}:{lang}:{glossary_slug(term)}"
+    texts = {lang: {"title": term, "text": definition, "provenance": prov}}
+    item: dict[str, Any] = {
+        "key": key,
+        "type": "glossary",
+        "edition": edition,
+        "bound": "edition",
+        "date": dt.datetime.fromisoformat(edition),
+    }
+    fill_text_fields(item, texts, {})
+    finish_item(item, texts)
+    item["data"] = {
+        "term": term,
+        "edition": edition,
+        "language": lang,
+        "texts": texts,
+        "redirect": redirect,
+        "obsolete": obsolete,
+        "see": list(dict.fromkeys(_SEE_RULE.findall(definition))),
+    }
+    return clean_item(item)

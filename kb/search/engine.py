@@ -26,7 +26,7 @@ from typing import Any
 from whoosh.scoring import BM25F, WeightingModel
 
 from kb.search.plan import Clause, Leaf, Plan, plan_query
-from kb.search.postings import BlockCache, TermTable, field_lengths, read_term
+from kb.search.postings import BlockCache, TermTable, field_norms, read_term
 
 # The whoosh-reloaded versions whose on-disk format (W3 codec: term tables, posting blocks,
 # length columns) this engine was verified on; pyproject.toml allows only these.
@@ -470,8 +470,7 @@ class TermEngine:
                 made: list[float] = []
                 for segment, _ in self.segments:
                     made.extend(
-                        k1 * ((1 - b) + b * length / avgfl) if length is not None else 0.0
-                        for length in field_lengths(segment, fieldname)
+                        field_norms(segment, fieldname, lambda n: k1 * ((1 - b) + b * n / avgfl))
                     )
                 return made
 

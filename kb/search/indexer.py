@@ -74,9 +74,15 @@ def index_ready(index_dir: Path) -> bool:
     return bool(manifest and manifest.get("schema") == SCHEMA_VERSION)
 
 
-def _write_manifest(index_dir: Path, count: int) -> None:
-    """Write the manifest last: a reader takes a changed manifest as "reopen the index"."""
-    manifest = {"schema": SCHEMA_VERSION, "build": uuid.uuid4().hex, "items": count}
+def _write_manifest(index_dir: Path, count: int, scope: dict[str, Any] | None = None) -> None:
+    """Write the manifest last: a reader takes a changed manifest as "reopen the index".
+
+    ``scope`` (a full build only): the newest edition, and how many documents the default
+    filter keeps (they are numbered first: :func:`index_order`).
+    """
+    manifest: dict[str, Any] = {"schema": SCHEMA_VERSION, "build": uuid.uuid4().hex, "items": count}
+    if scope is not None:
+        manifest["scope"] = scope
     tmp = index_dir / (MANIFEST + ".tmp")
     tmp.write_text(json.dumps(manifest, indent=1, sort_keys=True), encoding="utf-8")
     os.replace(tmp, index_dir / MANIFEST)
@@ -130,6 +136,20 @@ def index_order(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return sorted(items, key=rank)
 
 
+def default_scope(items: list[dict[str, Any]]) -> dict[str, Any]:
+    """The newest edition and how many of the items (in index order) a search sees by default:
+    those of the newest edition or of none, numbered first by :func:`index_order`."""
+    from kb.search.editions import newest_edition
+
+    newest = max((newest_edition(i) for i in items if i.get("bound") == "edition"), default="")
+    docs = 0
+    for item in items:
+        if item.get("bound") == "edition" and newest_edition(item) != newest:
+            break
+        docs += 1
+    return {"edition": newest, "docs": docs}
+
+
 def build_index(db: Database, index_dir: Path) -> IndexReport:
     """Index every item of the database into a fresh index and swap it in place of the old one."""
     from whoosh import index as whoosh_index
@@ -144,6 +164,7 @@ def build_index(db: Database, index_dir: Path) -> IndexReport:
     try:
         ix = whoosh_index.create_in(str(staging), build_schema(), indexname=INDEX_NAME)
         writer = ix.writer(limitmb=256)
+        lengths_once(writer)
         items = index_order(list(all_items(db)))
         try:
             for item in items:
@@ -156,7 +177,7 @@ def build_index(db: Database, index_dir: Path) -> IndexReport:
         count = len(items)
         write_vocabulary(staging, vocabulary(items))
         save_learned_terms(db, staging)
-        _write_manifest(staging, count)
+        _write_manifest(staging, count, default_scope(items))
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
@@ -165,6 +186,46 @@ def build_index(db: Database, index_dir: Path) -> IndexReport:
     report.seconds = time.perf_counter() - started
     log.info("indexed %d items in %.1f s", count, report.seconds)
     return report
+
+
+class _Lengths:
+    """The field lengths Whoosh's writer asks of every posting it writes (for its blocks' length
+    bounds), read once per field.
+
+    Whoosh reads a length per posting, and for a field that keeps none (``edition``, ``set``,
+    ``key``…: not scorable) looks for its lengths file each time, a file-system ``stat``; it
+    answers 0 then, as here.
+    """
+
+    def __init__(self, reader: Any, scorable: frozenset[str]) -> None:
+        self._reader = reader
+        self._scorable = scorable
+        self._lengths: dict[str, list[int | None]] = {}
+
+    def doc_field_length(self, docnum: int, fieldname: str, default: int = 0) -> int:
+        if fieldname not in self._scorable:
+            return default
+        lengths = self._lengths.get(fieldname)
+        if lengths is None:
+            from kb.search.postings import perdoc_lengths
+
+            lengths = self._lengths[fieldname] = perdoc_lengths(self._reader, fieldname)
+        length = lengths[docnum]
+        return default if length is None else length
+
+    def close(self) -> None:
+        self._reader.close()
+
+
+def lengths_once(writer: Any) -> None:
+    """Give a Whoosh segment writer the :class:`_Lengths` reader when it writes its postings."""
+    scorable = frozenset(name for name, field in writer.schema.items() if field.scorable)
+    opened = writer.per_document_reader
+
+    def reader() -> _Lengths:
+        return _Lengths(opened(), scorable)
+
+    writer.per_document_reader = reader
 
 
 def _swap(staging: Path, index_dir: Path) -> None:
@@ -239,6 +300,7 @@ def _apply(db: Database, ix: Any, index_dir: Path) -> tuple[int, int, int, bool]
         return len(changed), len(stale), len(expected), True
 
     writer = ix.writer(limitmb=128)
+    lengths_once(writer)
     try:
         for key in stale:
             writer.delete_by_term("key", key)

@@ -51,6 +51,8 @@ class Snapshot:
     editions: list[str]
     vocabulary: Any
     filters: dict[Any, Any] = field(default_factory=dict)
+    # The manifest's default scope: {"edition": newest, "docs": how many are numbered first}.
+    scope: dict[str, Any] | None = None
     blocks: BlockCache = field(default_factory=BlockCache)  # posting blocks already decoded
     _priors: LazyPriors | None = None
     _question_priors: LazyPriors | None = None

@@ -96,6 +96,7 @@ class SearchIndex:
             doc_count=0,
             editions=[],
             vocabulary=Vocabulary(self.index_dir),
+            scope=manifest.get("scope"),
         )
         with self._lock:
             generation = self._generation + 1
@@ -193,12 +194,33 @@ class SearchIndex:
         filters = self._state.filters
         key = (tuple(types or ()), "edition" in context.filters, context.newest)
         if key not in filters:
+            scoped = None if types or "edition" in context.filters else self._scope(context)
+            if scoped is not None:
+                filters[key] = scoped
+                return scoped
             filt = default_filter(context, types)
             # A plain set (Whoosh tests a filter's truth on every search, which walks a BitSet),
             # sorted too: kb's term engine skips the posting blocks that hold none of it.
             docs = None if filt is None else self._filter_docs(filt)
             filters[key] = None if docs is None else DocSet(docs)
         return filters[key]
+
+    def _scope(self, context: QueryContext) -> DocSet | None:
+        """The default filter without reading a posting: the documents of the newest edition
+        or of none are numbered first by a full build, which counted them in the manifest.
+        None when the index is not that build's any more (an update adds and deletes)."""
+        scope = self._state.scope
+        if not scope or scope.get("edition") != context.newest:
+            return None
+        reader = self.searcher.reader()
+        segments = list(reader.leaf_readers())
+        count = self._doc_count
+        if len(segments) != 1 or reader.has_deletions() or reader.doc_count_all() != count:
+            return None
+        docs = scope.get("docs")
+        if not isinstance(docs, int) or not 0 <= docs <= count:
+            return None
+        return DocSet(range(docs))
 
     def _filter_docs(self, q: Any) -> Any:
         """The documents of a filter: by the term engine when it is terms, ORs and ANDs (the
