@@ -246,6 +246,21 @@ def _sets(session: Session) -> dict[str, dict[str, Any]]:
     return sets
 
 
+def _reader(session: Session) -> Callable[[Sequence[dict[str, Any]]], list[dict[str, Any]]]:
+    """Read a batch of full cards through the session; one used after its ``with`` ended is
+    closed again after each batch (no connection is left checked out)."""
+
+    def read(batch: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+        active = session.in_transaction()
+        try:
+            return card_data.card_details(session, batch)
+        finally:
+            if not active:
+                session.close()
+
+    return read
+
+
 def load(session: Session) -> SiteData:
     """Read everything the site shows from the newest English edition, translations and cards.
 
@@ -275,7 +290,7 @@ def load(session: Session) -> SiteData:
         cards=card_data.card_index(session),
         translated_numbers=translated,
         sets=_sets(session),
-        card_reader=lambda batch: card_data.card_details(session, batch),
+        card_reader=_reader(session),
         ruling_count=count,
         ruling_texts=texts,
     )
