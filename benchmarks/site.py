@@ -98,6 +98,7 @@ def run_build(work: Path, out: Path) -> dict[str, float]:
         "seconds": round(seconds, 1),
         "cpu_seconds": round(cpu_seconds, 1),
         "peak_mb": round(peak / 1e6),
+        "load_average": round(os.getloadavg()[0], 1),
         "kb_says": site,
     }
 
@@ -124,12 +125,24 @@ def site_figures(out: Path) -> dict[str, object]:
     others = {p: s for p, s in sizes.items() if not p.endswith(ONE_PAGE)}
     largest = max(others.items(), key=lambda kv: kv[1]) if others else ("", 0)
     total = sum(p.stat().st_size for p in out.rglob("*") if p.is_file())
+    scripts = {
+        p.relative_to(out).as_posix(): p.stat().st_size
+        for p in (out / "assets").glob("search-*.js")
+        if p.is_file()
+    }
+    top = sorted(others.items(), key=lambda kv: (-kv[1], kv[0]))[:5]
+    script = max(scripts.items(), key=lambda kv: kv[1]) if scripts else ("", 0)
     return {
         "html_pages": len(sizes),
         "megabytes": round(total / 1e6, 1),
         "largest_page": largest[0],
         "largest_page_kb": round(largest[1] / 1e3),
+        "largest_pages_kb": {p: round(s / 1e3) for p, s in top},
+        "one_page_rules_kb": {p: round(s / 1e3) for p, s in sizes.items() if p.endswith(ONE_PAGE)},
         "pages_over_1_mb": sorted(p for p, s in others.items() if s > 1_000_000),
+        "offline_search_scripts": len(scripts),
+        "largest_search_script": script[0],
+        "largest_search_script_kb": round(script[1] / 1e3),
     }
 
 
@@ -192,7 +205,9 @@ def summary(name: str, figures: dict[str, object]) -> str:
         f"one changed set {one_set['seconds']} s, {one_set['cpu_seconds']} s of CPU (< 60 s)",
         f"{scratch['html_pages']} HTML pages, {scratch['megabytes']} MB",
         f"largest page besides the one-page rules {scratch['largest_page_kb']} kB "
-        f"({scratch['largest_page']})",
+        f"({scratch['largest_page']}), {len(scratch['pages_over_1_mb'])} over 1 MB",
+        f"largest offline search script {scratch['largest_search_script_kb']} kB "
+        f"({scratch['largest_search_script']}, {scratch['offline_search_scripts']} scripts)",
         f"{links['broken']} broken of {links['links_checked']} internal links",
     ]
     return f"{name}: " + "; ".join(lines)

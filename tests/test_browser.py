@@ -157,6 +157,24 @@ def test_search_works_from_the_files_without_a_server(browser, full_site: Path):
     page.close()
 
 
+def test_cards_are_searched_from_their_shards_without_a_server(browser, full_site: Path):
+    shards = sorted((full_site / "assets").glob("search-cards-fr-*.js"))
+    assert shards and not (full_site / "assets" / "search-cards-fr.js").exists()
+    page = browser.new_page()
+    loaded: list[str] = []
+    page.on("request", lambda request: loaded.append(request.url))
+    page.goto((full_site / "fr" / "search.html").as_uri())
+    assert not [u for u in loaded if "search-cards-" in u]  # loaded on a search only
+    page.fill("#search-q", "dieu-décepteur")
+    page.press("#search-q", "Enter")
+    page.wait_for_selector("#search-results li a")
+    found = page.locator("#search-results li a")
+    assert "Le vol du dieu-décepteur" in found.first.inner_text()
+    assert (found.first.get_attribute("href") or "").endswith(f"/fr/cards/{HEIST}.html")
+    assert len({u for u in loaded if "search-cards-fr-" in u}) == len(shards)
+    page.close()
+
+
 def test_pagefind_full_text_search_over_http(browser, server: str):
     page = browser.new_page()
     page.goto(server + "es/search.html?q=Portador%20del%20Anillo")

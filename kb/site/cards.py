@@ -49,8 +49,8 @@ class CardPages(RulePages):
             return
         self._holders: dict[int, list[str]] = {}
         for card in self.data.cards:
-            for ruling in card["rulings"]:
-                self._holders.setdefault(ruling["id"], []).append(card["key"])
+            for ruling_id in card["ruling_ids"]:
+                self._holders.setdefault(ruling_id, []).append(card["key"])
 
     # --- titles ----------------------------------------------------------------------------------
 
@@ -62,8 +62,8 @@ class CardPages(RulePages):
     def _page_title(self, card: dict[str, Any]) -> str:
         """A readable title for a rulings page no card names: its date, rulings, names it cites."""
         _ = self._
-        dates = sorted(r["date"] for r in card["rulings"])
-        count = len(card["rulings"])
+        dates = card.get("ruling_dates") or []
+        count = len(dates)
         when = (
             format_date(dt.date.fromisoformat(dates[-1]), "long", locale=locale(self.lang))
             if dates
@@ -221,7 +221,7 @@ class CardPages(RulePages):
         ids = [ruling["id"] for ruling in card["rulings"]]
         payload = [
             self._known_digest,
-            card,
+            {k: v for k, v in card.items() if k != "id"},  # a database id is no page input
             [[(k, self.card_titles.get(k)) for k in self._holders.get(i, [])] for i in ids],
             [self.extras.rules_of_clarification.get(i, []) for i in ids],
             [self.data.sets.get(p["set"]) for p in card["printings"]],
@@ -229,30 +229,33 @@ class CardPages(RulePages):
         text = json.dumps(payload, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
         return hashlib.sha256(text.encode()).hexdigest()
 
-    def card_pages(self) -> Iterator[Page | LazyPage]:
-        """One page per card, the lists by initial and by set, and one page per set.
+    def card_pages(self, batch: list[dict[str, Any]]) -> Iterator[LazyPage]:
+        """One page per card of a batch of full cards (:meth:`SiteData.card_batches`).
 
         A card page's context is computed only if the page is rendered (see :class:`LazyPage`).
         """
         self._init_cards()
-        listing = []
-        for card in self.data.cards:
+        for card in batch:
             path = f"{self.lang}/cards/{card_file(card['key'])}.html"
-            title = self._card_title(card)
-            listing.append(
-                {
-                    "key": card["key"],
-                    "title": title,
-                    "name": card["name"],
-                    "rulings": len(card["rulings"]),
-                    "letter": "other" if card["is_page"] else _letter_id(title),
-                }
-            )
 
             def make(card: dict[str, Any] = card, path: str = path) -> dict[str, Any]:
                 return {"card": self.card_view(card, page_root(path)), "page_kind": "cards"}
 
             yield LazyPage(path, "card.html", self.lang, self._card_inputs(card), make)
+
+    def card_list_pages(self) -> Iterator[Page]:
+        """The lists by initial and by set (paginated), and one page per set, from the index."""
+        self._init_cards()
+        listing = [
+            {
+                "key": card["key"],
+                "title": self.card_titles[card["key"]],
+                "name": card["name"],
+                "rulings": len(card["ruling_ids"]),
+                "letter": "other" if card["is_page"] else _letter_id(self.card_titles[card["key"]]),
+            }
+            for card in self.data.cards
+        ]
         listing.sort(key=lambda c: (fold(c["title"]), c["key"]))
         yield from self._letter_pages(listing)
         yield from self._set_pages()

@@ -7,6 +7,7 @@ pure function of it and two builds of the same knowledge base are byte-identical
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -15,24 +16,17 @@ from sqlalchemy.orm import Session
 
 from kb.corpus.numbers import kind_of, parent_of, sort_key
 from kb.errors import NotFoundError
-from kb.langs import LANGS, fold
-from kb.lookup import PROVENANCE_ORDER, find_edition, translations_for
+from kb.langs import LANGS
+from kb.lookup import find_edition, translations_for
 from kb.models import (
-    Card,
-    CardClarification,
-    CardLocalization,
     CardSet,
-    Clarification,
-    ClarificationText,
     Edition,
     GlossaryEntry,
-    Printing,
     Rule,
     RuleText,
-    RulingsPage,
 )
 from kb.readmodel import examples_by_text, rule_text_rows
-from kb.site import stages
+from kb.site import card_data, stages
 
 
 @dataclass
@@ -88,13 +82,23 @@ class SiteData:
     nodes: dict[str, Node]
     parts: list[Node]
     glossary: list[dict[str, Any]]
-    cards: list[dict[str, Any]]
+    cards: list[dict[str, Any]]  # the card index (kb.site.card_data): not the card pages' data
     translated_numbers: dict[str, set[str]]
     sets: dict[str, dict[str, Any]] = field(default_factory=dict)
+    card_reader: Callable[[Sequence[dict[str, Any]]], list[dict[str, Any]]] | None = None
+    ruling_count: int = 0  # rulings the cards carry
+    ruling_texts: dict[str, int] = field(default_factory=dict)  # of those, with a text per language
 
     def node(self, number: str) -> Node | None:
         """The node of a rule number, if the site shows it."""
         return self.nodes.get(number)
+
+    def card_batches(self, size: int | None = None) -> Iterator[list[dict[str, Any]]]:
+        """The full cards (index entry and page data), a batch at a time, in index order."""
+        size = size or card_data.BATCH
+        for start in range(0, len(self.cards), size):
+            batch = self.cards[start : start + size]
+            yield self.card_reader(batch) if self.card_reader else batch
 
     def chapters(self) -> list[Node]:
         """Every chapter in document order."""
@@ -242,144 +246,32 @@ def _sets(session: Session) -> dict[str, dict[str, Any]]:
     return sets
 
 
-def _printings(session: Session) -> dict[int, list[dict[str, str]]]:
-    """Each card's printings (set, collector number, rarity), in a stable order."""
-    found: dict[int, set[tuple[str, str, str]]] = {}
-    for card_id, code, number, rarity in session.execute(
-        select(Printing.card_id, Printing.set_code, Printing.number, Printing.rarity)
-    ).all():
-        found.setdefault(card_id, set()).add((code, number, rarity or ""))
-    return {
-        card_id: [
-            {"set": code, "number": number, "rarity": rarity}
-            for code, number, rarity in sorted(rows, key=_printing_order)
-        ]
-        for card_id, rows in found.items()
-    }
+def _reader(session: Session) -> Callable[[Sequence[dict[str, Any]]], list[dict[str, Any]]]:
+    """Read a batch of full cards through the session; one used after its ``with`` ended is
+    closed again after each batch (no connection is left checked out)."""
 
+    def read(batch: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+        active = session.in_transaction()
+        try:
+            return card_data.card_details(session, batch)
+        finally:
+            if not active:
+                session.close()
 
-def _printing_order(row: tuple[str, str, str]) -> tuple[str, int, str]:
-    digits = "".join(c for c in row[1] if c.isdigit())
-    return (row[0], int(digits) if digits else 0, row[1])
-
-
-def _cards(session: Session) -> list[dict[str, Any]]:
-    cards = session.scalars(select(Card).order_by(Card.key)).all()
-    printings = _printings(session)
-    locs: dict[int, dict[str, CardLocalization]] = {}
-    for loc in session.scalars(select(CardLocalization)).all():
-        locs.setdefault(loc.card_id, {})[loc.language] = loc
-    pages: dict[int, list[RulingsPage]] = {}
-    for page in session.scalars(select(RulingsPage).order_by(RulingsPage.page_id)).all():
-        if page.card_id is not None:
-            pages.setdefault(page.card_id, []).append(page)
-    clar_cards: dict[int, list[int]] = {}
-    for card_id, clar_id in session.execute(
-        select(CardClarification.card_id, CardClarification.clarification_id).distinct()
-    ).all():
-        clar_cards.setdefault(card_id, []).append(clar_id)
-    texts: dict[int, dict[str, dict[str, str]]] = {}  # ruling id -> language -> text
-    for clar_id, lang, text, provenance in session.execute(
-        select(
-            ClarificationText.clarification_id,
-            ClarificationText.language,
-            ClarificationText.text,
-            ClarificationText.provenance,
-        )
-    ).all():
-        current = texts.setdefault(clar_id, {}).get(lang)
-        rank = PROVENANCE_ORDER.get(provenance, 9)
-        if current is None or rank < PROVENANCE_ORDER.get(current["provenance"], 9):
-            texts[clar_id][lang] = {"text": text, "provenance": provenance}
-    clars = {
-        c.id: {"id": c.id, "date": c.date.isoformat(), "source": c.source}
-        for c in session.scalars(select(Clarification)).all()
-    }
-    result = []
-    for card in cards:
-        card_locs = locs.get(card.id, {})
-        rulings = [
-            {**clars[cid], "texts": dict(sorted(texts.get(cid, {}).items()))}
-            for cid in clar_cards.get(card.id, [])
-        ]
-        rulings.sort(key=lambda r: (r["date"], _first_text(r["texts"]), r["id"]))
-        card_pages = pages.get(card.id, [])
-        attributes: dict[str, str] = {}
-        for page in card_pages:
-            attributes.update(page.attributes or {})
-        result.append(
-            {
-                "key": card.key,
-                "name": card.name,
-                "names": {lang: card_locs[lang].name for lang in LANGS if lang in card_locs},
-                "type_lines": {
-                    lang: card_locs[lang].type_line for lang in LANGS if lang in card_locs
-                },
-                "texts": {lang: card_locs[lang].text for lang in LANGS if lang in card_locs},
-                "text_provenance": {
-                    lang: card_locs[lang].provenance for lang in LANGS if lang in card_locs
-                },
-                "mana_value": card.mana_value,
-                "mana_cost": card.mana_cost or "",
-                "face_details": [dict(d) for d in card.face_details or []],
-                "legalities": dict(sorted((card.legalities or {}).items())),
-                "printings": printings.get(card.id, []),
-                "faces": list(card.faces or []),
-                "attributes": dict(sorted(attributes.items())),
-                "pages": [
-                    {
-                        "page_id": p.page_id,
-                        "language": p.language,
-                        "recognised": p.recognised,
-                        "provenance": "machine" if p.machine_notice else "official",
-                    }
-                    for p in card_pages
-                ],
-                "is_page": card.oracle_id is None,
-                "rulings": rulings,
-            }
-        )
-    _add_mentions(result)
-    return result
-
-
-def _add_mentions(cards: list[dict[str, Any]]) -> None:
-    """For each rulings page no card data names: the known card names its rulings mention."""
-    pages = [c for c in cards if c["is_page"] and c["name"] == c["key"]]
-    if not pages:
-        return
-    names = sorted(
-        {c["name"] for c in cards if not c["is_page"] and len(c["name"]) >= 4},
-        key=lambda n: (-len(n), n),
-    )
-    for card in pages:
-        text = " ".join(t["text"] for r in card["rulings"] for t in r["texts"].values())
-        found: list[str] = []
-        for name in names:
-            at = text.find(name)
-            if at < 0 or any(name in other for other in found):
-                continue
-            end = at + len(name)
-            if (at and text[at - 1].isalnum()) or (end < len(text) and text[end].isalnum()):
-                continue
-            found.append(name)
-            if len(found) == 3:
-                break
-        card["mentions"] = sorted(found)
-
-
-def _first_text(texts: dict[str, dict[str, str]]) -> str:
-    if "en" in texts:
-        return texts["en"]["text"]
-    return next(iter(texts.values()))["text"] if texts else ""
+    return read
 
 
 def load(session: Session) -> SiteData:
-    """Read everything the site shows from the newest English edition, translations and cards."""
+    """Read everything the site shows from the newest English edition, translations and cards.
+
+    The cards' own page data is read later, a batch at a time, through ``session``
+    (:meth:`SiteData.card_batches`): keep the session open while the pages are rendered.
+    """
     edition = _edition(session)
     nodes = _english_nodes(session, edition) if edition is not None else {}
     translated = _add_translations(session, nodes, edition)
     parts = _tree(nodes)
+    count, texts = card_data.ruling_counts(session)
     return SiteData(
         edition=_date(edition.effective_date) if edition else None,
         edition_id=edition.id if edition else None,
@@ -395,7 +287,10 @@ def load(session: Session) -> SiteData:
         nodes=nodes,
         parts=parts,
         glossary=_glossary(session, edition),
-        cards=sorted(_cards(session), key=lambda c: (fold(c["name"]), c["key"])),
+        cards=card_data.card_index(session),
         translated_numbers=translated,
         sets=_sets(session),
+        card_reader=_reader(session),
+        ruling_count=count,
+        ruling_texts=texts,
     )

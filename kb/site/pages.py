@@ -51,7 +51,6 @@ class LanguageSite(CardPages):
                 provenance[text.provenance] = provenance.get(text.provenance, 0) + 1
         translated = sum(s != "missing" for s in states)
         cards = self.data.cards
-        rulings = {r["id"]: r for c in cards for r in c["rulings"]}
         return {
             "total": len(numbered),
             "translated": translated if self.lang != "en" else len(numbered),
@@ -63,8 +62,8 @@ class LanguageSite(CardPages):
             "glossary": len(self.data.glossary),
             "cards": len(cards),
             "card_names": sum(1 for c in cards if self.lang in c["names"]),
-            "rulings": len(rulings),
-            "ruling_texts": sum(1 for r in rulings.values() if self.lang in r["texts"]),
+            "rulings": self.data.ruling_count,
+            "ruling_texts": self.data.ruling_texts.get(self.lang, 0),
         }
 
     def home_page(self) -> Page:
@@ -242,11 +241,12 @@ class LanguageSite(CardPages):
         """The search page (Pagefind when served, titles and numbers from a file)."""
         return Page(f"{self.lang}/search.html", "search.html", {"page_kind": "search"}, self.lang)
 
-    def search_data(self) -> dict[str, Any]:
+    def search_data(self, card_shards: int = 0) -> dict[str, Any]:
         """What the search page needs without a server: rule numbers, titles, translated texts.
 
         Each entry is ``[label, url, key]``; ``key`` names the entry's text in the shared
-        English texts (:func:`english_texts`) and in this language's ``texts``.
+        English texts (:func:`english_texts`) and in this language's ``texts``. ``cards``: how
+        many shards of :meth:`card_search_data` a search loads.
         """
         rules = {}
         titles = []
@@ -262,17 +262,24 @@ class LanguageSite(CardPages):
         for entry in self.data.glossary:
             url = site_url("glossary", self.lang, term=entry["term"]).lstrip("/")
             titles.append([entry["term"], url, "g:" + entry["term"]])
-        return {"lang": self.lang, "rules": rules, "titles": titles, "texts": texts}
+        return {
+            "lang": self.lang,
+            "rules": rules,
+            "titles": titles,
+            "texts": texts,
+            "cards": card_shards,
+        }
 
-    def card_search_data(self) -> dict[str, Any]:
-        """The cards' part of the file-based search, a file of its own loaded only on a search.
+    def card_search_data(self, batch: list[dict[str, Any]]) -> dict[str, Any]:
+        """One shard of the cards' part of the file-based search (the cards of one batch).
 
-        Each entry is ``[label, url, key]``; ``texts`` holds the card's text in this language
-        and in English under the same key.
+        The shards are files of their own, loaded only on a search. Each entry is
+        ``[label, url, key]``; ``texts`` holds the card's text in this language and in English
+        under the same key.
         """
         titles = []
         texts = {}
-        for card in self.data.cards:
+        for card in batch:
             url = site_url("card", self.lang, key=card["key"]).lstrip("/")
             names = sorted({self._card_title(card), *card["names"].values()})
             key = "c:" + card["key"]
@@ -291,7 +298,7 @@ class LanguageSite(CardPages):
         yield from self.chapter_pages()
         yield from self.rule_pages()
         yield self.glossary_page()
-        yield from self.card_pages()
+        yield from self.card_list_pages()  # the card pages themselves: card_pages(batch)
         yield from self.change_pages()
         for extra in (self.feed(), self.whole_rules_page()):
             if extra is not None:

@@ -285,18 +285,24 @@ class RulePages:
         return self.data.nodes[chapter.parent or chapter.number[0]]
 
     def rule_pages(self) -> Iterator[Page]:
-        """One page per rule with its subrules and examples, previous and next in its chapter."""
+        """One page per rule with its subrules and examples, previous and next in its chapter;
+        a rule with more rulings or cards than its page shows has their whole lists besides."""
+        from kb.site import rule_lists  # it builds on this module
+
         for chapter in self.data.chapters():
             part = self._heading(self._part_of(chapter))
             heading = self._heading(chapter)
             rules = chapter.children
             for index, node in enumerate(rules):
                 path = f"{self.lang}/rules/{node.number}.html"
+                item = self._rule(node, page_root(path))
+                rule_lists.trim(self, node, item)
+                yield from rule_lists.list_pages(self, node, self._heading(node), heading)
                 yield Page(
                     path,
                     "rule.html",
                     {
-                        "rule": self._rule(node, page_root(path)),
+                        "rule": item,
                         "chapter": heading,
                         "part": part,
                         "previous": self._heading(rules[index - 1]) if index else None,

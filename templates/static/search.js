@@ -54,13 +54,41 @@
   function loadTexts() {
     return loadScript("search-text.js", "KB_TEXTS");
   }
+  var cardData = null;
+  function loadCards() {
+    /* The cards' titles and texts come in shards (a few thousand cards each, data.cards of
+       them), loaded in parallel only when a search needs them and merged in shard order. */
+    if (cardData) { return cardData; }
+    var lang = form.dataset.lang;
+    var names = [];
+    for (var i = 0; i < (data.cards || 0); i += 1) { names.push(lang + "-" + i); }
+    cardData = Promise.all(names.map(function (name) {
+      return new Promise(function (resolve) {
+        var shards = window.KB_CARDS || {};
+        if (shards[name]) { resolve(shards[name]); return; }
+        var tag = document.createElement("script");
+        tag.src = new URL("assets/search-cards-" + name + ".js", root).href;
+        tag.onload = function () { resolve((window.KB_CARDS || {})[name] || {}); };
+        tag.onerror = function () { resolve({}); };
+        document.head.appendChild(tag);
+      });
+    })).then(function (shards) {
+      var merged = { titles: [], texts: {} };
+      shards.forEach(function (shard) {
+        merged.titles = merged.titles.concat(shard.titles || []);
+        Object.keys(shard.texts || {}).forEach(function (key) { merged.texts[key] = shard.texts[key]; });
+      });
+      return merged;
+    });
+    return cardData;
+  }
   var entries = null;
   async function loadEntries() {
-    /* The rules and glossary titles come with the page; the cards' file only on a search. */
+    /* The rules and glossary titles come with the page; the cards' shards only on a search. */
     if (entries) { return entries; }
-    var cards = await loadScript("search-cards-" + form.dataset.lang + ".js", "KB_CARDS");
-    entries = data.titles.concat(cards.titles || []);
-    Object.keys(cards.texts || {}).forEach(function (key) { extraTexts[key] = cards.texts[key]; });
+    var cards = await loadCards();
+    entries = data.titles.concat(cards.titles);
+    Object.keys(cards.texts).forEach(function (key) { extraTexts[key] = cards.texts[key]; });
     return entries;
   }
   var extraTexts = {};
@@ -153,12 +181,12 @@
       });
     });
     /* Card pages are not in Pagefind's index (tens of thousands of them): cards whose names
-       hold every word come from the cards' titles file, after the rules and glossary. */
+       hold every word come from the cards' search shards, after the rules and glossary. */
     var cardsFound = await cardTitles(query);
     return { shown: list.children.length, total: search.results.length + cardsFound };
   }
   async function cardTitles(query) {
-    var cards = await loadScript("search-cards-" + form.dataset.lang + ".js", "KB_CARDS");
+    var cards = await loadCards();
     var words = fold(query).split(/\s+/).filter(Boolean);
     var found = 0;
     (cards.titles || []).forEach(function (entry) {

@@ -1,0 +1,105 @@
+"""The card pages are read and rendered a batch of cards at a time (memory flat in the cards),
+and the offline card search comes in shards, one per batch."""
+
+from __future__ import annotations
+
+import json
+import math
+
+
+def _shard(content: bytes) -> dict:
+    text = content.decode()
+    return json.loads(text[text.index("= ", text.index("]")) + 2 : text.rindex(";")])
+
+
+def test_cards_are_read_a_batch_at_a_time_and_the_site_does_not_depend_on_the_batch(
+    full_db, monkeypatch
+):
+    from kb.site import card_data, data, extras
+    from kb.site.render import render_site
+
+    with full_db.session() as session:
+        site_data = data.load(session)
+        site_extras = extras.load(session, site_data)
+        reader = site_data.card_reader
+        asked: list[int] = []
+
+        def counting(batch):
+            asked.append(len(batch))
+            return reader(batch)
+
+        site_data.card_reader = counting
+        one, pages = render_site(site_data, site_extras, ("fr",))
+        monkeypatch.setattr(card_data, "BATCH", 97)
+        asked.clear()
+        many, again = render_site(site_data, site_extras, ("fr",))
+    cards = len(site_data.cards)
+    assert cards > 2 * 97  # the real corpus: several batches
+    # Never more than one batch of full cards asked at once, each card once for all languages.
+    assert max(asked) == 97 and sum(asked) == cards
+    assert pages == again
+    shards = sorted(p for p in many if p.startswith("assets/search-cards-"))
+    assert len(shards) == math.ceil(cards / 97)
+    assert all(len(many[p]) < 1_000_000 for p in shards)
+    search = many["assets/search-fr.js"].decode()
+    assert f'"cards":{len(shards)}' in search
+    # The same pages and the same card search, whatever the batch.
+    same = {p for p in many if not p.startswith("assets/search-")}
+    assert same == {p for p in one if not p.startswith("assets/search-")}
+    assert [p for p in sorted(same) if one[p] != many[p]] == []
+
+    def merged(files):
+        titles, texts = [], {}
+        count = sum(1 for p in files if p.startswith("assets/search-cards-fr-"))
+        for number in range(count):
+            shard = _shard(files[f"assets/search-cards-fr-{number}.js"])
+            titles += shard["titles"]
+            texts.update(shard["texts"])
+        return titles, texts
+
+    assert merged(many) == merged(one)
+    titles, _texts = merged(many)
+    assert len(titles) == cards
+    assert any("vol du dieu-décepteur" in t[0].lower() for t in titles)
+
+
+def test_a_rule_with_more_rulings_than_its_page_shows_links_to_the_whole_list(full_db, monkeypatch):
+    import re
+
+    from kb.site import data, extras, rule_lists
+    from kb.site.render import render_site
+    from kb.site.stream import LinkCollector
+
+    monkeypatch.setattr(rule_lists, "RULINGS_SHOWN", 3)
+    monkeypatch.setattr(rule_lists, "RULINGS_PER_PAGE", 5)
+    monkeypatch.setattr(rule_lists, "CARDS_SHOWN", 2)
+    monkeypatch.setattr(rule_lists, "CARDS_PER_PAGE", 4)
+    with full_db.session() as session:
+        site_data = data.load(session)
+        site_extras = extras.load(session, site_data)
+        files, _pages = render_site(site_data, site_extras, ("fr",))
+    total = len(site_extras.clarifications["608.2"])
+    assert total > 10
+    rule = files["fr/rules/608.2.html"].decode()
+    shown = rule[
+        rule.index('class="clarifications"') : rule.index(
+            "</details>", rule.index('class="clarifications"')
+        )
+    ]
+    assert shown.count("<li>") == 3
+    assert 'href="../../fr/rules/608.2/rulings.html"' in shown
+    lists = sorted(p for p in files if p.startswith("fr/rules/608.2/rulings"))
+    assert len(lists) == -(-total // 5)
+    listed = sum(files[p].decode().count("<time datetime=") for p in lists)
+    assert listed == total  # every ruling, once
+    second = files["fr/rules/608.2/rulings-2.html"].decode()
+    assert 'rel="prev" href="../../../fr/rules/608.2/rulings.html"' in second
+    assert re.search(r'hreflang="en" href="[./]*en/rules/608\.2/rulings\.html"', second)
+    cards = [p for p in files if re.fullmatch(r"fr/rules/[^/]+/cards(-\d+)?\.html", p)]
+    assert cards  # a rule that many card texts use
+    links = LinkCollector()
+    for path, content in files.items():
+        links.add(path, content)
+    # Only French was rendered: the links into the other languages are left out.
+    broken = [b for b in links.broken() if "/rules/" in b.page and "/fr/" in "/" + b.href]
+    assert broken == []
