@@ -121,6 +121,8 @@ def card_lines(view: dict[str, Any], style: Style, escape: Escape) -> list[tuple
         if lang in view["names"]:
             lines.append((2, f"{language_name(lang, 'en')}: {escape(view['names'][lang])}"))
     facts = []
+    if view.get("mana_cost"):  # as printed, {2}{U}{B}: what a judge reads off the card
+        facts.append(f"mana cost {view['mana_cost']}")
     if view["mana_value"] is not None:
         facts.append(f"mana value {view['mana_value']:g}")
     if view["oracle_id"]:
