@@ -38,17 +38,24 @@ class CarriedMatches:
         self, vocabularies: Mapping[str, Vocabulary]
     ) -> Iterator[tuple[int, list[TermMatch]]]:
         """Each text's place and term matches for these vocabularies, in the order of the texts."""
-        stale = self._stale(vocabularies)
+        stale = self.stale(vocabularies)
         for i, source in enumerate(self.sources):
             vocabulary = vocabularies[source.language]
             spans = self.spans[i]
             if spans is None or i in stale:
-                spans = self.spans[i] = vocabulary.spans(source.text, source.mask)
-                self.rematched += 1
+                spans = self.rematch(i, vocabulary)
             yield i, [vocabulary.resolve(span) for span in spans]
 
-    def _stale(self, vocabularies: Mapping[str, Vocabulary]) -> set[int]:
-        """The texts whose spans the change of vocabulary may move (unmatched texts aside)."""
+    def rematch(self, i: int, vocabulary: Vocabulary) -> list[Span]:
+        """Match one text again (its vocabulary changed where it may matter, or never matched)."""
+        source = self.sources[i]
+        spans = self.spans[i] = vocabulary.spans(source.text, source.mask)
+        self.rematched += 1
+        return spans
+
+    def stale(self, vocabularies: Mapping[str, Vocabulary]) -> set[int]:
+        """The texts whose spans the change of vocabulary since the last call may move
+        (unmatched texts aside); the vocabularies' shapes are kept for the next call."""
         stale: set[int] = set()
         for language in sorted({s.language for s in self.sources}):
             shape = vocabularies[language].shape()

@@ -219,14 +219,25 @@ DESCRIPTIONS: tuple[Description, ...] = (
 )
 
 
+def _concepts(vocab: Vocabulary) -> dict[str, tuple[str, ...]]:
+    concepts = vocab.memo.get("described")
+    if concepts is None:  # quotes and case folded once per vocabulary
+        concepts = vocab.memo["described"] = {_fold(k): v for k, v in vocab.concepts.items()}
+    return concepts
+
+
+def described_inputs(vocab: Vocabulary) -> tuple[tuple[str, ...], ...]:
+    """The rules of every description's concept in a vocabulary: all it reads of one."""
+    concepts = _concepts(vocab)
+    return tuple(concepts.get(_fold(d.concept), ()) for d in DESCRIPTIONS)
+
+
 def described_matches(
     vocab: Vocabulary, text: str, linked: set[str], cards: Sequence[str] = ()
 ) -> list[TermMatch]:
     """The rules an English text describes in their own words (``linked``: rules already
     linked, left out; ``cards``: the rules texts of the ruling's cards)."""
-    concepts = vocab.memo.get("described")
-    if concepts is None:  # quotes and case folded once per vocabulary
-        concepts = vocab.memo["described"] = {_fold(k): v for k, v in vocab.concepts.items()}
+    concepts = _concepts(vocab)
     result = []
     for description in DESCRIPTIONS:
         targets = concepts.get(_fold(description.concept), ())
