@@ -29,19 +29,12 @@ from sqlalchemy.orm import Session
 
 from kb.bulk import insert_many
 from kb.db import documents_digest
-from kb.models import (
-    DerivedState,
-    Edition,
-    GlossaryEntry,
-    Link,
-    Rule,
-    RuleText,
-)
+from kb.models import DerivedState, Edition, Link, Rule
 from kb.versions import EditionRef, english_editions, resolve_edition
 
 from .carry import CarriedMatches
 from .implied import implied_matches
-from .learned import learned_names, mark_learned
+from .learned import mark_learned
 from .lineage_rows import (
     LINEAGE_SOURCES,
     LineageLinks,
@@ -51,72 +44,14 @@ from .lineage_rows import (
 )
 from .references import Reference, find_references
 from .rule_sources import BodyReferences, edition_sources, translation_sources
-from .terms import (
-    GlossaryItem,
-    RuleEntry,
-    TermMatch,
-    Vocabulary,
-    english_vocabulary,
-    translated_vocabulary,
-)
+from .terms import TermMatch
 from .text_sources import _term_sources, _TermSource, card_names, name_forms
+from .vocabularies import edition_vocabulary, vocabularies
 from .walk import TermWalk
 
 __all__ = ["build_links", "card_names", "edition_vocabulary", "name_forms", "vocabularies"]
 
 log = logging.getLogger(__name__)
-
-
-def edition_vocabulary(session: Session, edition: Edition) -> Vocabulary:
-    """The English term vocabulary of one edition, from its rules and glossary."""
-    rules = [
-        RuleEntry(number, kind, title or "", body or "")
-        for number, kind, title, body in session.execute(
-            select(Rule.number, Rule.kind, RuleText.title, RuleText.body)
-            .join(RuleText, RuleText.rule_id == Rule.id)
-            .where(Rule.edition_id == edition.id, RuleText.language == "en")
-            .order_by(Rule.sort_key)
-        ).all()
-    ]
-    glossary = [
-        GlossaryItem(term, definition, redirect, bool(obsolete))
-        for term, definition, redirect, obsolete in session.execute(
-            select(
-                GlossaryEntry.term,
-                GlossaryEntry.definition,
-                GlossaryEntry.redirect,
-                GlossaryEntry.obsolete,
-            )
-            .where(GlossaryEntry.edition_id == edition.id, GlossaryEntry.language == "en")
-            .order_by(GlossaryEntry.position)
-        ).all()
-    ]
-    return english_vocabulary(rules, glossary)
-
-
-def vocabularies(
-    session: Session, edition: Edition, languages: Iterable[str]
-) -> dict[str, Vocabulary]:
-    """Each language's vocabulary for an edition (French and Spanish built on the English one)."""
-    english = edition_vocabulary(session, edition)
-    result = {"en": english}
-    for language in sorted(set(languages) - {"en"}):
-        titles = dict(
-            session.execute(
-                select(Rule.number, RuleText.title)
-                .join(RuleText, RuleText.rule_id == Rule.id)
-                .join(Edition, Edition.id == Rule.edition_id)
-                .where(
-                    Edition.kind == "translations",
-                    RuleText.language == language,
-                    RuleText.follows_edition_id == edition.id,
-                    RuleText.title != "",
-                )
-            ).all()
-        )
-        learned = learned_names(session, language)
-        result[language] = translated_vocabulary(language, english, titles, learned)
-    return result
 
 
 class _Rows:
@@ -266,10 +201,11 @@ def _term_links(
     sources, kb.links.walk); without one, or for an edition with no lineages, every text is
     matched here.
     """
-    vocab = vocabularies(session, edition, {s.language for s in sources})
     if rows.shared is not None:
         walk = walk if walk is not None else TermWalk(sources)
+        vocab = vocabularies(session, edition, {s.language for s in sources}, walk.learned)
         return walk.step(vocab, rows, emit=rows.kept)
+    vocab = vocabularies(session, edition, {s.language for s in sources})
     linked: dict[str, set[int]] = defaultdict(set)
     for i, matches in CarriedMatches(sources).matches(vocab):
         source = sources[i]

@@ -69,6 +69,7 @@ class TermWalk:
         self.lineages: Mapping[str, int] = {}
         self.shared: Any = None
         self.looked_at = 0  # texts resolved again, over the whole walk (for the log)
+        self.learned: dict[str, dict[str, str]] = {}  # kb.links.build.vocabularies' names
 
     def step(self, vocabularies: Mapping[str, Vocabulary], rows: Any, *, emit: bool = True) -> Any:
         """Walk into the edition of ``rows`` (a ``kb.links.build._Rows`` with lineages); return
