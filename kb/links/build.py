@@ -307,10 +307,9 @@ def build_links(
     if editions is None:  # every French and Spanish text matched with the names stored now
         mark_learned(session)
     log.info(
-        "links built in %.2f s (%d texts matched, %d resolved again, for %d editions)",
+        "links built in %.2f s (%d texts matched for %d editions)",
         time.perf_counter() - began,
         walk.carried.rematched,
-        walk.looked_at,
         len(targets),
     )
     clarifications = {s.owner for s in sources if s.source_type == "clarification_text"}
