@@ -36,25 +36,32 @@ SOURCES = [
     ),
     _TermSource("card_text", 4, 8, "en", "Chapter abilities of a Saga trigger.", ("Saga Scribe",)),
     _TermSource("clarification_text", 5, 3, "en", "Nothing here names a rule at all.", ()),
+    _TermSource("clarification_text", 6, 4, "en", "You don't need to find a basic land card.", ()),
 ]
 
 _REPLACEMENT = GlossaryItem("Replacement Effect", "An effect that replaces an event. See rule 614.")
 
 
 def _edition(
-    rules: list[tuple[str, str, str, int | None]], replacement: GlossaryItem = _REPLACEMENT
+    rules: list[tuple[str, str, str, int | None]],
+    replacement: GlossaryItem = _REPLACEMENT,
+    search: str = "",
 ) -> tuple:
     entries = [RuleEntry(number, kind, title, "") for number, kind, title, _ in rules]
     lineages = {number: lineage for number, _, _, lineage in rules if lineage is not None}
     numbers = {number: 100 + i for i, (number, *_) in enumerate(rules)}
-    return english_vocabulary(entries, [replacement]), numbers, lineages
+    glossary = [replacement]
+    if search:  # a rule kb.links.described names by concept
+        glossary.append(GlossaryItem("Search", f"To look for a card. See rule {search}."))
+    return english_vocabulary(entries, glossary), numbers, lineages
 
 
 _ELSEWHERE = GlossaryItem("Replacement Effect", "An effect that replaces an event. See rule 616.")
 
 # Six editions: one repeated, then the same numbers with Saga Cards in another lineage, Vote
 # renumbered (701.32 becomes Goad), Plot without a lineage, Saga Cards gone for one edition and
-# back again, and the replacement effects' rule moved to one no edition has.
+# back again, the replacement effects' rule moved to one no edition has, then back, and the
+# rule of searching renumbered.
 EDITIONS = [
     _edition(
         [
@@ -112,6 +119,18 @@ EDITIONS = [
         ],
         _ELSEWHERE,
     ),
+    *(  # then only the rule of "search" (701.23b: failing to find) renumbered
+        _edition(
+            [
+                ("614", "rule", "Replacement Effects", 3),
+                (number, "rule", "Search", 7),
+                ("701.38", "rule", "Vote", 1),
+                ("714", "chapter", "Saga Cards", 2),
+            ],
+            search=number,
+        )
+        for number in ("701.19", "701.19", "701.23")
+    ),
 ]
 STUBS = [_Edition(i + 1, dt.date(2020 + i, 1, 1)) for i in range(len(EDITIONS))]
 
@@ -151,14 +170,17 @@ def test_walking_the_editions_gives_the_rows_of_matching_every_text_in_each() ->
     own, lineage_rows, walk = _walked(every)
     assert (own, lineage_rows) == _every_text_matched(every)
     # The repeated edition looked at no text; the others only at the texts they concern.
-    assert walk.looked_at < 4 * len(SOURCES)
+    assert walk.looked_at < 5 * len(SOURCES)
     runs = {(r["matched"], r["first_date"].year, r["last_date"].year) for r in lineage_rows}
-    assert ("votes", 2020, 2026) in runs  # one row across the renumbering
+    assert ("votes", 2020, 2029) in runs  # one row across the renumbering
     assert {("Saga", 2020, 2021), ("Saga", 2022, 2022), ("Saga", 2023, 2023)} <= runs
-    assert ("Saga", 2025, 2026) in runs  # Saga Cards gone in 2024
+    assert ("Saga", 2025, 2029) in runs  # Saga Cards gone in 2024
     assert ("If it would", 2020, 2025) in runs
     assert any(r["target"] == "702.170" for rows in own[4:] for r in rows)  # no lineage: its own
-    assert any(r["target"] == "616" for r in own[-1])  # the implied rule moved
+    assert any(r["target"] == "616" for r in own[6])  # the implied rule moved
+    assert ("don't need to find", 2027, 2029, "701.23") in {
+        (r["matched"], r["first_date"].year, r["last_date"].year, r["target"]) for r in lineage_rows
+    }
     assert any(r["kind"] == "explicit" for r in own[0])
 
 

@@ -34,7 +34,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .described import described_inputs, described_matches
+from .described import described_inputs, described_matches, may_describe
 from .terms import Term, TermMatch, Vocabulary
 from .words import phrase_words, tokenize
 
@@ -153,6 +153,18 @@ def implied_inputs(vocab: Vocabulary) -> tuple[Any, ...]:
     titles = tuple((t.words, t.targets, t.concept) for t in _interaction_titles(vocab))
     concepts = tuple(vocab.concepts.get(c, ()) for c in (REPLACEMENT, STATE_BASED, LAYERS))
     return (concepts, titles, described_inputs(vocab))
+
+
+def implied_change(before: tuple[Any, ...] | None, after: tuple[Any, ...]) -> Any:
+    """Which rulings a change of :func:`implied_inputs` (``before`` to ``after``) concerns, as a
+    test of (text, card context): every one, unless only some descriptions' rules changed (a
+    rule of kb.links.described renumbered): then those where one of them shows."""
+    if before == after:
+        return lambda text, context: False
+    if not before or not after or before[:2] != after[:2]:
+        return lambda text, context: True
+    which = [k for k, (a, b) in enumerate(zip(before[2], after[2], strict=True)) if a != b]
+    return lambda text, context: may_describe(text, context.texts, which)
 
 
 def _interaction_titles(vocab: Vocabulary) -> list[Term]:

@@ -9,7 +9,8 @@ lineage rows open for it, and in each edition looks again only at the texts some
 - a term whose shape changed (the text is matched again, :class:`CarriedMatches`);
 - a term whose rules changed (the text's spans are resolved again);
 - the vocabulary the implied-rule patterns read (:func:`kb.links.implied.implied_inputs`) changed:
-  the English rulings' implied rules are found again;
+  the implied rules of the English rulings it concerns are found again (all of them, or when only
+  a described rule was renumbered, those where its description shows);
 - a rule number whose lineage changed (renumbering): the text's rows are placed again.
 
 Any other text reads exactly as in the edition before, so its lineage rows simply go on. The rows
@@ -24,7 +25,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .carry import CarriedMatches
-from .implied import implied_inputs, implied_matches
+from .implied import implied_change, implied_inputs, implied_matches
 from .references import Reference, find_references
 from .terms import TermMatch, Vocabulary
 
@@ -100,7 +101,11 @@ class TermWalk:
                     if terms.get(words) != before.get(words):
                         again.update(index.get(words, ()))
             if implied != self.implied:
-                again.update(self.english)
+                concerns = implied_change(self.implied, implied)
+                for i in self.english:
+                    source = self.sources[i]
+                    if i not in again and concerns(source.text, source.context):
+                        again.add(i)
             for number in lineages.keys() | self.lineages.keys():
                 if lineages.get(number) != self.lineages.get(number):
                     placed.update(self.by_number.get(number, ()))
