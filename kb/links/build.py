@@ -29,19 +29,12 @@ from sqlalchemy.orm import Session
 
 from kb.bulk import insert_many
 from kb.db import documents_digest
-from kb.models import (
-    DerivedState,
-    Edition,
-    GlossaryEntry,
-    Link,
-    Rule,
-    RuleText,
-)
+from kb.models import DerivedState, Edition, Link, Rule
 from kb.versions import EditionRef, english_editions, resolve_edition
 
 from .carry import CarriedMatches
 from .implied import implied_matches
-from .learned import learned_names, mark_learned
+from .learned import mark_learned
 from .lineage_rows import (
     LINEAGE_SOURCES,
     LineageLinks,
@@ -51,71 +44,14 @@ from .lineage_rows import (
 )
 from .references import Reference, find_references
 from .rule_sources import BodyReferences, edition_sources, translation_sources
-from .terms import (
-    GlossaryItem,
-    RuleEntry,
-    TermMatch,
-    Vocabulary,
-    english_vocabulary,
-    translated_vocabulary,
-)
+from .terms import TermMatch
 from .text_sources import _term_sources, _TermSource, card_names, name_forms
+from .vocabularies import edition_vocabulary, vocabularies
+from .walk import TermWalk
 
 __all__ = ["build_links", "card_names", "edition_vocabulary", "name_forms", "vocabularies"]
 
 log = logging.getLogger(__name__)
-
-
-def edition_vocabulary(session: Session, edition: Edition) -> Vocabulary:
-    """The English term vocabulary of one edition, from its rules and glossary."""
-    rules = [
-        RuleEntry(number, kind, title or "", body or "")
-        for number, kind, title, body in session.execute(
-            select(Rule.number, Rule.kind, RuleText.title, RuleText.body)
-            .join(RuleText, RuleText.rule_id == Rule.id)
-            .where(Rule.edition_id == edition.id, RuleText.language == "en")
-            .order_by(Rule.sort_key)
-        ).all()
-    ]
-    glossary = [
-        GlossaryItem(term, definition, redirect, bool(obsolete))
-        for term, definition, redirect, obsolete in session.execute(
-            select(
-                GlossaryEntry.term,
-                GlossaryEntry.definition,
-                GlossaryEntry.redirect,
-                GlossaryEntry.obsolete,
-            )
-            .where(GlossaryEntry.edition_id == edition.id, GlossaryEntry.language == "en")
-            .order_by(GlossaryEntry.position)
-        ).all()
-    ]
-    return english_vocabulary(rules, glossary)
-
-
-def vocabularies(
-    session: Session, edition: Edition, languages: Iterable[str]
-) -> dict[str, Vocabulary]:
-    """Each language's vocabulary for an edition (French and Spanish built on the English one)."""
-    english = edition_vocabulary(session, edition)
-    result = {"en": english}
-    for language in sorted(set(languages) - {"en"}):
-        titles = dict(
-            session.execute(
-                select(Rule.number, RuleText.title)
-                .join(RuleText, RuleText.rule_id == Rule.id)
-                .join(Edition, Edition.id == Rule.edition_id)
-                .where(
-                    Edition.kind == "translations",
-                    RuleText.language == language,
-                    RuleText.follows_edition_id == edition.id,
-                    RuleText.title != "",
-                )
-            ).all()
-        )
-        learned = learned_names(session, language)
-        result[language] = translated_vocabulary(language, english, titles, learned)
-    return result
 
 
 class _Rows:
@@ -142,6 +78,7 @@ class _Rows:
         self.rows: list[dict[str, Any]] = []
         self.counts: dict[str, int] = defaultdict(int)
         self.translation_ids: list[int] = []  # translated texts that now follow this edition
+        self.kept = True  # False: only the lineage rows of this edition are wanted
 
     def add(
         self,
@@ -228,8 +165,13 @@ def _rule_numbers(session: Session, edition: Edition) -> dict[str, int]:
     return {number: rule_id for number, rule_id in session.execute(query).all()}
 
 
-def edition_rows(session: Session, edition: Edition, shared: LineageLinks) -> _Rows:
-    """The rows of one edition, its rulings' and cards' term links collected per lineage."""
+def edition_rows(
+    session: Session, edition: Edition, shared: LineageLinks, *, kept: bool = True
+) -> _Rows:
+    """The rows of one edition, its rulings' and cards' term links collected per lineage.
+
+    ``kept``: the edition's own rows are wanted (not only its lineage rows).
+    """
     numbers: dict[str, int] = {}
     lineages: dict[str, int] = {}
     for number, rule_id, lineage in session.execute(
@@ -241,7 +183,9 @@ def edition_rows(session: Session, edition: Edition, shared: LineageLinks) -> _R
     order = shared.orders.get(edition.id)
     if order is None:  # not an English edition: no lineages
         return _Rows(edition, numbers)
-    return _Rows(edition, numbers, lineages, shared, order)
+    rows = _Rows(edition, numbers, lineages, shared, order)
+    rows.kept = kept
+    return rows
 
 
 def _term_links(
@@ -249,20 +193,24 @@ def _term_links(
     edition: Edition,
     rows: _Rows,
     sources: Sequence[_TermSource],
-    carried: CarriedMatches | None = None,
+    walk: TermWalk | None = None,
 ) -> dict[str, set[int]]:
     """Explicit references (rulings) and term links of every text; return the owners linked.
 
-    ``carried`` keeps the texts' term spans from the edition linked before (the same sources).
+    ``walk`` carries the texts' term links from the English edition walked before (the same
+    sources, kb.links.walk); without one, or for an edition with no lineages, every text is
+    matched here.
     """
+    if rows.shared is not None:
+        walk = walk if walk is not None else TermWalk(sources)
+        vocab = vocabularies(session, edition, {s.language for s in sources}, walk.learned)
+        return walk.step(vocab, rows, emit=rows.kept)
     vocab = vocabularies(session, edition, {s.language for s in sources})
     linked: dict[str, set[int]] = defaultdict(set)
-    carried = carried if carried is not None else CarriedMatches(sources)
-    for i, matches in carried.matches(vocab):
+    for i, matches in CarriedMatches(sources).matches(vocab):
         source = sources[i]
         if source.source_type == "clarification_text":
             rows.explicit(source.source_type, source.source_id, source.language, source.text)
-            # and the rules it applies without naming them (edition by edition: their numbers)
             matches = matches + implied_matches(
                 vocab[source.language], source.text, matches, source.context
             )
@@ -285,11 +233,16 @@ def build_links(
     (``links:<edition id>``, with the documents digest), so that a rebuild killed half-way
     resumes at the first edition not yet done, against the same documents, instead of starting
     over; the caller marks the whole ``links`` stage once this returns.
+
+    The term links of rulings and cards are walked through the English editions oldest first
+    (kb.links.walk): through the given ones when the other editions' lineage rows can stay,
+    else through all of them, the others' rows left as they are but for their lineage rows.
     """
     began = time.perf_counter()
     digest = documents_digest(session) if commit_each else ""
+    english = english_editions(session)
     if editions is None:
-        targets = english_editions(session)
+        targets = english
     else:
         chosen = {row.id: row for row in (resolve_edition(session, e) for e in editions)}
         targets = sorted(chosen.values(), key=lambda e: (e.effective_date, e.id))
@@ -297,25 +250,33 @@ def build_links(
     if editions is None and not done:
         session.execute(delete(Link))
     sources = _term_sources(session) if targets else []
-    carried = CarriedMatches(sources)
+    walk = TermWalk(sources)
     totals: dict[str, int] = defaultdict(int)
     linked: dict[str, set[int]] = defaultdict(set)
     shared = LineageLinks.of(session)
     bodies = BodyReferences()  # each distinct rule body parsed once, whatever its editions
-    linked_now: set[int] = set()
-    for edition in targets:
+    target_ids = {e.id for e in targets}
+    digests = lineage_digests(session) if sources else {}
+    reuse = bool(sources) and editions is not None and reusable(session, digests, target_ids)
+    walked = [] if not sources or reuse else [e for e in english if e.id not in target_ids]
+    for edition in sorted([*targets, *walked], key=lambda e: (e.effective_date, e.id)):
+        if edition.id not in target_ids:  # only its lineage rows are made again
+            rows = edition_rows(session, edition, shared, kept=False)
+            _merge(linked, _term_links(session, edition, rows, sources, walk))
+            continue
         if edition.id in done:
             log.info("links into edition %s already built by an interrupted run", edition.key)
+            if sources:
+                rows = edition_rows(session, edition, shared, kept=False)
+                _merge(linked, _term_links(session, edition, rows, sources, walk))
             continue
         session.execute(
             delete(Link).where(Link.target_edition_id == edition.id)
         )  # its lineage rows are all made again below
         rows = edition_rows(session, edition, shared)
-        linked_now.add(edition.id)
         edition_sources(session, edition, rows, bodies)
         translation_sources(session, edition, rows, bodies)
-        for source_type, owners in _term_links(session, edition, rows, sources, carried).items():
-            linked[source_type] |= owners
+        _merge(linked, _term_links(session, edition, rows, sources, walk))
         _forget_moved_translations(session, rows)
         insert_many(session, Link, rows.rows)
         for key, value in rows.counts.items():
@@ -325,10 +286,11 @@ def build_links(
             session.commit()
         log.info("linked edition %s: %d links", edition.key, len(rows.rows))
     if sources:
-        chosen_ids = None if editions is None else {e.id for e in targets}
-        totals["term"] += _lineage_links(
-            session, sources, carried, shared, linked_now, linked, chosen_ids
-        )
+        walk.finish()
+        if reuse:
+            shared.load(session, target_ids)
+        totals["term"] += shared.replace_all(session)
+        record_digests(session, digests)
     if editions is None if unfollowed is None else unfollowed:
         # Translations that follow no English edition (none was loaded when they were).
         session.execute(
@@ -347,7 +309,7 @@ def build_links(
     log.info(
         "links built in %.2f s (%d texts matched for %d editions)",
         time.perf_counter() - began,
-        carried.rematched,
+        walk.carried.rematched,
         len(targets),
     )
     clarifications = {s.owner for s in sources if s.source_type == "clarification_text"}
@@ -367,36 +329,9 @@ def build_links(
 _EDITION_STAGE = "links:"
 
 
-def _lineage_links(
-    session: Session,
-    sources: Sequence[_TermSource],
-    carried: CarriedMatches,
-    shared: LineageLinks,
-    linked_now: set[int],
-    linked: dict[str, set[int]],
-    targets: set[int] | None,
-) -> int:
-    """Finish the lineage rows with the editions not linked in this run; write them all.
-
-    A lineage row spans editions, so each one's matches count. When only some editions are
-    relinked (``targets``) and the others' rule lineages are as the stored rows were made with,
-    those rows are kept for the others; else the other editions are matched again (a rebuild
-    resumed after an interruption, or lineages renamed since).
-    """
-    digests = lineage_digests(session)
-    reuse = targets is not None and reusable(session, digests, targets)
-    if reuse:
-        shared.load(session, targets or set())
-    for edition in english_editions(session):
-        if edition.id in linked_now or (reuse and edition.id not in (targets or set())):
-            continue
-        rows = edition_rows(session, edition, shared)
-        found = _term_links(session, edition, rows, sources, carried)
-        for source_type, owners in found.items():  # its own rows are kept as they are
-            linked[source_type] |= owners
-    written = shared.replace_all(session)
-    record_digests(session, digests)
-    return written
+def _merge(linked: dict[str, set[int]], found: dict[str, set[int]]) -> None:
+    for source_type, owners in found.items():
+        linked[source_type] |= owners
 
 
 def _forget_moved_translations(session: Session, rows: _Rows) -> None:

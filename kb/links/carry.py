@@ -33,22 +33,40 @@ class CarriedMatches:
         self.shapes: dict[str, dict[tuple[str, ...], tuple[Any, ...]]] = {}
         self.words: dict[str, dict[str, array[int]]] = {}  # language -> word -> texts with it
         self.rematched = 0
+        # The same, noted as each text is first matched (its words are at hand then).
+        self.noted: dict[str, dict[str, array[int]]] = {}
+        self.counts: dict[str, list[int]] = {}  # language -> [texts noted, texts]
+        for source in sources:
+            self.counts.setdefault(source.language, [0, 0])[1] += 1
 
     def matches(
         self, vocabularies: Mapping[str, Vocabulary]
     ) -> Iterator[tuple[int, list[TermMatch]]]:
         """Each text's place and term matches for these vocabularies, in the order of the texts."""
-        stale = self._stale(vocabularies)
+        stale = self.stale(vocabularies)
         for i, source in enumerate(self.sources):
             vocabulary = vocabularies[source.language]
             spans = self.spans[i]
             if spans is None or i in stale:
-                spans = self.spans[i] = vocabulary.spans(source.text, source.mask)
-                self.rematched += 1
+                spans = self.rematch(i, vocabulary)
             yield i, [vocabulary.resolve(span) for span in spans]
 
-    def _stale(self, vocabularies: Mapping[str, Vocabulary]) -> set[int]:
-        """The texts whose spans the change of vocabulary may move (unmatched texts aside)."""
+    def rematch(self, i: int, vocabulary: Vocabulary) -> list[Span]:
+        """Match one text again (its vocabulary changed where it may matter, or never matched)."""
+        source = self.sources[i]
+        first = self.spans[i] is None
+        spans = self.spans[i] = vocabulary.spans(source.text, source.mask)
+        self.rematched += 1
+        if first and source.language not in self.words:
+            index = self.noted.setdefault(source.language, {})
+            for word in {t.norm for t in tokenize(source.text, source.language)}:
+                index.setdefault(word, array("i")).append(i)
+            self.counts[source.language][0] += 1
+        return spans
+
+    def stale(self, vocabularies: Mapping[str, Vocabulary]) -> set[int]:
+        """The texts whose spans the change of vocabulary since the last call may move
+        (unmatched texts aside); the vocabularies' shapes are kept for the next call."""
         stale: set[int] = set()
         for language in sorted({s.language for s in self.sources}):
             shape = vocabularies[language].shape()
@@ -66,7 +84,11 @@ class CarriedMatches:
     def _index(self, language: str) -> dict[str, array[int]]:
         """Which texts of a language hold each word (built the first time it is needed)."""
         index = self.words.get(language)
-        if index is None:
+        noted, total = self.counts.get(language, [0, 0])
+        if index is None and noted == total:  # every text noted as it was first matched
+            index = self.words[language] = self.noted.pop(language, {})
+        elif index is None:
+            self.noted.pop(language, None)
             index = self.words[language] = {}
             for i, source in enumerate(self.sources):
                 if source.language == language:

@@ -47,7 +47,7 @@ Measured on the dev split of ``tests/data/links/labelled_unseen.json`` and the 1
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from .terms import Term, TermMatch, Vocabulary
@@ -219,14 +219,39 @@ DESCRIPTIONS: tuple[Description, ...] = (
 )
 
 
+def _concepts(vocab: Vocabulary) -> dict[str, tuple[str, ...]]:
+    concepts = vocab.memo.get("described")
+    if concepts is None:  # quotes and case folded once per vocabulary
+        concepts = vocab.memo["described"] = {_fold(k): v for k, v in vocab.concepts.items()}
+    return concepts
+
+
+def described_inputs(vocab: Vocabulary) -> tuple[tuple[str, ...], ...]:
+    """The rules of every description's concept in a vocabulary: all it reads of one."""
+    concepts = _concepts(vocab)
+    return tuple(concepts.get(_fold(d.concept), ()) for d in DESCRIPTIONS)
+
+
+def may_describe(text: str, cards: Sequence[str], which: Iterable[int]) -> bool:
+    """Whether any of these descriptions (places in :data:`DESCRIPTIONS`) shows in a text,
+    whatever rules it names: a description that shows nowhere in it adds nothing to what it
+    implies, so a change of its rules cannot change that (kb.links.walk)."""
+    for k in which:
+        description = DESCRIPTIONS[k]
+        if description.card and not any(description.card.search(t) for t in cards):
+            continue
+        for sentence in _SENTENCE.finditer(text):
+            if description.shown.search(sentence.group()) and _with(description, sentence.group()):
+                return True
+    return False
+
+
 def described_matches(
     vocab: Vocabulary, text: str, linked: set[str], cards: Sequence[str] = ()
 ) -> list[TermMatch]:
     """The rules an English text describes in their own words (``linked``: rules already
     linked, left out; ``cards``: the rules texts of the ruling's cards)."""
-    concepts = vocab.memo.get("described")
-    if concepts is None:  # quotes and case folded once per vocabulary
-        concepts = vocab.memo["described"] = {_fold(k): v for k, v in vocab.concepts.items()}
+    concepts = _concepts(vocab)
     result = []
     for description in DESCRIPTIONS:
         targets = concepts.get(_fold(description.concept), ())

@@ -32,8 +32,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from .described import described_matches
+from .described import described_inputs, described_matches, may_describe
 from .terms import Term, TermMatch, Vocabulary
 from .words import phrase_words, tokenize
 
@@ -143,6 +144,40 @@ def implied_matches(
     return result
 
 
+def implied_inputs(vocab: Vocabulary) -> tuple[Any, ...]:
+    """Everything :func:`implied_matches` reads of a vocabulary: two vocabularies with the same
+    inputs find the same implied rules in a text whose own term matches are the same
+    (kb.links.walk carries them from one edition to the next)."""
+    if vocab.language != "en":
+        return ()
+    titles = tuple((t.words, t.targets, t.concept) for t in _interaction_titles(vocab))
+    concepts = tuple(vocab.concepts.get(c, ()) for c in (REPLACEMENT, STATE_BASED, LAYERS))
+    return (concepts, titles, described_inputs(vocab))
+
+
+def implied_change(before: tuple[Any, ...] | None, after: tuple[Any, ...]) -> Any:
+    """Which rulings a change of :func:`implied_inputs` (``before`` to ``after``) concerns, as a
+    test of (text, card context): every one, unless only some descriptions' rules changed (a
+    rule of kb.links.described renumbered): then those where one of them shows."""
+    if before == after:
+        return lambda text, context: False
+    if not before or not after or before[:2] != after[:2]:
+        return lambda text, context: True
+    which = [k for k, (a, b) in enumerate(zip(before[2], after[2], strict=True)) if a != b]
+    return lambda text, context: may_describe(text, context.texts, which)
+
+
+def _interaction_titles(vocab: Vocabulary) -> list[Term]:
+    titles = vocab.memo.get("interactions")
+    if titles is None:  # once per vocabulary, not once per ruling
+        titles = vocab.memo["interactions"] = [
+            t
+            for t in vocab.terms
+            if t.source == "title" and t.concept.startswith(_INTERACTION) and len(t.words) >= 4
+        ]
+    return titles
+
+
 def _match(text: str, start: int, end: int, targets: Iterable[str], concept: str) -> TermMatch:
     phrase = text[start:end]
     term = Term(phrase_words(phrase, "en"), phrase, tuple(targets), "implied", concept)
@@ -152,13 +187,7 @@ def _match(text: str, start: int, end: int, targets: Iterable[str], concept: str
 def _interactions(vocab: Vocabulary, text: str, found: Sequence[TermMatch]) -> list[TermMatch]:
     """Sentences about an "Interaction of …" title of three or more concepts: naming them all,
     or, for replacement effects, the order in which they apply (616.1)."""
-    titles = vocab.memo.get("interactions")
-    if titles is None:  # once per vocabulary, not once per ruling
-        titles = vocab.memo["interactions"] = [
-            t
-            for t in vocab.terms
-            if t.source == "title" and t.concept.startswith(_INTERACTION) and len(t.words) >= 4
-        ]
+    titles = _interaction_titles(vocab)
     replacement = set(vocab.concepts.get(REPLACEMENT, ()))
     fillers = {w for f in _TITLE_FILLERS for w in phrase_words(f, "en")}
     result = []

@@ -34,8 +34,8 @@ from kb.versions import english_editions
 
 from . import build
 from .build import _EDITION_STAGE, _term_sources, edition_rows
-from .carry import CarriedMatches
 from .lineage_rows import LineageLinks
+from .walk import TermWalk
 
 log = logging.getLogger(__name__)
 
@@ -153,7 +153,7 @@ def relink_card_data(session: Session, changes: CardChanges) -> dict[str, Any]:
     }
     total = 0
     editions = english_editions(session)
-    carried = CarriedMatches(sources)  # matched once, re-resolved per edition
+    walk = TermWalk(sources)  # matched once, looked at again only where an edition differs
     shared = LineageLinks.of(session)  # their lineage rows, written once every edition is matched
     for edition in editions:
         for source_type, ids in stale.items():
@@ -167,11 +167,12 @@ def relink_card_data(session: Session, changes: CardChanges) -> dict[str, Any]:
                 )
         rows = edition_rows(session, edition, shared)
         if sources:
-            build._term_links(session, edition, rows, sources, carried)
+            build._term_links(session, edition, rows, sources, walk)
         insert_many(session, Link, rows.rows)
         total += len(rows.rows)
         session.merge(DerivedState(stage=f"{_EDITION_STAGE}{edition.id}", inputs=digest))
         session.commit()
+    walk.finish()
     # An interruption before this leaves the stage behind: the full rebuild that follows
     # makes every lineage row again.
     total += shared.replace_sources(session, stale)

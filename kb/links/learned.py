@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import hashlib
 import logging
-from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy import delete, select
@@ -91,8 +90,10 @@ def relink_learned(session: Session, *, force: bool = False) -> dict[str, Any] |
         return None
     from .build import _term_sources, edition_rows, vocabularies
     from .lineage_rows import LineageLinks
+    from .walk import TermWalk
 
     sources = [s for s in _term_sources(session) if s.language in LANGUAGES]
+    walk = TermWalk(sources, explicit=False)  # each text matched once, carried edition to edition
     total = 0
     editions = english_editions(session)
     shared = LineageLinks.of(session)  # their lineage rows, replaced once every edition is matched
@@ -106,18 +107,13 @@ def relink_learned(session: Session, *, force: bool = False) -> dict[str, Any] |
             )
         )
         rows = edition_rows(session, edition, shared)
-        _match(rows, vocabularies(session, edition, LANGUAGES), sources)
+        walk.step(vocabularies(session, edition, LANGUAGES, walk.learned), rows)
         insert_many(session, Link, rows.rows)
         total += len(rows.rows)
         session.commit()
+    walk.finish()
     total += shared.replace_languages(session, LANGUAGES)
     mark_learned(session)
     session.commit()
     log.info("relinked French and Spanish term links in %d edition(s): %d", len(editions), total)
     return {"editions": len(editions), "term": total, "texts": len(sources)}
-
-
-def _match(rows: Any, vocab: dict[str, Any], sources: Sequence[Any]) -> None:
-    """Term links of the texts, as kb.links.build makes them (explicit references left out)."""
-    for source in sources:
-        rows.terms(source, vocab[source.language].match(source.text, mask=source.mask))

@@ -1,0 +1,215 @@
+"""Term links of rulings and card texts, walked through the editions in order, per change only.
+
+Every clarification and card text is read in every English edition, but two consecutive editions
+differ in a handful of terms and a renumbering at most, while the texts number tens of thousands.
+So the walk keeps, for each text, its term spans (:mod:`kb.links.carry`), what they and the
+implied-rule patterns resolved to (the rule numbers, in the order a link row is made) and the
+lineage rows open for it, and in each edition looks again only at the texts something concerns:
+
+- a term whose shape changed (the text is matched again, :class:`CarriedMatches`);
+- a term whose rules changed (the text's spans are resolved again);
+- the vocabulary the implied-rule patterns read (:func:`kb.links.implied.implied_inputs`) changed:
+  the implied rules of the English rulings it concerns are found again (all of them, or when only
+  a described rule was renumbered, those where its description shows);
+- a rule number whose lineage changed (renumbering): the text's rows are placed again.
+
+Any other text reads exactly as in the edition before, so its lineage rows simply go on. The rows
+an edition stores itself (a ruling's explicit references, a term naming a rule without lineage)
+are made for every edition from what the walk keeps. Editions not consecutive among the English
+editions (a relink of some) start the texts afresh.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .carry import CarriedMatches
+from .implied import implied_change, implied_inputs, implied_matches
+from .references import Reference, find_references
+from .terms import TermMatch, Vocabulary
+
+__all__ = ["TermWalk"]
+
+_Output = tuple[str, str, int, int]  # the rule number, the words as written, start, end
+_Key = tuple[str, int, str, str, int, int, int]  # kb.links.lineage_rows' key
+
+
+class TermWalk:
+    """The term links of a fixed list of texts, carried from one English edition to the next.
+
+    ``explicit``: also make the rulings' explicit references (``kb.links.build``; the learned-term
+    relink makes term links only).
+    """
+
+    def __init__(self, sources: Sequence[Any], *, explicit: bool = True) -> None:
+        self.sources = sources
+        self.carried = CarriedMatches(sources)
+        count = len(sources)
+        self.outputs: list[tuple[_Output, ...]] = [()] * count
+        self.words: list[frozenset[tuple[str, ...]]] = [frozenset()] * count
+        self.open: list[dict[_Key, list[Any]]] = [{} for _ in range(count)]
+        self.by_words: dict[str, dict[tuple[str, ...], set[int]]] = {}
+        self.by_number: dict[str, set[int]] = {}
+        self.own: set[int] = set()  # texts with a target the edition has no lineage for
+        self.refs: dict[int, tuple[Reference, ...]] = {}
+        if explicit:
+            for i, source in enumerate(sources):
+                if source.source_type == "clarification_text":
+                    found = tuple(find_references(source.text, source.language))
+                    if found:
+                        self.refs[i] = found
+        self.english = [
+            i
+            for i, s in enumerate(sources)
+            if s.source_type == "clarification_text" and s.language == "en"
+        ]
+        self.order: int | None = None  # the place of the edition walked last
+        self.resolution: dict[str, dict[tuple[str, ...], Any]] = {}
+        self.implied: Any = None
+        self.lineages: Mapping[str, int] = {}
+        self.shared: Any = None
+        self.looked_at = 0  # texts resolved again, over the whole walk (for the log)
+        self.learned: dict[str, dict[str, str]] = {}  # kb.links.build.vocabularies' names
+
+    def step(self, vocabularies: Mapping[str, Vocabulary], rows: Any, *, emit: bool = True) -> Any:
+        """Walk into the edition of ``rows`` (a ``kb.links.build._Rows`` with lineages); return
+        the owners (clarification or card, per source type) whose texts matched something now.
+
+        ``emit``: add the rows the edition stores itself to ``rows`` (not when only its lineage
+        rows are wanted: an edition an interrupted run already wrote).
+        """
+        order, lineages, shared = rows.order, rows.lineages, rows.shared
+        stale = self.carried.stale(vocabularies)
+        resolution = {
+            language: {t.words: (t.targets, t.verb_targets) for t in vocabulary.terms}
+            for language, vocabulary in vocabularies.items()
+        }
+        english = vocabularies.get("en")
+        implied = implied_inputs(english) if english is not None else None
+        again: set[int]
+        placed: set[int] = set()
+        if self.order is None or order != self.order + 1 or shared is not self.shared:
+            self.finish()
+            again = set(range(len(self.sources)))
+        else:
+            again = set(stale)
+            for language, terms in resolution.items():
+                before = self.resolution.get(language, {})
+                index = self.by_words.get(language, {})
+                for words in terms.keys() | before.keys():
+                    if terms.get(words) != before.get(words):
+                        again.update(index.get(words, ()))
+            if implied != self.implied:
+                concerns = implied_change(self.implied, implied)
+                for i in self.english:
+                    source = self.sources[i]
+                    if i not in again and concerns(source.text, source.context):
+                        again.add(i)
+            for number in lineages.keys() | self.lineages.keys():
+                if lineages.get(number) != self.lineages.get(number):
+                    placed.update(self.by_number.get(number, ()))
+            placed -= again
+        linked: dict[str, set[int]] = {}
+        for i in sorted(again):
+            source = self.sources[i]
+            vocabulary = vocabularies[source.language]
+            if self.carried.spans[i] is None or i in stale:
+                self.carried.rematch(i, vocabulary)
+                self._index_words(i, source.language)
+            matches = self._matches(i, vocabulary)
+            if matches:
+                linked.setdefault(source.source_type, set()).add(source.owner)
+            self._set_outputs(i, matches)
+            self._place(i, order, lineages, shared)
+        for i in placed:
+            self._place(i, order, lineages, shared)
+        self.looked_at += len(again)
+        self.order, self.resolution, self.implied = order, resolution, implied
+        self.lineages, self.shared = lineages, shared
+        if emit:
+            self._emit(rows)
+        return linked
+
+    def finish(self) -> None:
+        """End the open lineage rows at the edition walked last (before a gap, or at the end)."""
+        if self.order is None:
+            return
+        for runs in self.open:
+            for run in runs.values():
+                run[1] = self.order
+        self.open = [{} for _ in range(len(self.sources))]
+        self.order = None
+
+    def _matches(self, i: int, vocabulary: Vocabulary) -> list[TermMatch]:
+        """The text's term matches in this vocabulary, and for a ruling the rules it implies."""
+        source = self.sources[i]
+        spans = self.carried.spans[i] or []
+        matches = [vocabulary.resolve(span) for span in spans]
+        if source.source_type == "clarification_text":
+            matches = matches + implied_matches(vocabulary, source.text, matches, source.context)
+        return matches
+
+    def _index_words(self, i: int, language: str) -> None:
+        """Note which terms the text's spans are of (a change of their rules concerns it)."""
+        index = self.by_words.setdefault(language, {})
+        words = frozenset(span[3] for span in self.carried.spans[i] or [])
+        for gone in self.words[i] - words:
+            index[gone].discard(i)
+        for new in words - self.words[i]:
+            index.setdefault(new, set()).add(i)
+        self.words[i] = words
+
+    def _set_outputs(self, i: int, matches: list[TermMatch]) -> None:
+        outputs = tuple(
+            (target, found.matched, found.start, found.end)
+            for found in matches
+            for target in found.term.targets
+        )
+        before = {o[0] for o in self.outputs[i]}
+        after = {o[0] for o in outputs}
+        for gone in before - after:
+            self.by_number[gone].discard(i)
+        for new in after - before:
+            self.by_number.setdefault(new, set()).add(i)
+        self.outputs[i] = outputs
+
+    def _place(self, i: int, order: int, lineages: Mapping[str, int], shared: Any) -> None:
+        """The text's lineage rows in this edition: runs that go on, end or begin here."""
+        source = self.sources[i]
+        head = (source.source_type, source.source_id, source.language)
+        now: dict[_Key, str] = {}
+        own = False
+        for target, matched, start, end in self.outputs[i]:
+            lineage = lineages.get(target)
+            if lineage is None:
+                own = True
+            else:  # the last target of a key names its number, as LineageLinks.add does
+                now[(*head, matched, start, end, lineage)] = target
+        runs = self.open[i]
+        for key in [k for k in runs if k not in now]:
+            runs.pop(key)[1] = order - 1
+        for key, number in now.items():
+            run = runs.get(key)
+            if run is None:
+                run = runs[key] = [order, order, number]
+                shared.found.setdefault(key, []).append(run)
+            else:
+                run[2] = number
+        if own:
+            self.own.add(i)
+        else:
+            self.own.discard(i)
+
+    def _emit(self, rows: Any) -> None:
+        """The rows the edition stores itself, text by text as kb.links.build orders them."""
+        for i in sorted(self.refs.keys() | self.own):
+            source = self.sources[i]
+            kind, source_id, language = source.source_type, source.source_id, source.language
+            refs = self.refs.get(i)
+            if refs:
+                rows.references(kind, source_id, language, refs)
+            if i in self.own:
+                for target, matched, start, end in self.outputs[i]:
+                    if target not in rows.lineages:
+                        rows.add(kind, source_id, language, target, "term", matched, start, end)

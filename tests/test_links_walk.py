@@ -1,0 +1,189 @@
+"""Walking the editions gives exactly the rows that matching every text in each one gives."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from kb.links.build import _Rows
+from kb.links.implied import implied_matches
+from kb.links.lineage_rows import LineageLinks
+from kb.links.terms import GlossaryItem, RuleEntry, english_vocabulary
+from kb.links.text_sources import _TermSource
+from kb.links.walk import TermWalk
+
+
+@dataclass(frozen=True)
+class _Edition:
+    id: int
+    effective_date: dt.date
+
+
+SOURCES = [
+    _TermSource(
+        "clarification_text",
+        1,
+        1,
+        "en",
+        "If it would die, exile it instead. Each player votes.",
+        (),
+    ),
+    _TermSource(
+        "clarification_text", 2, 2, "en", "See rule 701.32. Put a lore counter on a Saga.", ()
+    ),
+    _TermSource(
+        "card_text", 3, 7, "en", "Will of the council — each player votes. Plot {2}{R}", ()
+    ),
+    _TermSource("card_text", 4, 8, "en", "Chapter abilities of a Saga trigger.", ("Saga Scribe",)),
+    _TermSource("clarification_text", 5, 3, "en", "Nothing here names a rule at all.", ()),
+    _TermSource("clarification_text", 6, 4, "en", "You don't need to find a basic land card.", ()),
+]
+
+_REPLACEMENT = GlossaryItem("Replacement Effect", "An effect that replaces an event. See rule 614.")
+
+
+def _edition(
+    rules: list[tuple[str, str, str, int | None]],
+    replacement: GlossaryItem = _REPLACEMENT,
+    search: str = "",
+) -> tuple:
+    entries = [RuleEntry(number, kind, title, "") for number, kind, title, _ in rules]
+    lineages = {number: lineage for number, _, _, lineage in rules if lineage is not None}
+    numbers = {number: 100 + i for i, (number, *_) in enumerate(rules)}
+    glossary = [replacement]
+    if search:  # a rule kb.links.described names by concept
+        glossary.append(GlossaryItem("Search", f"To look for a card. See rule {search}."))
+    return english_vocabulary(entries, glossary), numbers, lineages
+
+
+_ELSEWHERE = GlossaryItem("Replacement Effect", "An effect that replaces an event. See rule 616.")
+
+# Six editions: one repeated, then the same numbers with Saga Cards in another lineage, Vote
+# renumbered (701.32 becomes Goad), Plot without a lineage, Saga Cards gone for one edition and
+# back again, the replacement effects' rule moved to one no edition has, then back, and the
+# rule of searching renumbered.
+EDITIONS = [
+    _edition(
+        [
+            ("614", "rule", "Replacement Effects", 3),
+            ("701.32", "rule", "Vote", 1),
+            ("714", "chapter", "Saga Cards", 2),
+        ]
+    ),
+    _edition(
+        [
+            ("614", "rule", "Replacement Effects", 3),
+            ("701.32", "rule", "Vote", 1),
+            ("714", "chapter", "Saga Cards", 2),
+        ]
+    ),
+    _edition(
+        [
+            ("614", "rule", "Replacement Effects", 3),
+            ("701.32", "rule", "Vote", 1),
+            ("714", "chapter", "Saga Cards", 6),
+        ]
+    ),
+    _edition(
+        [
+            ("614", "rule", "Replacement Effects", 3),
+            ("701.32", "rule", "Goad", 4),
+            ("701.38", "rule", "Vote", 1),
+            ("714", "chapter", "Saga Cards", 2),
+        ]
+    ),
+    _edition(
+        [
+            ("614", "rule", "Replacement Effects", 3),
+            ("701.32", "rule", "Goad", 4),
+            ("701.38", "rule", "Vote", 1),
+            ("702.170", "rule", "Plot", None),
+        ]
+    ),
+    _edition(
+        [
+            ("614", "rule", "Replacement Effects", 3),
+            ("701.32", "rule", "Goad", 4),
+            ("701.38", "rule", "Vote", 1),
+            ("702.170", "rule", "Plot", None),
+            ("714", "chapter", "Saga Cards", 2),
+        ]
+    ),
+    _edition(
+        [
+            ("614", "rule", "Replacement Effects", 3),
+            ("701.32", "rule", "Goad", 4),
+            ("701.38", "rule", "Vote", 1),
+            ("702.170", "rule", "Plot", None),
+            ("714", "chapter", "Saga Cards", 2),
+        ],
+        _ELSEWHERE,
+    ),
+    *(  # then only the rule of "search" (701.23b: failing to find) renumbered
+        _edition(
+            [
+                ("614", "rule", "Replacement Effects", 3),
+                (number, "rule", "Search", 7),
+                ("701.38", "rule", "Vote", 1),
+                ("714", "chapter", "Saga Cards", 2),
+            ],
+            search=number,
+        )
+        for number in ("701.19", "701.19", "701.23")
+    ),
+]
+STUBS = [_Edition(i + 1, dt.date(2020 + i, 1, 1)) for i in range(len(EDITIONS))]
+
+
+def _every_text_matched(places: list[int]) -> tuple[list[list[dict]], list[dict]]:
+    """What matching each text afresh in each edition gives (as kb.links.build once did)."""
+    shared = LineageLinks(STUBS)
+    own = []
+    for place in places:
+        vocabulary, numbers, lineages = EDITIONS[place]
+        rows = _Rows(STUBS[place], numbers, lineages, shared, place)
+        for source in SOURCES:
+            matches = vocabulary.match(source.text, mask=source.mask)
+            if source.source_type == "clarification_text":
+                rows.explicit(source.source_type, source.source_id, "en", source.text)
+                matches += implied_matches(vocabulary, source.text, matches, source.context)
+            rows.terms(source, matches)
+        own.append(rows.rows)
+    return own, shared.rows()
+
+
+def _walked(places: list[int]) -> tuple[list[list[dict]], list[dict], TermWalk]:
+    shared = LineageLinks(STUBS)
+    walk = TermWalk(SOURCES)
+    own = []
+    for place in places:
+        vocabulary, numbers, lineages = EDITIONS[place]
+        rows = _Rows(STUBS[place], numbers, lineages, shared, place)
+        walk.step({"en": vocabulary}, rows)
+        own.append(rows.rows)
+    walk.finish()
+    return own, shared.rows(), walk
+
+
+def test_walking_the_editions_gives_the_rows_of_matching_every_text_in_each() -> None:
+    every = list(range(len(EDITIONS)))
+    own, lineage_rows, walk = _walked(every)
+    assert (own, lineage_rows) == _every_text_matched(every)
+    # The repeated edition looked at no text; the others only at the texts they concern.
+    assert walk.looked_at < 5 * len(SOURCES)
+    runs = {(r["matched"], r["first_date"].year, r["last_date"].year) for r in lineage_rows}
+    assert ("votes", 2020, 2029) in runs  # one row across the renumbering
+    assert {("Saga", 2020, 2021), ("Saga", 2022, 2022), ("Saga", 2023, 2023)} <= runs
+    assert ("Saga", 2025, 2029) in runs  # Saga Cards gone in 2024
+    assert ("If it would", 2020, 2025) in runs
+    assert any(r["target"] == "702.170" for rows in own[4:] for r in rows)  # no lineage: its own
+    assert any(r["target"] == "616" for r in own[6])  # the implied rule moved
+    assert ("don't need to find", 2027, 2029, "701.23") in {
+        (r["matched"], r["first_date"].year, r["last_date"].year, r["target"]) for r in lineage_rows
+    }
+    assert any(r["kind"] == "explicit" for r in own[0])
+
+
+def test_editions_walked_with_gaps_start_their_texts_afresh() -> None:
+    own, lineage_rows, _ = _walked([0, 3, 5])
+    assert (own, lineage_rows) == _every_text_matched([0, 3, 5])
