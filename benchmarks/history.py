@@ -16,13 +16,12 @@ Prints, for the 104 editions of ``cr/en`` and ``mtgjson/AllPrintings.json.xz``:
 from __future__ import annotations
 
 import argparse
-import json
-import subprocess
-import sys
 import tempfile
 import time
 from collections import Counter
 from pathlib import Path
+
+from fresh_process import run_python  # benchmarks/fresh_process.py
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -93,14 +92,7 @@ def parse_all(cr_dir: Path) -> dict:
 
 def ingest_all(home: Path, paths: list[Path], links: bool) -> dict:
     """Run ingest_paths in a new Python process and return its measurements."""
-    out = subprocess.run(
-        [sys.executable, "-c", CHILD, str(home), "1" if links else "0", *map(str, paths)],
-        check=True,
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-    )
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    return run_python(CHILD, str(home), "1" if links else "0", *map(str, paths))
 
 
 def main() -> None:

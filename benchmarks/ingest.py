@@ -9,12 +9,12 @@ from getrusage) over the seeds plus the real corpus, into a new SQLite database.
 from __future__ import annotations
 
 import argparse
-import json
 import resource
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+from fresh_process import run_python  # benchmarks/fresh_process.py
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -39,14 +39,7 @@ print(json.dumps({
 
 def run(home: Path, paths: list[Path]) -> dict:
     """Run one ingest in a new Python process and return its measurements."""
-    out = subprocess.run(
-        [sys.executable, "-c", CHILD, str(home), *map(str, paths)],
-        check=True,
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-    )
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    return run_python(CHILD, str(home), *map(str, paths))
 
 
 def counts(home: Path) -> dict:

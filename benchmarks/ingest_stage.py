@@ -15,12 +15,11 @@ Prints CPU and wall seconds, peak RSS and the load average; ``--profile`` writes
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import subprocess
-import sys
 import tempfile
 from pathlib import Path
+
+from fresh_process import run_python  # benchmarks/fresh_process.py
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -52,14 +51,7 @@ print(json.dumps({
 
 def run(home: Path, paths: list[str], profile: str = "") -> dict:
     """One ingest_paths run in a fresh process; its figures."""
-    out = subprocess.run(
-        [sys.executable, "-c", CHILD, str(home), profile, *paths],
-        check=True,
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-    )
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    return run_python(CHILD, str(home), profile, *paths)
 
 
 def main() -> None:

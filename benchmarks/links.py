@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+from fresh_process import run_python  # benchmarks/fresh_process.py
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGET_SECONDS = 15.0
@@ -51,14 +52,7 @@ print(json.dumps({"seconds": seconds, "result": result}))
 
 def child(home: Path, what: str) -> dict:
     """Run one measurement in a new Python process; return its seconds and result."""
-    out = subprocess.run(
-        [sys.executable, "-c", CHILD, str(home), what],
-        check=True,
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-    )
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    return run_python(CHILD, str(home), what)
 
 
 def main() -> None:

@@ -188,6 +188,13 @@ def out_option(help: str, *, folder: bool = False) -> Callable[[F], F]:
     return click.option("--out", type=kind, help=help)
 
 
+def read_view(ctx: click.Context, query: Callable[[Any], Any]) -> Any:
+    """Run a read-only view on the knowledge base (never creating it) in one session."""
+    db = open_existing(settings_of(ctx))
+    with db.session() as session:
+        return query(session)
+
+
 def show(
     ctx: click.Context,
     query: Callable[[Any], Any],
@@ -195,9 +202,7 @@ def show(
     as_json: bool,
 ) -> Any:
     """Run a read-only view on the knowledge base and print it as JSON or for a terminal."""
-    db = open_existing(settings_of(ctx))
-    with db.session() as session:
-        view = query(session)
+    view = read_view(ctx, query)
     if as_json:
         print_json(view)
     else:

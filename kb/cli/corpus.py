@@ -14,8 +14,8 @@ from kb.cli.app import (
     json_option,
     lang_option,
     main,
-    open_existing,
     print_json,
+    read_view,
     settings_of,
     shorten,
     show,
@@ -79,9 +79,7 @@ def quick(ctx: click.Context, printer: Any, as_json: bool, view: str, *args: Any
 
 def lookup(ctx: click.Context, query: Any, printer: Any, as_json: bool) -> None:
     """Run a lookup's view through the ORM (PostgreSQL, or what needs an alignment) and print it."""
-    db = open_existing(settings_of(ctx))
-    with db.session() as session:
-        view = query(session)
+    view = read_view(ctx, query)
     if as_json:
         print_json(view)
     else:

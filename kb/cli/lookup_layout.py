@@ -250,25 +250,21 @@ def _write(lines: list[str]) -> None:
 
 def print_rule_view(view: dict[str, Any]) -> None:
     """Print a rule: laid out here when that is sure to be rich's output, else by rich."""
-    styled = _layout()
-    lines = None if styled is None else rule_lines(view, console_width(), styled)
-    if lines is not None:
-        _write(lines)
-        return
-    from kb.cli.app import console
-    from kb.cli.reports import print_rule
-
-    print_rule(console(), view)
+    _print_view(view, rule_lines, "print_rule")
 
 
 def print_card_view(view: dict[str, Any]) -> None:
     """Print a card: laid out here when that is sure to be rich's output, else by rich."""
+    _print_view(view, card_view_lines, "print_card")
+
+
+def _print_view(view: dict[str, Any], lines_of: Any, rich_printer: str) -> None:
     styled = _layout()
-    lines = None if styled is None else card_view_lines(view, console_width(), styled)
+    lines = None if styled is None else lines_of(view, console_width(), styled)
     if lines is not None:
         _write(lines)
         return
+    from kb.cli import reports  # rich, only when the layout here cannot be sure to match it
     from kb.cli.app import console
-    from kb.cli.reports import print_card
 
-    print_card(console(), view)
+    getattr(reports, rich_printer)(console(), view)

@@ -20,7 +20,7 @@ from typing import Any
 from babel.dates import format_date
 
 from kb.langs import fold, locale
-from kb.site.env import page_root
+from kb.site.env import page_root, pager
 from kb.site.mana import symbols
 from kb.site.rules import LazyPage, Page, RulePages
 from kb.urls import card_file, site_url
@@ -358,15 +358,5 @@ def _natural(number: str) -> tuple[int, str]:
 
 
 def _pager(number: int, total: int, kind: str, lang: str, keys: dict[str, str]) -> dict[str, Any]:
-    """Previous / next / every page of a paginated list (site-absolute URLs)."""
-
-    def url(page: int) -> str:
-        return site_url(kind, lang, **keys, page=str(page))
-
-    return {
-        "number": number,
-        "total": total,
-        "previous": url(number - 1) if number > 1 else None,
-        "next": url(number + 1) if number < total else None,
-        "pages": [{"number": n, "url": url(n)} for n in range(1, total + 1)] if total > 1 else [],
-    }
+    """A card list's pager (site-absolute URLs)."""
+    return pager(number, total, lambda page: site_url(kind, lang, **keys, page=str(page)))

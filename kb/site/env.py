@@ -7,6 +7,7 @@ relative to the page being rendered here, so the built folder works from ``file:
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -176,3 +177,14 @@ def page_root(path: str) -> str:
 def base_context(lang: str, path: str, **extra: Any) -> dict[str, Any]:
     """What every template gets: its language, its path and the way back to the root."""
     return {"lang": lang, "path": path, "root": page_root(path), **extra}
+
+
+def pager(number: int, total: int, url: Callable[[int], str]) -> dict[str, Any]:
+    """Previous / next / every page of a paginated list, ``url(n)`` giving page n's address."""
+    return {
+        "number": number,
+        "total": total,
+        "previous": url(number - 1) if number > 1 else None,
+        "next": url(number + 1) if number < total else None,
+        "pages": [{"number": n, "url": url(n)} for n in range(1, total + 1)] if total > 1 else [],
+    }

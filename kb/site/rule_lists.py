@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from typing import Any, Protocol
 
 from kb.site.data import Node
-from kb.site.env import page_root
+from kb.site.env import page_root, pager
 from kb.site.rules import Page
 
 RULINGS_SHOWN = 50  # on the rule page
@@ -103,13 +103,4 @@ def list_pages(
 
 
 def _pager(lang: str, rule: str, kind: str, number: int, total: int) -> dict[str, Any]:
-    def url(page: int) -> str:
-        return list_url(lang, rule, kind, page)
-
-    return {
-        "number": number,
-        "total": total,
-        "previous": url(number - 1) if number > 1 else None,
-        "next": url(number + 1) if number < total else None,
-        "pages": [{"number": n, "url": url(n)} for n in range(1, total + 1)] if total > 1 else [],
-    }
+    return pager(number, total, lambda page: list_url(lang, rule, kind, page))
