@@ -14,6 +14,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session, selectinload
 
 from kb.corpus.numbers import is_rule_number, sort_key
+from kb.corpus.records import page_attributes
 from kb.errors import KbUsageError, NotFoundError
 from kb.langs import LANGS, PROVENANCE_ORDER, fold, language_name
 from kb.models import (
@@ -301,9 +302,7 @@ def card_view(session: Session, query: str) -> dict[str, Any]:
         select(RulingsPage).where(RulingsPage.card_id == card.id).order_by(RulingsPage.page_id)
     ).all()
     printings = sorted({(p.set_code, p.number) for p in card.printings})
-    attributes: dict[str, str] = {}
-    for page in pages:
-        attributes.update(page.attributes or {})
+    attributes = page_attributes([p.attributes for p in pages], card.mana_value)
     return {
         "key": card.key,
         "oracle_id": card.oracle_id,

@@ -6,6 +6,7 @@ import json
 import sqlite3
 from typing import Any
 
+from kb.corpus.records import page_attributes
 from kb.errors import NotFoundError
 from kb.langs import LANGS, PROVENANCE_ORDER, fold
 
@@ -95,9 +96,7 @@ def card_view(conn: sqlite3.Connection, query: str) -> dict[str, Any]:
     printings = sorted(
         set(conn.execute("SELECT set_code, number FROM printings WHERE card_id = ?", (card_id,)))
     )
-    attributes: dict[str, str] = {}
-    for page in pages:
-        attributes.update(_json(page[3]) or {})
+    attributes = page_attributes([_json(page[3]) for page in pages], mana_value)
     return {
         "key": key,
         "oracle_id": oracle_id,

@@ -19,6 +19,7 @@ from sqlalchemy.orm import Session
 from whoosh.lang.porter import stem
 
 from kb.bodies import remove_unused as remove_unused_bodies
+from kb.corpus.records import attribute_mana_value
 from kb.langs import fold
 from kb.models import (
     Card,
@@ -92,7 +93,7 @@ def choose(
     still tie (Sagas of one mana value share the same seven rulings), the page's remaining rulings
     must talk about one card's text clearly more than about any other's.
     """
-    page_mv = _page_mana_value(page)
+    page_mv = attribute_mana_value(page.attributes)
     usable = [
         m
         for m in matches
@@ -155,14 +156,6 @@ def text_affinity(texts: list[str], cards: dict[int, set[str]]) -> dict[int, flo
         card_id: sum(math.log(1 + n / document_frequency[w]) for w in page_words & words)
         for card_id, words in cards.items()
     }
-
-
-def _page_mana_value(page: RulingsPage) -> float | None:
-    raw = (page.attributes or {}).get("CMC") or (page.attributes or {}).get("MV")
-    try:
-        return float(raw) if raw is not None else None
-    except (TypeError, ValueError):
-        return None
 
 
 def recognise_pages(session: Session) -> int:

@@ -175,6 +175,26 @@ def test_card_text_output_has_iso_dates_and_names(full_settings):
     assert "12 rulings" in out
 
 
+def test_card_states_its_mana_value_once(full_settings):
+    """The seed page's ``CMC 4`` agrees with the card's mana value: one fact, said once."""
+    out = run("card", "003_c5873bb13b9e08b7", home=full_settings.home).stdout
+    assert "mana value 4" in out
+    assert "CMC" not in out
+    assert (
+        run("card", "003_c5873bb13b9e08b7", "--json", home=full_settings.home).stdout.count('"CMC"')
+        == 0
+    )
+
+
+def test_a_page_attribute_that_disagrees_with_the_card_is_kept():
+    from kb.corpus.records import page_attributes
+
+    pages = [{"CMC": "5"}, None, {"COLOR": "W"}]
+    assert page_attributes(pages, 4.0) == {"CMC": "5", "COLOR": "W"}
+    assert page_attributes(pages, 5.0) == {"COLOR": "W"}
+    assert page_attributes(pages, None) == {"CMC": "5", "COLOR": "W"}
+
+
 def test_stats_json_and_text(full_settings):
     stats = json.loads(run("stats", "--json", home=full_settings.home).stdout)
     editions = {e["key"]: e for e in stats["editions"]}

@@ -7,6 +7,7 @@ hold no database ids, so a parse can be compared field by field against a golden
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
@@ -152,11 +153,42 @@ class RulingsPageDocument(Record):
     @property
     def mana_value(self) -> float | None:
         """The ``CMC`` attribute as a number, if the page has one."""
-        raw = self.attributes.get("CMC") or self.attributes.get("MV")
-        try:
-            return float(raw) if raw is not None else None
-        except ValueError:
-            return None
+        return attribute_mana_value(self.attributes)
+
+
+#: The attribute keys under which a rulings page states its card's mana value (older pages say
+#: CMC, newer MV).
+MANA_VALUE_KEYS = ("CMC", "MV")
+
+
+def attribute_mana_value(attributes: dict[str, str] | None) -> float | None:
+    """The mana value a rulings page's attributes state, as a number (None if none or unreadable).
+
+    One reading for the recogniser, which checks a candidate card against it, and for the
+    lookups, which leave it out when it only repeats the card's own mana value.
+    """
+    attributes = attributes or {}
+    raw = next((attributes[key] for key in MANA_VALUE_KEYS if attributes.get(key)), None)
+    try:
+        return float(raw) if raw is not None else None
+    except (TypeError, ValueError):
+        return None
+
+
+def page_attributes(
+    attributes: Sequence[dict[str, str] | None], mana_value: float | None
+) -> dict[str, str]:
+    """The attribute lines of a card's rulings pages (``CMC 4``) that add to its card data.
+
+    A page's mana value that agrees with the card's only repeats the "mana value" already shown,
+    so it is left out; one that disagrees stays, because a judge should see the page differs.
+    """
+    merged: dict[str, str] = {}
+    for page in attributes:
+        merged.update(page or {})
+    if mana_value is not None and attribute_mana_value(merged) == mana_value:
+        merged = {k: v for k, v in merged.items() if k not in MANA_VALUE_KEYS}
+    return dict(sorted(merged.items()))
 
 
 # --- MTGJSON -----------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from kb.bulk import chunks
+from kb.corpus.records import page_attributes
 from kb.langs import LANGS, fold
 from kb.lookup import PROVENANCE_ORDER
 from kb.models import (
@@ -174,9 +175,6 @@ def card_details(session: Session, cards: Sequence[dict[str, Any]]) -> list[dict
         card_rulings = [rulings[i] for i in card["ruling_ids"] if i in rulings]
         card_rulings.sort(key=lambda r: (r["date"], _first_text(r["texts"]), r["id"]))
         card_pages = pages.get(card["id"], [])
-        attributes: dict[str, str] = {}
-        for page in card_pages:
-            attributes.update(page.attributes or {})
         result.append(
             {
                 **card,
@@ -188,7 +186,7 @@ def card_details(session: Session, cards: Sequence[dict[str, Any]]) -> list[dict
                 "face_details": [dict(d) for d in row.face_details or []],
                 "legalities": dict(sorted((row.legalities or {}).items())),
                 "faces": list(row.faces or []),
-                "attributes": dict(sorted(attributes.items())),
+                "attributes": page_attributes([p.attributes for p in card_pages], row.mana_value),
                 "pages": [
                     {
                         "page_id": p.page_id,
