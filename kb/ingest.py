@@ -21,7 +21,7 @@ from sqlalchemy import bindparam, delete, insert, select, update
 from sqlalchemy.exc import OperationalError, SQLAlchemyError
 from sqlalchemy.orm import Session
 
-from kb.corpus import decode_file, detect_format, mtgjson_stream, parse_text
+from kb.corpus import PARSER_VERSIONS, decode_file, detect_format, mtgjson_stream, parse_text
 from kb.corpus.records import (
     CardSetDocument,
     CompRulesDocument,
@@ -108,6 +108,8 @@ class IngestReport:
     failed: list[Failure] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
     warnings: list[Warned] = field(default_factory=list)
+    # unchanged files parsed again because a newer parser reads their format (PARSER_VERSIONS)
+    reparsed: list[str] = field(default_factory=list)
 
     @property
     def changed(self) -> bool:
@@ -155,6 +157,8 @@ def ingest_paths(
                     Document.error_line,
                     Document.error,
                     Document.file_stat,
+                    Document.format,
+                    Document.parser_version,
                 )
             )
         }
@@ -166,6 +170,9 @@ def ingest_paths(
         if progress:
             progress(key, index, len(files) * 2)
         previous = known.get(key)
+        if previous is not None and _parsed_by_other_code(previous):
+            report.reparsed.append(key)
+            previous = None  # its rows are what older code made of it: parse it again
         try:
             stat = file_stat(path)
             if previous is not None and stat is not None and previous.file_stat == stat:
@@ -223,6 +230,22 @@ def ingest_paths(
             collect_garbage(session)
             mark_derived(session, "upkeep")
     return report
+
+
+def _parser_version(format: str | None) -> int:
+    """The parser version a document of this format is made by today.
+
+    A document that never parsed has no format: it is owed a new try by any newer parser, so its
+    number is the sum of all of them, which every raise of one changes.
+    """
+    if format is None:
+        return sum(PARSER_VERSIONS.values())
+    return PARSER_VERSIONS.get(format, 0)
+
+
+def _parsed_by_other_code(previous: Any) -> bool:
+    """True when a stored document's rows (or its failure) came from another parser version."""
+    return previous.parser_version != _parser_version(previous.format)
 
 
 def _unchanged(report: IngestReport, key: str, previous: Any) -> None:
@@ -330,6 +353,7 @@ def _load_document(session: Session, item: _Pending) -> list[ParseWarning]:
         size=item.size,
         encoding=item.encoding,
         file_stat=item.stat,
+        parser_version=_parser_version(item.format),
     )
     session.add(doc)
     session.flush()
@@ -379,6 +403,7 @@ def _record_failure(
             doc = Document(path=key, sha256=digest, status="failed", size=size)
             session.add(doc)
         doc.sha256, doc.size, doc.file_stat = digest, size, stat
+        doc.parser_version = _parser_version(doc.format)
         doc.status, doc.error_line, doc.error = "failed", line, reason
 
 

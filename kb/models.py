@@ -65,6 +65,9 @@ class Document(Base):
     # The file's size, mtime, ctime and inode when its sha256 was taken (kb.ingest.file_stat):
     # a rerun that finds them unchanged skips reading the file. None: unknown or too recent.
     file_stat: Mapped[str | None] = mapped_column(String(96))
+    # kb.corpus.PARSER_VERSIONS[format] of the code that made the rows; another number (or None:
+    # made before versions were kept) means the next ingest parses the unchanged file again.
+    parser_version: Mapped[int | None] = mapped_column(Integer)
 
     warnings: Mapped[list[IngestWarning]] = relationship(
         cascade="all, delete-orphan", passive_deletes=True, order_by="IngestWarning.position"

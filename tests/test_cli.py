@@ -69,6 +69,7 @@ def test_ingest_seeds_prints_a_summary(tmp_path, seeds):
         "files": 3,
         "loaded": 0,
         "unchanged": 3,
+        "reparsed": 0,
         "failed": 0,
         "failures": [],
         "warnings": [],

@@ -91,3 +91,56 @@ def test_a_file_changed_just_now_is_hashed_on_every_run(
     assert list(_stats(settings).values()) == [None]
     reads.clear()
     assert len(ingest(settings, [corpus]).unchanged) == 1 and reads == [page]
+
+
+def test_a_newer_parser_parses_unchanged_files_of_its_format_again(
+    settings, seeds, tmp_path, monkeypatch, reads
+):
+    """Raising a format's parser version re-reads that format's files, and only those."""
+    monkeypatch.setattr(kb.ingest, "SETTLE_NS", 0)
+    corpus = tmp_path / "c"
+    shutil.copytree(seeds, corpus)
+    assert len(ingest(settings, [corpus]).loaded) == 3
+    reads.clear()
+    newer = {
+        **kb.ingest.PARSER_VERSIONS,
+        "rulings_page": kb.ingest.PARSER_VERSIONS["rulings_page"] + 1,
+    }
+    monkeypatch.setattr(kb.ingest, "PARSER_VERSIONS", newer)
+    report = ingest(settings, [corpus])
+    assert [Path(k).name for k in report.loaded] == [Path(k).name for k in report.reparsed]
+    assert len(report.reparsed) == 2 and len(report.unchanged) == 1  # the two rulings pages
+    assert sorted(p.name for p in reads) == sorted(Path(k).name for k in report.reparsed)
+    reads.clear()
+    again = ingest(settings, [corpus])  # recorded with the newer version: nothing to redo
+    assert len(again.unchanged) == 3 and not again.reparsed and reads == []
+
+
+def test_documents_made_before_parser_versions_are_parsed_once_more(
+    settings, seeds, tmp_path, monkeypatch
+):
+    """A knowledge base upgraded from before versions were kept (NULL) is parsed again once."""
+    monkeypatch.setattr(kb.ingest, "SETTLE_NS", 0)
+    corpus = tmp_path / "c"
+    shutil.copytree(seeds, corpus)
+    ingest(settings, [corpus])
+    db = open_db(settings)
+    with db.session() as s, s.begin():
+        s.execute(update(Document).values(parser_version=None))
+    db.dispose()
+    assert len(ingest(settings, [corpus]).reparsed) == 3
+    assert len(ingest(settings, [corpus]).unchanged) == 3
+
+
+def test_a_failed_document_is_retried_by_a_newer_parser(settings, tmp_path, monkeypatch):
+    """A file no parser read is owed a try by any newer one; until then it fails as before."""
+    monkeypatch.setattr(kb.ingest, "SETTLE_NS", 0)
+    corpus = tmp_path / "c"
+    corpus.mkdir()
+    (corpus / "odd.txt").write_text("Neither rules nor rulings.\n", encoding="utf-8")
+    assert len(ingest(settings, [corpus]).failed) == 1
+    assert len(ingest(settings, [corpus]).failed) == 1
+    newer = {**kb.ingest.PARSER_VERSIONS, "rule_page": kb.ingest.PARSER_VERSIONS["rule_page"] + 1}
+    monkeypatch.setattr(kb.ingest, "PARSER_VERSIONS", newer)
+    report = ingest(settings, [corpus])
+    assert len(report.reparsed) == 1 and len(report.failed) == 1

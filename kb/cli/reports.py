@@ -79,6 +79,7 @@ def ingest_summary(settings: Settings, report: IngestReport) -> dict[str, Any]:
             "files": report.files,
             "loaded": len(report.loaded),
             "unchanged": len(report.unchanged),
+            "reparsed": len(report.reparsed),
             "failed": len(report.failed),
             "failures": [
                 {"path": f.path, "line": f.line, "reason": f.reason} for f in report.failed
@@ -100,6 +101,11 @@ def print_ingest_summary(console: Console, summary: dict[str, Any]) -> None:
         f"{run['failed']} failed"
         + (f", {len(run['warnings'])} warnings" if run.get("warnings") else "")
     )
+    if run.get("reparsed"):
+        console.print(
+            f"  {run['reparsed']} unchanged documents parsed again: a newer parser reads "
+            "their format"
+        )
     for item in run.get("warnings", []):
         where = item["path"].rsplit("/", 1)[-1] + (f":{item['line']}" if item["line"] else "")
         console.print(f"  [yellow]warning[/yellow] {escape(where)}: {escape(item['message'])}")
