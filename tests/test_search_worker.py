@@ -181,6 +181,23 @@ def test_a_worker_over_its_time_is_stopped_with_a_503(
     wait_for(lambda: app.search.broad.pids() == [], "the stuck worker was killed")
 
 
+def test_a_search_over_its_cpu_limit_is_stopped_with_a_503_and_the_worker_replaced(
+    app: KbApp, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A new worker's first search imports the search modules and opens the index: far more
+    # than a millisecond of CPU.
+    monkeypatch.setattr(app.search.broad, "cpu_limit", 0.001)
+    status, headers, body = get(app, BROAD)
+    assert status == 503, body
+    assert "used more than 0.001 s of CPU and was stopped" in body["error"], body
+    assert "Retry-After" in headers and app.search.broad.failed == 1
+    wait_for(lambda: app.search.broad.pids() == [], "the stopped worker exited")
+    monkeypatch.setattr(app.search.broad, "cpu_limit", workers.CPU_LIMIT)
+    status, _, body = get(app, BROAD)  # a new worker answers the next one
+    assert status == 200, body
+    assert app.search.broad.started == 2 and app.search.broad.failed == 1
+
+
 def test_closing_the_application_stops_the_worker(home: Path) -> None:
     url = f"sqlite:///{(home / 'kb.sqlite').as_posix()}"
     application = KbApp(Settings(home=home, database_url=url))

@@ -8,9 +8,10 @@ answers it in a worker process with the server's lane rules: :data:`kb.search.la
 processes, a place in :data:`kb.search.lane.LANE` held while one answers (the same queue, wait and
 503 with ``Retry-After`` beyond them). A worker runs :data:`NICE` steps below the server, so the
 system gives the simple searches the CPU first; it opens the index on its own and follows its
-rebuilds like the server does. A worker that dies while answering, or takes more than
-:data:`TIMEOUT` seconds of the clock, is stopped and the request answered 503 saying so (the
-search is not sent again: it may be what killed it); the next broad search starts a new worker.
+rebuilds like the server does. A worker that dies while answering, uses more than
+:data:`CPU_LIMIT` seconds of CPU on one search, or hangs :data:`TIMEOUT` seconds of the clock,
+is stopped and the request answered 503 saying so (the search is not sent again: it may be what
+killed it); the next broad search starts a new worker.
 """
 
 from __future__ import annotations
@@ -33,7 +34,13 @@ from kb.search import lane
 
 log = logging.getLogger(__name__)
 
-TIMEOUT = 30.0  # seconds of the clock a worker may take to answer one broad search
+# The CPU seconds a worker may spend on one broad search. CPU rather than the clock: a worker
+# NICE steps down on a busy machine waits for the CPU, and a wall limit stopped honest searches
+# for the machine's load, not for their cost (the worker counts them itself: ITIMER_PROF).
+CPU_LIMIT = 10.0
+# Seconds of the clock before a worker that does not answer at all (stopped, deadlocked, starved
+# for minutes) is killed: the backstop, far above what CPU_LIMIT lets a search take.
+TIMEOUT = 120.0
 # The worker's niceness above the server's: simple searches get the CPU first. At 5 the worker
 # (busy back to back under an attack of broad searches) still took a quarter of a core from the
 # server's threads; at 19 it starved while an ingest ran beside and overran TIMEOUT (503s).
@@ -128,9 +135,16 @@ class _Process:
 class BroadWorkers:
     """The worker processes of one server process, started on first use, replaced when dead."""
 
-    def __init__(self, index_dir: Path, *, timeout: float = TIMEOUT, nice: int = NICE) -> None:
+    def __init__(
+        self,
+        index_dir: Path,
+        *,
+        timeout: float = TIMEOUT,
+        cpu_limit: float = CPU_LIMIT,
+        nice: int = NICE,
+    ) -> None:
         self.index_dir = str(index_dir)
-        self.timeout, self.nice = timeout, nice
+        self.timeout, self.cpu_limit, self.nice = timeout, cpu_limit, nice
         self._lock = threading.Lock()
         self._idle: list[_Process] = []
         self._all: set[_Process] = set()
@@ -146,7 +160,10 @@ class BroadWorkers:
         with lane.LANE.place():
             worker = self._take()
             try:
-                reply = worker.ask((self.index_dir, text, options), self.timeout)
+                request = (self.index_dir, text, options, self.cpu_limit)
+                reply = worker.ask(request, self.timeout)
+                if reply[0] == "cpu":  # it stopped the search itself and is exiting
+                    raise WorkerFailed(reply[1])
             except WorkerFailed as exc:
                 self.failed += 1
                 log.warning("%s (search %r)", exc, text[:200])
@@ -219,10 +236,24 @@ def _unpack(reply: tuple[Any, ...], text: str) -> dict[str, Any]:
     raise RuntimeError("the broad-search worker failed (logged)")
 
 
+class _OverCPU(BaseException):
+    """Raised by SIGPROF in a search past its CPU limit (a BaseException: no handler keeps it)."""
+
+
+def _over_cpu(signum: int, frame: Any) -> None:
+    raise _OverCPU
+
+
 def main(argv: list[str] | None = None) -> None:
-    """The worker's loop: answer searches until the server closes the socket."""
+    """The worker's loop: answer searches until the server closes the socket.
+
+    Each search runs under a profiling timer of its CPU limit. Past it, the search is stopped
+    where it stands, so the worker answers that it was stopped and exits: what the interrupted
+    search held (its open index, caches half filled) is not trusted for the next one.
+    """
     argv = sys.argv[1:] if argv is None else argv
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the server, which stops this
+    signal.signal(signal.SIGPROF, _over_cpu)
     conn = Connection(int(argv[0]))
     with contextlib.suppress(OSError):
         os.nice(int(argv[1]))
@@ -230,10 +261,25 @@ def main(argv: list[str] | None = None) -> None:
     try:
         while True:
             try:
-                index_dir, text, options = conn.recv()
+                index_dir, text, options, cpu_limit = conn.recv()
             except (EOFError, OSError):
                 return  # the server closed the socket, or died
-            conn.send(_answer(indexes, index_dir, text, options))
+            try:
+                signal.setitimer(signal.ITIMER_PROF, cpu_limit)
+                try:
+                    reply = _answer(indexes, index_dir, text, options)
+                finally:
+                    signal.setitimer(signal.ITIMER_PROF, 0)
+            except _OverCPU:
+                conn.send(
+                    (
+                        "cpu",
+                        f"the broad search used more than {cpu_limit:g} s of CPU and was"
+                        " stopped; add words or filters",
+                    )
+                )
+                return
+            conn.send(reply)
     finally:
         for index in indexes.values():
             index.close()
