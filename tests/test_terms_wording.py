@@ -69,6 +69,8 @@ def targets(vocab, text: str, mask: tuple[str, ...] = ()) -> list[str]:
         # only spells and abilities target (115.1): a pronoun before "target" stands for one
         ("This doesn’t target that opponent.", (), ["115"]),
         ("It doesn’t draw a card.", (), []),
+        ("Magmaquake doesn't target any creature.", ("Magmaquake",), ["115"]),
+        ("Magmaquake’s controller doesn't target any creature.", ("Magmaquake",), []),
         # counted, zero too
         ("Fireball can have zero targets.", (), ["115"]),
         # a progressive after a player is the action, uncontracted too; after an object a state

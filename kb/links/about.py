@@ -142,9 +142,22 @@ def is_about(text: str, start: int, end: int, names: Sequence[tuple[int, int]] =
         return True
     if _trigger_event(words) and matched[0].startswith(_TRIGGER_EVENTS):
         return True  # "When the equipped creature attacks": the event a trigger watches for
+    if last[0].startswith("target") and _named_subject(text[:start], names):
+        return True  # "Order of Succession doesn't target any players": the card's spell does
     if _object_does(words, last[0]) and not last[0].startswith(_STORY):
         return True  # "the triggered ability targets a player", "abilities that target a spell"
     return _is_be(before_verb[0]) and _participle(last[0])
+
+
+_AUXILIARY = re.compile(r"(?:\s+(?:[\w]+['’]t|can|will|may|must|only|also|still|not|never))*\s*$")
+
+
+def _named_subject(before: str, names: Sequence[tuple[int, int]]) -> bool:
+    """A card's name, then only auxiliaries and adverbs, before the verb: the card is its
+    subject. Only spells and abilities target (115.1), so a card that targets is one."""
+    end = _AUXILIARY.search(before)
+    at = end.start() if end else len(before)
+    return any(b == at for _, b in names)
 
 
 def _player_is(words: list[str]) -> bool:
