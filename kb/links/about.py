@@ -9,19 +9,22 @@ where the text is about it, which its wording shows without a parse:
 - it opens its clause, after nothing but small words and names (*If a token is exiled*, *The
   Zombie tokens are…*, *Because targets are chosen…*): it is what the clause is about;
 - it is the verb after a modal (*can target*, *must attack*, *may sacrifice*) or a participle after
-  a form of *be* (*can't be countered*, *would be destroyed*, *is exiled*): the text says whether
-  or how it happens. A future or a negation alone (*will resolve*, *won't draw*) only tells the
-  story of the card, and a progressive form is a state (*is attacking*), unless a player is
-  doing it (*you're casting*);
-- it is counted (*only one target*, *either target*);
+  a form of *be*, a pronoun's clitic too (*can't be countered*, *would be destroyed*, *it's
+  exiled*): the text says whether or how it happens. A future or a negation alone (*will
+  resolve*, *won't draw*) only tells the story of the card, and a progressive form is a state
+  (*is attacking*), unless a player is doing it (*you're casting*, *you are casting*);
+- it is counted (*only one target*, *either target*, *zero targets*);
 - a card the text is about is the subject (*Strionic Resonator targets a triggered ability*):
-  the names of the ruling's cards are names at the start of a sentence too;
-- it is the event after *when* or *whenever*, wherever that stands in the clause (*triggers
-  whenever you sacrifice a permanent*), or what a player is *allowed to* do;
+  the names of the ruling's cards are names at the start of a sentence too; and since only
+  spells and abilities target (115.1), a card or a pronoun before *target* is one (*This
+  doesn't target that opponent*, *Magmaquake doesn't target*);
+- it is the event after *when* or *whenever* that follows a trigger, wherever it stands in the
+  clause (*triggers whenever you sacrifice a permanent*), or what a player is *allowed to* do;
 - it is the subject of a passive verb wherever its clause stands (*before blockers are chosen*,
   *after blockers have been declared*), the procedure something is *part of* (*as part of
   casting a spell or activating an ability*), what a player is *let* do (*let you draw a card*),
-  or an event verb made a noun (*replaces the draw*).
+  or an event verb made a noun (*replaces the draw*, *the additional draw*, *a draw effect*,
+  but not *the game is a draw*).
 
 :func:`is_verb` tells a glossary headword's verb sense from its noun sense (*countered*, *would
 counter* is 701.6; *+1/+1 counters* is 122).
