@@ -92,7 +92,8 @@ def targets(vocab, text: str) -> list[str]:
         # the ruling is about the concept
         ("Support can target a creature another player controls.", ["115"]),
         ("If a token is exiled this way, it will cease to exist.", ["111", "406"]),
-        ("Without the word “draw,” you’re not drawing a card.", ["121"]),
+        # quoted, and a player doing it (the verb phrase's own verb is the progressive)
+        ("Without the word “draw,” you’re not drawing a card.", ["121", "121"]),
         ("For those two abilities, you don't have to control either target.", ["115"]),
         ("Spells that can't be countered are exiled by it.", ["701.6", "406"]),
         ("Counters on the land remain on it.", ["122"]),

@@ -25,6 +25,12 @@ RULES = [
     RuleEntry("205", "chapter", "Type Line", ""),
     RuleEntry("302.6", "rule", "", "A creature can’t attack unless …"),
     RuleEntry(
+        "305.7",
+        "rule",
+        "",
+        "If an effect sets a land’s subtype to one or more of the basic land types, …",
+    ),
+    RuleEntry(
         "400.7", "rule", "", "An object that moves from one zone to another becomes a new object"
     ),
     RuleEntry("400.8", "rule", "", "… it becomes a new object …"),
@@ -181,6 +187,10 @@ def test_rule_statements_name_untitled_rules(vocab) -> None:
         # 205.2: the card types
         ("It is any spell with the type creature, even if it has other types.", ["205"]),
         ("Elves are a creature type.", []),
+        # 305.7: an effect sets a land's basic land type
+        ("Nightcreep replaces all of its land types with Swamp.", ["305.7"]),
+        ("They will gain the land type Mountain.", ["305.7"]),
+        ("You may choose any card with the land type Plains.", []),
         # 729: a merged permanent, as rulings on mutate call it
         ("The merged creature has all abilities of each card.", ["729"]),
         ("The creature merged into a single name.", []),

@@ -9,15 +9,22 @@ where the text is about it, which its wording shows without a parse:
 - it opens its clause, after nothing but small words and names (*If a token is exiled*, *The
   Zombie tokens are…*, *Because targets are chosen…*): it is what the clause is about;
 - it is the verb after a modal (*can target*, *must attack*, *may sacrifice*) or a participle after
-  a form of *be* (*can't be countered*, *would be destroyed*, *is exiled*): the text says whether
-  or how it happens. A future or a negation alone (*will resolve*, *won't draw*) only tells the
-  story of the card, and a progressive form is a state (*is attacking*), unless a player is
-  doing it (*you're casting*);
-- it is counted (*only one target*, *either target*);
+  a form of *be*, a pronoun's clitic too (*can't be countered*, *would be destroyed*, *it's
+  exiled*): the text says whether or how it happens. A future or a negation alone (*will
+  resolve*, *won't draw*) only tells the story of the card, and a progressive form is a state
+  (*is attacking*), unless a player is doing it (*you're casting*, *you are casting*);
+- it is counted (*only one target*, *either target*, *zero targets*);
+- a card the text is about is the subject (*Strionic Resonator targets a triggered ability*):
+  the names of the ruling's cards are names at the start of a sentence too; and since only
+  spells and abilities target (115.1), a card or a pronoun before *target* is one (*This
+  doesn't target that opponent*, *Magmaquake doesn't target*);
+- it is the event after *when* or *whenever* that follows a trigger, wherever it stands in the
+  clause (*triggers whenever you sacrifice a permanent*), or what a player is *allowed to* do;
 - it is the subject of a passive verb wherever its clause stands (*before blockers are chosen*,
   *after blockers have been declared*), the procedure something is *part of* (*as part of
   casting a spell or activating an ability*), what a player is *let* do (*let you draw a card*),
-  or an event verb made a noun (*replaces the draw*).
+  or an event verb made a noun (*replaces the draw*, *the additional draw*, *a draw effect*,
+  but not *the game is a draw*).
 
 :func:`is_verb` tells a glossary headword's verb sense from its noun sense (*countered*, *would
 counter* is 701.6; *+1/+1 counters* is 122).
@@ -26,6 +33,7 @@ counter* is 701.6; *+1/+1 counters* is 122).
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
 _CLAUSE = re.compile(r"[.;:!?,—()\[\]]")
@@ -45,6 +53,11 @@ _MODALS = frozenset(
     "can cannot can't may must could couldn't should shouldn't might would wouldn't".split()
 )
 _BE = frozenset("is are was were isn't aren't wasn't weren't be been being".split())
+# A pronoun's clitic 's or 're is a form of *be* (*it's destroyed*, *they're exiled*), never a
+# possessive: pronouns have possessives of their own (its, their).
+_BE_CLITICS = frozenset(
+    "it's that's there's he's she's who's what's which's they're you're we're".split()
+)
 _SUBJECTS_AND_TENSES = "to will won't do does did don't doesn't didn't you they player players"
 _VERB_BEFORE = _MODALS | _BE | frozenset(_SUBJECTS_AND_TENSES.split())
 _IRREGULAR_PARTICIPLES = frozenset("dealt chosen drawn cast put shown".split())
@@ -54,7 +67,7 @@ _ADVERBS = frozenset(
 )
 _REQUIRES = frozenset("require requires required requiring".split())
 _COUNTS = frozenset(
-    "one two three four five six seven either neither multiple more fewer many several".split()
+    "zero one two three four five six seven either neither multiple more fewer many several".split()
 )
 # The quote holds the word alone (“draw,”, “attacks alone”): a quoted ability's first word
 # (“Sacrifice an artifact: …”) is card text, not the concept talked about.
@@ -68,9 +81,13 @@ _PART_OF = re.compile(
 # A verb that names an event, used as a noun: "replaces the draw" talks about the event itself.
 _EVENT_NOUNS = frozenset("draw discard sacrifice attack block".split())
 _DETERMINERS = frozenset("the that this each".split())
+_ANY = frozenset("any another every".split())
+_ARTICLES = frozenset({"a", "an"})
+_ACTORS = frozenset("player players opponent opponents controller owner".split())
 _LETS = frozenset("let lets letting allow allows".split())
 _PERSONS = frozenset("you them him her that player".split())
 _PLAYERS_DOING = frozenset("you're they're we're".split())
+_PLAYER_WORDS = frozenset("you they we player opponent".split())
 # "doesn't have to attack", "will need to sacrifice": whether it must happen, as after a modal.
 _OBLIGED = frozenset("have has had need needs needed required able allowed forced".split())
 # 603.2: a trigger event is worded "When/Whenever [event]"; 508.3a, 509.3, 601.2i and 121 word
@@ -80,13 +97,17 @@ _TRIGGER_EVENTS = ("attack", "block", "cast", "draw", "discard", "sacrific")
 # 115.1: spells and abilities are what target (and counter, destroy, exile …): the verb after
 # one says what the spell or ability does; that it resolves only tells the story.
 _OBJECTS = frozenset("spell spells ability abilities".split())
+_PRONOUNS = frozenset({"it", "this"})
 _RELATIVES = frozenset("that which can can't cannot doesn't don't won't will".split())
 _STORY = ("resolv", "cast", "activat")
 
 
-def is_about(text: str, start: int, end: int) -> bool:
-    """Whether the text is about the concept it names at ``text[start:end]``."""
-    before = text[:start]
+def is_about(text: str, start: int, end: int, names: Sequence[tuple[int, int]] = ()) -> bool:
+    """Whether the text is about the concept it names at ``text[start:end]``.
+
+    ``names``: where the names of the cards the text is about stand in it (``start, end``).
+    """
+    before = _without_names(text[:start], names)
     if before.rstrip().endswith(_OPEN_QUOTES) and _QUOTE_ENDS.match(text[end:]):
         return True
     sentence = _SENTENCE.split(before)[-1]
@@ -98,7 +119,8 @@ def is_about(text: str, start: int, end: int) -> bool:
         return True
     if _passive_subject(text[end:]):
         return True
-    last = _words(text[start:end])[-1:] or [""]
+    matched = _words(text[start:end]) or [""]
+    last = matched[-1:]  # the head of a noun phrase; a verb phrase starts with its verb
     before_verb = [w for w in words if w not in _ADVERBS][-1:]
     if not before_verb:
         return False
@@ -106,19 +128,89 @@ def is_about(text: str, start: int, end: int) -> bool:
         return True
     if _REQUIRES & set(words[-2:]):  # "a spell that requires a target" (115.1, 601.2c)
         return True
-    if before_verb[0] in _DETERMINERS and last[0] in _EVENT_NOUNS:  # "the draw"
+    if last[0] in _EVENT_NOUNS and _event_noun(words):  # "the draw", "any other draw"
         return True
     if len(words) >= 2 and words[-1] in _PERSONS and _LETS & set(words[-3:-1]):  # let you draw
         return True
-    if last[0].endswith("ing"):  # "is attacking" is a state; "you're casting" the action
-        return before_verb[0] in _PLAYERS_DOING
+    if (
+        words[-1:] == ["to"]
+        and words[-2:-1]
+        and words[-2] in _PERSONS
+        and _LETS & set(words[-4:-2])
+    ):
+        return True  # "allows you to sacrifice": what a player is allowed to do
+    if any(w.endswith("ing") for w in matched):  # "is attacking" is a state; "you're casting"
+        return before_verb[0] in _PLAYERS_DOING or _player_is(words)
     if before_verb[0] in _MODALS or _obliged(words):
         return True
-    if words[:1] and words[0] in _WHEN and last[0].startswith(_TRIGGER_EVENTS):
+    if _trigger_event(words) and matched[0].startswith(_TRIGGER_EVENTS):
         return True  # "When the equipped creature attacks": the event a trigger watches for
-    if _object_does(words) and not last[0].startswith(_STORY):
+    if last[0].startswith("target") and _named_subject(text[:start], names):
+        return True  # "Order of Succession doesn't target any players": the card's spell does
+    if _object_does(words, last[0]) and not last[0].startswith(_STORY):
         return True  # "the triggered ability targets a player", "abilities that target a spell"
-    return before_verb[0] in _BE and _participle(last[0])
+    return _is_be(before_verb[0]) and _participle(last[0])
+
+
+_AUXILIARY = re.compile(r"(?:\s+(?:[\w]+['’]t|can|will|may|must|only|also|still|not|never))*\s*$")
+
+
+def _named_subject(before: str, names: Sequence[tuple[int, int]]) -> bool:
+    """A card's name, then only auxiliaries and adverbs, before the verb: the card is its
+    subject. Only spells and abilities target (115.1), so a card that targets is one."""
+    end = _AUXILIARY.search(before)
+    at = end.start() if end else len(before)
+    return any(b == at for _, b in names)
+
+
+def _player_is(words: list[str]) -> bool:
+    """*you are casting*, *the player is activating*: the uncontracted *you're casting*, a
+    player doing it (a progressive after a player is the action, after an object a state)."""
+    kept = [w for w in words if w not in _ADVERBS]
+    return len(kept) >= 2 and kept[-1] in ("is", "are") and kept[-2] in _PLAYER_WORDS
+
+
+def _trigger_event(words: list[str]) -> bool:
+    """The words after *when*/*whenever* are a trigger event's subject: the clause opens with
+    it, or it follows *trigger(s)* later in the clause with at most a short subject before the
+    verb (*triggers whenever you sacrifice*, *triggers when a player casts*). A *when* that
+    follows no trigger is a time (*has 10 life when you cast it*)."""
+    if words[:1] and words[0] in _WHEN:
+        return True
+    at = [k for k, w in enumerate(words) if w in _WHEN]
+    if not at or len(words) - at[-1] - 1 > 3:
+        return False
+    return any(w.startswith("trigger") for w in words[: at[-1]])
+
+
+def _event_noun(words: list[str]) -> bool:
+    """An event verb made a noun: a determiner before it, or before one adjective (*the
+    additional draw*, *any other draw*), unless the word between is who acts (*have that player
+    draw*: a bare infinitive)."""
+    if words[-1:] and words[-1] in _DETERMINERS:
+        return True
+    if words[-1:] and words[-1] in _ARTICLES:  # "a draw effect"; "the game is a draw" is a tie
+        return "game" not in words
+    if len(words) < 2 or words[-2] not in _DETERMINERS | _ANY | _ARTICLES:
+        return False
+    between = words[-1]
+    return between not in _PERSONS | _ACTORS | _MODALS | _BE and not between.endswith("s")
+
+
+def _is_be(word: str) -> bool:
+    return word in _BE or word in _BE_CLITICS
+
+
+def _without_names(before: str, names: Sequence[tuple[int, int]]) -> str:
+    """The text before a concept with the ruling's card names blanked out: a name is no small
+    word, but it is a name wherever it stands, also where a sentence starts with it."""
+    for a, b in names:
+        if a < len(before):
+            if before[b : b + 2] in ("’s", "'s"):  # the name's possessive goes with it
+                b += 2
+            b = min(b, len(before))
+            before = before[:a] + " " * (b - a) + before[b:]
+    return before
 
 
 def _obliged(words: list[str]) -> bool:
@@ -127,11 +219,15 @@ def _obliged(words: list[str]) -> bool:
     return len(kept) >= 2 and kept[-1] == "to" and kept[-2] in _OBLIGED
 
 
-def _object_does(words: list[str]) -> bool:
-    """A spell or ability is the subject: *the ability targets*, *abilities that target*."""
+def _object_does(words: list[str], verb: str) -> bool:
+    """A spell or ability is the subject: *the ability targets*, *abilities that target*. Only
+    spells and abilities target (115.1), so before *target* a pronoun stands for one too
+    (*This doesn't target that opponent*, *it targets only a spell*)."""
     kept = [w for w in words if w not in _ADVERBS]
     while kept and kept[-1] in _RELATIVES:
         kept.pop()
+    if kept and kept[-1] in _PRONOUNS and verb.startswith("target"):
+        return True
     return bool(kept) and kept[-1] in _OBJECTS
 
 

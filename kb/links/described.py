@@ -33,6 +33,10 @@ body, :data:`kb.links.thesaurus.RULE_STATEMENTS`), so that it follows renumberin
   can activate the ability by sacrificing a permanent*;
 - **an ability independent of its source** (113.7a): *that ability resolves … even if Mage Slayer
   has left the battlefield*;
+- **setting a land's type** (305.7 "sets a land's subtype to one or more of the basic land types
+  … it loses … its old land types … it gains the new land types"): *replaces all of its land
+  types with Swamp*, *will gain the land type Mountain*; not *search for a card with the land
+  type Plains*;
 - **the legend rule** (704.5j) and **+1/+1 and -1/-1 counters** (704.5q) as the rules word them;
 - **summoning sickness** (302.6 "under its controller's control continuously since their most
   recent turn began"), **card types** (205.2a: *the type creature*), **instructions in the order
@@ -193,6 +197,13 @@ DESCRIPTIONS: tuple[Description, ...] = (
             r"leaves|left|is no longer on|isn[’']t on) the battlefield\b"
         ),
         also=_re(r"\babilit(?:y|ies)\b[^.]*\bresolv|\bresolv[^.]*\babilit(?:y|ies)\b"),
+    ),
+    Description(
+        "sets a land's subtype to one or more of the basic land types",
+        _re(
+            r"\b(?:replaces?|replaced|loses?|lost|gains?|gained|sets?)\b[^.]{0,40}?\bland types?\b"
+        ),
+        also=_re(r"\b(?:Plains|Islands?|Swamps?|Mountains?|Forests?)\b"),
     ),
     Description("legend rule", _re(r"\blegendary (?:permanents|creatures)\b[^.]*\bsame name\b")),
     Description(

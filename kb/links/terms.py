@@ -29,6 +29,7 @@ from typing import Any
 from .about import is_about, is_verb
 from .references import find_references
 from .thesaurus import ALIASES, GAME_NOUNS, GENERAL_CONCEPTS, RULE_STATEMENTS
+from .wording import distributed, function_words, ordinary_use, split_by_determiner, symbol_mana
 from .words import Token, phrase_gaps, phrase_words, tokenize
 
 # Participles and gerunds: "enchanted", "enchantée", "encantada" are not the Enchant keyword.
@@ -179,8 +180,11 @@ class Vocabulary:
                 i += 1
                 continue
             first, last = content[i][0], content[i + n - 1][0]
+            if ordinary_use(term.words, term.source == "symbol", text, first.start, last.end):
+                i += 1
+                continue
             general = term.general or (term.verbal and bool(self._small[i + 1]))
-            if general and not is_about(text, first.start, last.end):
+            if general and not is_about(text, first.start, last.end, hidden):
                 i += 1
                 continue
             if general and _keyword_procedure(self, term, found, content[i][1], segments):
@@ -219,6 +223,10 @@ class Vocabulary:
                 gap and self._small[i + k][-len(gap) :] != gap for k, gap in enumerate(term.gaps)
             ):
                 continue
+            if self.language == "en" and split_by_determiner(
+                term.phrase, term.verbal, term.gaps, self._small[i : i + n], token.raw
+            ):
+                continue
             if any(  # "beginning of that phase" is not the Beginning Phase
                 "of" in self._small[i + k] and "of" not in gap
                 for k, gap in enumerate(term.gaps)
@@ -252,7 +260,7 @@ def _keyword_form(word: str, phrase: str) -> bool:
 def _shape(t: Term) -> tuple[Any, ...]:
     """What matching reads of a term: everything but the rules it names."""
     flags = (t.capital, t.participle, t.bare, t.general, bool(t.verb_targets), t.verbal)
-    return (t.words, t.phrase, t.gaps, t.source == "alias", *flags)
+    return (t.words, t.phrase, t.gaps, t.source == "alias", t.source == "symbol", *flags)
 
 
 def _masked_spans(text: str, names: Iterable[str]) -> list[tuple[int, int]]:
@@ -326,7 +334,9 @@ class _Builder:
         kept = tuple(dict.fromkeys(t for t in targets if t in self.exists))
         if not words or not kept or (self.language == "en" and words in self.objects):
             return
-        general = general or (self.language == "en" and words in self.general)
+        general = general or (
+            self.language == "en" and (words in self.general or function_words(phrase))
+        )
         verbal = (
             self.language == "en"
             and len(words) > 1
@@ -466,6 +476,9 @@ def english_vocabulary(
         symbol = _SYMBOL.search(item.definition) if item.term.endswith("Symbol") else None
         if symbol:
             builder.add(symbol.group(), targets, "symbol", item.term)
+        mana = symbol_mana(item.term)
+        if mana and phrase_words(mana, language) not in builder.terms:
+            builder.add(mana, targets, "glossary", item.term)
         if len(item.term) == 1 and item.term.isupper():  # the variable X is also the symbol {X}
             builder.add("{" + item.term + "}", targets, "symbol", item.term)
     for rule in rules:
@@ -506,6 +519,9 @@ def _add_title(builder: _Builder, rule: RuleEntry, concepts: dict[str, tuple[str
     if rule.number.startswith(("701.", "702.")) and " and " in title:
         for part in title.split(" and "):
             builder.add(part, (rule.number,), "title", rule.title)
+    for phrase in distributed(title):
+        if phrase_words(phrase, builder.language) not in builder.terms:
+            builder.add(phrase, (rule.number,), "title", rule.title)
     declared = _DECLARE.match(title)
     if declared:  # "before blockers are chosen": the step's own noun, a general concept
         builder.add(declared["who"], (rule.number,), "title", rule.title, general=True)

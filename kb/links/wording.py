@@ -1,0 +1,100 @@
+"""Where a term's words, found in a text, name the term, and the names a heading stands for.
+
+The term matcher (:mod:`kb.links.terms`) finds a term's words in a text; the wording around them
+can show they are something else: two noun phrases that only sit side by side, an ordinary verb,
+a symbol quoted as part of a card's ability. Headings and glossary entries also stand for names
+a ruling writes differently (a title's coordinated nouns, a mana symbol's mana). Each rule here
+is a fact of English or of how the Comprehensive Rules name things, not a list of examples.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+# Words that open a noun phrase: one of them between two words starts a new phrase.
+_DETERMINERS = frozenset("the a an this that these those".split())
+# "Phyrexian Mana Symbol": the symbol of a kind of mana, which a ruling names by the mana itself
+# ("Phyrexian mana is not a new color"), as "X Variant" is named "X".
+_MANA_SYMBOL = re.compile(r"^(?P<mana>\w[\w ]* Mana) Symbols?$")
+# "prevent it from being untapped": the ordinary verb of a restriction, not the prevention of
+# damage (615) the glossary's Prevent means ("prevents it from dealing damage" is that).
+_PREVENT_FROM = re.compile(
+    r"^(?:\s+[\w’']+){1,4}?\s+from\s+(?!dealing\b|being dealt\b)[\w’']+ing\b"
+)
+# A quoted ability (“{T}: Add {R}.”): its cost's symbols are the card's wording, which the ruling
+# quotes whole; the ruling is about the ability, not the symbol.
+_QUOTED_ABILITY = re.compile(r"[“\"][^”\"]*:[^”\"]*[”\"]")
+# English conjunctions and prepositions of condition, comparison and time (closed classes).
+_FUNCTION_WORDS = frozenset(
+    "as though if unless instead when whenever while until before after than rather".split()
+)
+_PLURAL_NOUNS = frozenset("spells abilities permanents turns phases steps cards".split())
+
+
+def split_by_determiner(
+    phrase: str,
+    verbal: bool,
+    gaps: Sequence[tuple[str, ...]],
+    small: Sequence[tuple[str, ...]],
+    first: str,
+) -> bool:
+    """A determiner between a noun compound's words opens a second noun phrase: *the spell the
+    ability copies* is no Spell Ability, *split the cards* no Split Cards, *equipping a
+    creature* no equipped creature. A verb and its object may have one (*cast a spell*,
+    *activating the ability*, *declaring the attacker*): a ``verbal`` term, or a term that
+    starts with a verb's base form the text writes as a gerund.
+
+    ``gaps``: the small words the phrase has before each of its words; ``small``: those the text
+    has; ``first``: the text's first word of the match.
+    """
+    if verbal:
+        return False
+    head = phrase.split()[0].casefold() if phrase.split() else ""
+    if first.casefold().endswith("ing") and not head.endswith(("ed", "ing")):
+        return False
+    for k in range(1, len(small)):
+        own = gaps[k] if k < len(gaps) else ()
+        if _DETERMINERS & set(small[k]) and not _DETERMINERS & set(own):
+            return True
+    return False
+
+
+def ordinary_use(words: tuple[str, ...], symbol: bool, text: str, start: int, end: int) -> bool:
+    """Where a term's words at ``text[start:end]`` mean something else than the rule: *prevent X
+    from doing* (a restriction, not damage prevention), a cost ``symbol`` inside a quoted
+    ability."""
+    if words == ("prevent",) and _PREVENT_FROM.match(text[end:]):
+        return True
+    if symbol:
+        return any(q.start() < start and end < q.end() for q in _QUOTED_ABILITY.finditer(text))
+    return False
+
+
+def distributed(title: str) -> list[str]:
+    """The phrases a title with one modifier and two coordinated nouns stands for: *Face-Down
+    Spells and Permanents* names face-down spells and face-down permanents, *Resolving Spells
+    and Abilities* resolving spells and resolving abilities (the modifier distributes over the
+    coordination, as in any English noun phrase)."""
+    words = title.split()
+    if len(words) != 4 or words[2] != "and":
+        return []
+    modifier, first, second = words[0], words[1], words[3]
+    if first.casefold() not in _PLURAL_NOUNS or second.casefold() not in _PLURAL_NOUNS:
+        return []
+    return [f"{modifier} {first}", f"{modifier} {second}"]
+
+
+def symbol_mana(term: str) -> str | None:
+    """The mana a glossary's mana symbol entry names (``Phyrexian Mana Symbol`` -> Phyrexian
+    Mana), which rulings write without the word symbol."""
+    found = _MANA_SYMBOL.match(term)
+    return found["mana"] if found else None
+
+
+def function_words(phrase: str) -> bool:
+    """A glossary term made only of function words (*As Though*) is everyday English that
+    every ruling may use; like a general concept, it is linked only where the ruling is about
+    it (quoted, defined), not wherever it occurs."""
+    words = phrase.casefold().split()
+    return bool(words) and all(w in _FUNCTION_WORDS for w in words)
