@@ -281,7 +281,11 @@ class LanguagePlugin(Plugin):
                 stems = query_terms(analyzer, node.text)
                 if len(stems) != 1:
                     continue
-                for english in language.english_for(stems[0]):
+                englishes = language.english_for(stems[0])
+                if not englishes:
+                    cognate = language.cognate(node.text)
+                    englishes = (cognate,) if cognate else ()
+                for english in englishes:
                     if english != typed and english not in bridged:
                         bridged.append(english)
                         found.append((text_field("en"), english, boost))

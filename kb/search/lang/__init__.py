@@ -43,6 +43,10 @@ class SearchLanguage:
     # Folded endings the stemmer only knows with their accent (French "-ée(s)": "bloquées" must
     # stem as "bloquer" does, not to "bloque"): put back before stemming, the stem folded again.
     accented_endings: tuple[tuple[str, str], ...] = ()
+    # Folded endings of the language and the English endings of the same words (Spanish
+    # "-ción" is "-tion"): a word the bridge has no entry for is also searched as that English
+    # word, so the many cognates of the rules' vocabulary need no entry each.
+    cognates: tuple[tuple[str, str], ...] = ()
 
     @property
     def folded_question_words(self) -> frozenset[str]:
@@ -67,6 +71,15 @@ class SearchLanguage:
     def english_for(self, stem: str) -> tuple[str, ...]:
         """English terms for a stemmed word of this language (empty if the bridge has none)."""
         return _bridge(self).get(stem, ())
+
+    def cognate(self, word: str) -> str | None:
+        """The English word a word of this language is by its ending ("protección" ->
+        "protection"), or None: the word folded, its ending swapped by ``cognates``."""
+        folded = fold_word(word)
+        for ending, english in self.cognates:
+            if folded.endswith(ending) and len(folded) > len(ending) + 1:
+                return folded[: -len(ending)] + english
+        return None
 
 
 @cache
