@@ -190,3 +190,27 @@ def test_a_question_whose_words_name_a_card_gets_rules_first(
     with SearchIndex(real_index.index_dir) as index:
         before = index.search(question, lang="fr")["results"]
     assert before[0]["type"] == "card", [r["title"] for r in before]
+
+
+def _subrule_of(number: str, base: str) -> bool:
+    rest = number[len(base) :] if number.startswith(base) and number != base else ""
+    return bool(rest) and (rest[0].isalpha() if "." in base else rest[0] == ".")
+
+
+@pytest.mark.parametrize("with_lang", [True, False])
+def test_words_that_name_a_rule_give_the_rule_then_its_subrules_then_the_glossary_entry(
+    real_index: Any, with_lang: bool
+) -> None:
+    """Every title query of the relevance set's dev split (a rule's title, a keyword in any of
+    the three languages, a glossary term: "timestamp order" is the glossary's, which sends to
+    613.7): the rule first, then its subrules, and a glossary entry shown only after them."""
+    queries = [q for q in load_queries(RELEVANCE_SET) if q.split == "dev" and q.style == "title"]
+    assert len(queries) >= 15
+    for q in queries:
+        base = q.answers[0].removeprefix("rule:").rstrip("*")
+        results = real_index.search(q.query, lang=q.lang if with_lang else None)["results"]
+        shown = [(r["type"], r.get("number") or "") for r in results]
+        assert shown[0] == ("rule", base), (q.query, shown)
+        glossary = next((i for i, (kind, _) in enumerate(shown) if kind == "glossary"), None)
+        for kind, number in shown[1:glossary] if glossary is not None else ():
+            assert kind == "rule" and _subrule_of(number, base), (q.query, shown)

@@ -77,3 +77,63 @@ def test_french_and_spanish_stop_words(lang: str, word: str, terms: tuple[str, .
     from kb.search.analysis import query_terms, text_analyzer
 
     assert query_terms(text_analyzer(lang), word) == terms
+
+
+class _Hit(dict):
+    """A stand-in for a search hit: its stored fields, read as the ranking reads them."""
+
+    def fields(self) -> dict[str, Any]:
+        return self
+
+
+def _rule(number: str, titles: dict[str, str]) -> _Hit:
+    texts = {lang: {"title": title, "text": ""} for lang, title in titles.items()}
+    data = {"texts": texts or {"en": {"title": "", "text": "A rule's text."}}}
+    return _Hit(type="rule", number=number, edition="2026-01-16", data=data)
+
+
+def test_the_named_rule_is_the_one_whose_title_names_the_words_best() -> None:
+    """ "double initiative" (French for double strike) holds "initiative", the French title of
+    first strike: a title naming every word beats one naming them with a word to spare."""
+    from kb.search.naming import promote_named
+    from kb.search.query import QueryContext
+    from kb.search.schema import build_schema
+
+    first_strike = _rule("702.7", {"en": "First Strike", "fr": "Initiative"})
+    double_strike = _rule("702.4", {"en": "Double Strike"})
+    subrule = _rule("702.4b", {})
+    context = QueryContext(lang="fr", editions=["2026-01-16"])
+    hits = [first_strike, subrule, double_strike]
+    ranked = promote_named(build_schema(), hits, "double initiative", context)
+    assert [h["number"] for h in ranked] == ["702.4", "702.4b", "702.7"]
+
+
+def test_a_glossary_term_sends_to_its_rule_before_the_glossary_entry() -> None:
+    """ "timestamp order" is no rule's title but a glossary term whose entry says "See rule
+    613.7": that rule comes first, its subrules next, then the glossary entry."""
+    from kb.search.naming import promote_named
+    from kb.search.query import QueryContext
+    from kb.search.schema import build_schema
+
+    texts = {"en": {"title": "Timestamp Order", "text": "A system… See rule 613.7."}}
+    glossary = _Hit(type="glossary", edition="2026-01-16", data={"texts": texts, "see": ["613.7"]})
+    hits = [_rule("613.7m", {}), _rule("613.10", {}), glossary, _rule("613.7", {})]
+    context = QueryContext(lang="en", editions=["2026-01-16"])
+    ranked = promote_named(build_schema(), hits, "timestamp order", context)
+    assert [h.get("number") for h in ranked] == ["613.7", "613.7m", None, "613.10"]
+
+
+def test_spanish_cion_words_are_searched_as_their_english_tion() -> None:
+    """No bridge entry is needed for each cognate: "protección" searches "protection"."""
+    from kb.search.lang import search_language
+    from kb.search.naming import word_terms
+    from kb.search.query import QueryContext
+    from kb.search.schema import build_schema
+
+    spanish = search_language("es")
+    assert spanish.cognate("protección") == "protection"
+    assert spanish.cognate("acciones") == "actions"
+    assert spanish.cognate("criatura") is None
+    context = QueryContext(lang="es", editions=[])
+    (terms,) = word_terms(build_schema(), "protección", context)
+    assert "protect" in terms["text_en"]

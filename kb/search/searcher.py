@@ -40,6 +40,7 @@ from kb.search.query import (
     jump_numbers,
     parse_words,
 )
+from kb.search.questions import section_last
 from kb.search.readers import Readers, ReaderSets, Snapshot
 from kb.search.results import result_record
 from kb.search.schema import (
@@ -56,6 +57,7 @@ MAX_LIMIT = 100
 COMMON_SHARE, COMMON_MIN = 0.05, 200
 MAX_QUERY = 500
 QUESTION_WORDS = 3  # words left in a question from which it is ranked by the words it holds
+QUESTION_SPARE = 10  # answers looked at beyond the limit (a section counted down lets one in)
 _FILTER_TOKEN = re.compile(r'(?<!\S)[-+]?\w+:(?:"[^"]*"|\[[^\]]*\]|\S+)')
 
 
@@ -470,7 +472,8 @@ class SearchIndex:
         if rare is not NULL and 0 < len(rare_context.words) < len(every_context.words):
             within = DocSet(self._matching(rare, filt))
         priors = self._state.question_priors(self.searcher)
-        return self._best_partial(every, limit, within, set(), priors)
+        best = self._best_partial(every, limit + QUESTION_SPARE, within, set(), priors)
+        return section_last(best, limit)
 
     def _matching(self, tree: Any, filt: Any) -> set[int]:
         """The documents matching a tree among the filter's, unscored."""
