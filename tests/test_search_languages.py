@@ -137,3 +137,14 @@ def test_spanish_cion_words_are_searched_as_their_english_tion() -> None:
     context = QueryContext(lang="es", editions=[])
     (terms,) = word_terms(build_schema(), "protección", context)
     assert "protect" in terms["text_en"]
+
+
+@pytest.mark.parametrize("lang", ["es", None])
+def test_a_question_of_two_words_once_its_stop_words_are_left_out_is_searched(
+    index: Any, lang: str | None
+) -> None:
+    """ "se" and "un" are stop words, not question words: two words are left to search, which
+    are ranked as plain words are (this failed with an UnboundLocalError)."""
+    response = index.search("¿cuándo se puede lanzar un conjuro?", lang=lang)
+    assert response["query"] == "¿cuándo se puede lanzar un conjuro?"
+    assert not any(r.get("partial") for r in response["results"][: response["total"]])

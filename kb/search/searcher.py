@@ -417,11 +417,14 @@ class SearchIndex:
         filt, results = self._first_pass(text, context, types, max(limit, NAMED_DEPTH))
         hits = promote_named(self.schema, list(results), text, context)[:limit]
         response["total"] = len(results)
-        if question and len(context.words) >= QUESTION_WORDS:
+        # A question of fewer words than QUESTION_WORDS once its stop words are left out
+        # ("¿cuándo se puede lanzar un conjuro?") is ranked as other words are.
+        question = question and len(context.words) >= QUESTION_WORDS
+        some_words: list[int] = []
+        if question:
             # A question: the answer seldom holds every word of it (a ruling that does is long
             # and says little); rank by the words it holds, the rarer counting more.
             strict = {h.docnum for h in hits}
-            some_words: list[int] = []
             answers = self._question_hits(text, context, filt, limit)
             if answers is not None:
                 hits = answers
