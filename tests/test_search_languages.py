@@ -148,3 +148,25 @@ def test_a_question_of_two_words_once_its_stop_words_are_left_out_is_searched(
     response = index.search("¿cuándo se puede lanzar un conjuro?", lang=lang)
     assert response["query"] == "¿cuándo se puede lanzar un conjuro?"
     assert not any(r.get("partial") for r in response["results"][: response["total"]])
+
+
+def test_official_keyword_names_fill_in_what_the_cards_did_not_teach() -> None:
+    """A keyword name of the language's list joins the learned terms with its rule's number in
+    the corpus (found by the rule's title); a learned term of the same words wins."""
+    from kb.search.learned import with_keywords
+
+    rules = {"double strike": ("702.4", "Double Strike"), "deathtouch": ("702.2", "Deathtouch")}
+    learned = [("toque mortal", "Deathtouch", "702.2")]
+    rows = with_keywords("es", learned, rules)
+    assert ("dañar dos veces", "Double Strike", "702.4") in rows
+    assert [r for r in rows if r[0] == "toque mortal"] == learned  # not added a second time
+    assert not any(r[1] == "Flashback" for r in rows)  # no rule titled so in this corpus
+
+
+def test_question_words_joined_to_stop_words_frame_a_question() -> None:
+    from kb.search.questions import drop_question_words
+
+    assert drop_question_words("peut-on répondre à une capacité", ("fr",)) == (
+        "répondre à une capacité"
+    )
+    assert drop_question_words("l'initiative", ("fr",)) == "l'initiative"  # no question word

@@ -29,8 +29,10 @@ def drop_question_words(text: str, langs: tuple[str, ...]) -> str:
     if len(tokens) >= 3 and tokens[-1].endswith("?"):
         tokens[-1] = tokens[-1].rstrip("?")
     framing: set[str] = set()
+    stop: set[str] = set()
     for code in langs:
         framing |= search_language(code).folded_question_words
+        stop |= search_language(code).folded_stopwords
     kept, cleaned = [], []
     for token in tokens:
         if ":" in token or token in ("AND", "OR", "NOT", "ANDNOT", "ANDMAYBE", "TO"):
@@ -42,7 +44,9 @@ def drop_question_words(text: str, langs: tuple[str, ...]) -> str:
             continue
         cleaned.append(word)
         parts = [p for p in re.split(r"[-'’]", fold_word(word)) if p]
-        if not parts or not all(p in framing for p in parts):
+        # "peut-on", "y a-t-il": question words joined to stop words frame a question too
+        framed = any(p in framing for p in parts) and all(p in framing or p in stop for p in parts)
+        if not framed:
             kept.append(word)
     content = [t for t in kept if ":" not in t and not t.isupper()]
     return " ".join(kept if content else cleaned)

@@ -47,6 +47,9 @@ class SearchLanguage:
     # "-ción" is "-tion"): a word the bridge has no entry for is also searched as that English
     # word, so the many cognates of the rules' vocabulary need no entry each.
     cognates: tuple[tuple[str, str], ...] = ()
+    # Official keyword names of the language -> the English keyword, merged into the learned
+    # terms when an index is built (``kb.search.learned``).
+    keywords: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def folded_question_words(self) -> frozenset[str]:
@@ -94,21 +97,22 @@ _LEARNED: dict[str, dict[str, str]] = {}
 _LEARNED_RULES: dict[str, dict[str, str]] = {}
 
 
-def _fold_phrase(text: str) -> str:
+def fold_phrase(text: str) -> str:
+    """A phrase folded word by word, as learned terms are looked up."""
     return " ".join(fold_word(w) for w in text.split())
 
 
 def register_learned_terms(code: str, terms: Iterable[tuple[str, ...]]) -> None:
     """Add (term, English keyword[, rule]) learned from card translations to a language."""
     rows = [tuple(row) for row in terms]
-    _LEARNED[code] = {_fold_phrase(row[0]): row[1].casefold() for row in rows}
-    _LEARNED_RULES[code] = {_fold_phrase(row[0]): row[2] for row in rows if len(row) > 2 and row[2]}
+    _LEARNED[code] = {fold_phrase(row[0]): row[1].casefold() for row in rows}
+    _LEARNED_RULES[code] = {fold_phrase(row[0]): row[2] for row in rows if len(row) > 2 and row[2]}
     _bridge.cache_clear()
 
 
 def learned_rule(text: str, code: str) -> str | None:
     """The keyword rule a query names by its official term in a language ("toque mortal")."""
-    return _LEARNED_RULES.get(code, {}).get(_fold_phrase(text))
+    return _LEARNED_RULES.get(code, {}).get(fold_phrase(text))
 
 
 def learned_language(text: str) -> str | None:
@@ -116,7 +120,7 @@ def learned_language(text: str) -> str | None:
 
     None when the query is also an English keyword ("vigilance", "flash") or no term.
     """
-    folded = _fold_phrase(text)
+    folded = fold_phrase(text)
     for code in sorted(_LEARNED):
         keyword = _LEARNED[code].get(folded)
         if keyword is not None and fold_word(keyword) != folded:

@@ -17,7 +17,7 @@ _KEEP = frozenset({"contra", "sentido", "sentidos", "estado", "estados"})
 
 QUESTION_WORDS = frozenset(
     "qué que cuándo cuando cuánto cuánta cuántos cuántas cómo dónde por qué pasa ocurre sucede"
-    " puede pueden hace hacen si".split()
+    " puede pueden hace hacen si funciona funcionan".split()
 )
 
 TO_ENGLISH: dict[str, tuple[str, ...]] = {
@@ -87,7 +87,8 @@ TO_ENGLISH: dict[str, tuple[str, ...]] = {
     "turno": ("turn",),
     "fase": ("phase",),
     "paso": ("step",),
-    "comienzo": ("beginning",),
+    "comienzo": ("beginning", "start"),
+    "empezar": ("begin", "start"),
     "final": ("end",),
     "mantenimiento": ("upkeep",),
     "limpieza": ("cleanup",),
@@ -244,6 +245,18 @@ TO_ENGLISH: dict[str, tuple[str, ...]] = {
     "infectar": ("infect",),
     "tormenta": ("storm",),
     "convocar": ("convoke",),
+    "cada": ("each",),
+    "dejar": ("leave", "leaves"),
+    "responder": ("respond",),
+    "respuesta": ("response", "respond"),
+    # numbers, which the rules write in words or digits
+    "cero": ("0",),
+    "tres": ("three",),
+    "cuatro": ("four",),
+    "cinco": ("five",),
+    "siete": ("seven",),
+    "diez": ("ten",),
+    "veinte": ("twenty",),
 }
 
 # Spanish -ción / -ciones is English -tion / -tions ("protección", "acción", "prevención"):
@@ -271,6 +284,77 @@ IRREGULAR = {
     fold_word(form): fold_word(verb) for verb, forms in _FORMS.items() for form in forms.split()
 }
 
+# Keyword names as Wizards prints them on Spanish cards, with the English keyword (the title of
+# its rule). Terms learned from the corpus's card translations come first; these fill in the
+# keywords its sets do not print, so a Spanish query of a keyword's name finds its rule.
+KEYWORDS: dict[str, str] = {
+    "toque mortal": "Deathtouch",
+    "defensor": "Defender",
+    "dañar dos veces": "Double Strike",
+    "encantar": "Enchant",
+    "equipar": "Equip",
+    "dañar primero": "First Strike",
+    "destello": "Flash",
+    "volar": "Flying",
+    "prisa": "Haste",
+    "antimaleficio": "Hexproof",
+    "intimidar": "Intimidate",
+    "vínculo vital": "Lifelink",
+    "protección": "Protection",
+    "alcance": "Reach",
+    "velo": "Shroud",
+    "arrollar": "Trample",
+    "vigilancia": "Vigilance",
+    "rebatir": "Ward",
+    "mantenimiento acumulativo": "Cumulative Upkeep",
+    "cambio de fase": "Phasing",
+    "readquirir": "Buyback",
+    "sombra": "Shadow",
+    "ciclo": "Cycling",
+    "eco": "Echo",
+    "estímulo": "Kicker",
+    "retrospectiva": "Flashback",
+    "locura": "Madness",
+    "temor": "Fear",
+    "metamorfosis": "Morph",
+    "tormenta": "Storm",
+    "afinidad": "Affinity",
+    "convocar": "Convoke",
+    "dragar": "Dredge",
+    "suspender": "Suspend",
+    "persistir": "Persist",
+    "marchitar": "Wither",
+    "exaltado": "Exalted",
+    "desenterrar": "Unearth",
+    "cascada": "Cascade",
+    "aniquilador": "Annihilator",
+    "rebote": "Rebound",
+    "infectar": "Infect",
+    "grito de batalla": "Battle Cry",
+    "arma viviente": "Living Weapon",
+    "inmortal": "Undying",
+    "milagro": "Miracle",
+    "sobrecarga": "Overload",
+    "evolucionar": "Evolve",
+    "extorsionar": "Extort",
+    "otorgar": "Bestow",
+    "destreza": "Prowess",
+    "amenaza": "Menace",
+    "renombre": "Renown",
+    "despertar": "Awaken",
+    "tripular": "Crew",
+    "fabricar": "Fabricate",
+    "improvisar": "Improvise",
+    "embalsamar": "Embalm",
+    "eternizar": "Eternalize",
+    "disturbio": "Riot",
+    "escapar": "Escape",
+    "mutar": "Mutate",
+    "entrenamiento": "Training",
+    "tóxico": "Toxic",
+    "predecir": "Foretell",
+}
+
 LANGUAGE = SearchLanguage(
     code="es",
     name="Español",
@@ -279,5 +363,6 @@ LANGUAGE = SearchLanguage(
     to_english=TO_ENGLISH,
     question_words=QUESTION_WORDS,
     irregular=IRREGULAR,
+    keywords=KEYWORDS,
     cognates=COGNATES,
 )

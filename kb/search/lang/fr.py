@@ -22,7 +22,8 @@ _MORE = frozenset(
 )
 QUESTION_WORDS = frozenset(
     "que qu quoi comment combien quand pourquoi est-ce passe passe-t-il arrive arrive-t-il"
-    " faut faut-il peut peut-il peut-elle peuvent devient devient-il fait t il elle je".split()
+    " faut faut-il peut peut-il peut-elle peuvent devient devient-il fait t il elle je fonctionne"
+    " fonctionnent".split()
 )
 
 ELISIONS = frozenset("c d j l m n s t qu jusqu lorsqu puisqu quoiqu presqu".split())
@@ -95,7 +96,8 @@ TO_ENGLISH: dict[str, tuple[str, ...]] = {
     "tour": ("turn",),
     "phase": ("phase",),
     "étape": ("step",),
-    "début": ("beginning",),
+    "début": ("beginning", "start"),
+    "commencer": ("begin", "start"),
     "fin": ("end",),
     "entretien": ("upkeep",),
     "pioche": ("draw",),
@@ -254,6 +256,17 @@ TO_ENGLISH: dict[str, tuple[str, ...]] = {
     "tempête": ("storm",),
     "convocation": ("convoke",),
     "triche": ("cheating",),
+    "chaque": ("each",),
+    "répondre": ("respond",),
+    "réponse": ("response", "respond"),
+    # numbers, which the rules write in words or digits
+    "zéro": ("0",),
+    "trois": ("three",),
+    "quatre": ("four",),
+    "cinq": ("five",),
+    "sept": ("seven",),
+    "dix": ("ten",),
+    "vingt": ("twenty",),
 }
 
 # Verb forms the Snowball stemmer leaves apart from their infinitive ("perd" and "perdre").
@@ -271,6 +284,66 @@ IRREGULAR = {
     fold_word(form): fold_word(verb) for verb, forms in _FORMS.items() for form in forms.split()
 }
 
+# Keyword names as Wizards prints them on French cards, with the English keyword (the title of
+# its rule). Terms learned from the corpus's card translations come first; these fill in the
+# keywords its sets do not print, so a French query of a keyword's name finds its rule.
+KEYWORDS: dict[str, str] = {
+    "contact mortel": "Deathtouch",
+    "défenseur": "Defender",
+    "double initiative": "Double Strike",
+    "initiative": "First Strike",
+    "vol": "Flying",
+    "célérité": "Haste",
+    "défense talismanique": "Hexproof",
+    "intimidation": "Intimidate",
+    "lien de vie": "Lifelink",
+    "portée": "Reach",
+    "linceul": "Shroud",
+    "piétinement": "Trample",
+    "parade": "Ward",
+    "entretien cumulatif": "Cumulative Upkeep",
+    "phasage": "Phasing",
+    "rachat": "Buyback",
+    "ombre": "Shadow",
+    "recyclage": "Cycling",
+    "écho": "Echo",
+    "kick": "Kicker",
+    "folie": "Madness",
+    "peur": "Fear",
+    "mue": "Morph",
+    "déluge": "Storm",
+    "affinité": "Affinity",
+    "convocation": "Convoke",
+    "dragage": "Dredge",
+    "suspension": "Suspend",
+    "persistance": "Persist",
+    "flétrissement": "Wither",
+    "exaltation": "Exalted",
+    "exhumation": "Unearth",
+    "annihilateur": "Annihilator",
+    "rebond": "Rebound",
+    "infection": "Infect",
+    "cri de guerre": "Battle Cry",
+    "arme vivante": "Living Weapon",
+    "immortalité": "Undying",
+    "surcharge": "Overload",
+    "évolution": "Evolve",
+    "extorsion": "Extort",
+    "prouesse": "Prowess",
+    "renommée": "Renown",
+    "éveil": "Awaken",
+    "équipage": "Crew",
+    "fabrication": "Fabricate",
+    "partenaire": "Partner",
+    "improvisation": "Improvise",
+    "embaumement": "Embalm",
+    "émeute": "Riot",
+    "évasion": "Escape",
+    "entraînement": "Training",
+    "toxique": "Toxic",
+    "prédiction": "Foretell",
+}
+
 LANGUAGE = SearchLanguage(
     code="fr",
     name="Français",
@@ -280,5 +353,6 @@ LANGUAGE = SearchLanguage(
     to_english=TO_ENGLISH,
     question_words=QUESTION_WORDS,
     irregular=IRREGULAR,
+    keywords=KEYWORDS,
     accented_endings=(("ees", "ées"), ("ee", "ée")),
 )
