@@ -170,3 +170,22 @@ def test_question_words_joined_to_stop_words_frame_a_question() -> None:
         "répondre à une capacité"
     )
     assert drop_question_words("l'initiative", ("fr",)) == "l'initiative"  # no question word
+
+
+@pytest.mark.parametrize(
+    ("query", "lang"),
+    [
+        ("paso de limpieza", "es"),  # "de" is French too: the game's words tell
+        ("efectos de reemplazo", "es"),
+        ("étape de nettoyage", "fr"),
+        ("prisa", "es"),  # no function word at all
+        ("la pila", "es"),  # "pila" is Spanish word for word, French only by its stem
+        ("no maximum hand size", "en"),  # "no" is Spanish too, "hand" an English game word
+        ("mana value", "en"),  # "mana" is the same word in the three languages
+        ("Portador del Anillo", "es"),
+    ],
+)
+def test_a_querys_language_is_told_by_its_game_words_too(query: str, lang: str) -> None:
+    from kb.search.detection import detect_query_language
+
+    assert detect_query_language(query) == lang

@@ -633,9 +633,9 @@ def query_language(text: str, lang: str | None, default: str) -> tuple[str, bool
     """
     if lang:
         return check_language(lang, default), False
-    from kb.langs import detect_language
+    from kb.search.detection import detect_query_language
 
-    return detect_language(_FILTER_TOKEN.sub(" ", text)), True
+    return detect_query_language(_FILTER_TOKEN.sub(" ", text)), True
 
 
 def _number_order(number: str) -> str:
