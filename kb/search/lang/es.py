@@ -89,6 +89,7 @@ TO_ENGLISH: dict[str, tuple[str, ...]] = {
     "paso": ("step",),
     "comienzo": ("beginning", "start"),
     "empezar": ("begin", "start"),
+    "dividida": ("split",),
     "final": ("end",),
     "mantenimiento": ("upkeep",),
     "limpieza": ("cleanup",),

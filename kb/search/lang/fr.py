@@ -98,6 +98,7 @@ TO_ENGLISH: dict[str, tuple[str, ...]] = {
     "étape": ("step",),
     "début": ("beginning", "start"),
     "commencer": ("begin", "start"),
+    "scindé": ("split",),
     "fin": ("end",),
     "entretien": ("upkeep",),
     "pioche": ("draw",),
