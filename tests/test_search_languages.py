@@ -189,3 +189,33 @@ def test_a_querys_language_is_told_by_its_game_words_too(query: str, lang: str) 
     from kb.search.detection import detect_query_language
 
     assert detect_query_language(query) == lang
+
+
+class _Scored(_Hit):
+    """A stand-in hit with a score, as a question's answers have."""
+
+    def __init__(self, score: float, docnum: int, **fields: Any) -> None:
+        super().__init__(**fields)
+        self.score, self.docnum = score, docnum
+
+
+def test_a_question_puts_subrules_before_their_section_and_unnamed_variants_last() -> None:
+    """A title-only section (indexed with its subrules' text) and a rule of a variant the
+    question does not name (a Two-Headed Giant rule for a question on poison) count less."""
+    from kb.search.analysis import text_analyzer
+    from kb.search.questions import question_order
+
+    def rule(score: float, docnum: int, number: str, title: str, text: str, section: str) -> Any:
+        texts = {"en": {"title": title, "text": text}}
+        data = {"texts": texts, "context": {"en": section}}
+        return _Scored(score, docnum, type="rule", number=number, data=data)
+
+    section = rule(10.0, 0, "702.11", "Hexproof", "", "Keyword Abilities")
+    subrule = rule(8.0, 1, "702.11b", "", "Hexproof on a permanent…", "Hexproof")
+    team = rule(9.0, 2, "810.10b", "", "Fifteen or more poison counters…", "Two-Headed Giant")
+    solo = rule(7.0, 3, "704.5c", "", "Ten or more poison counters…", "State-Based Actions")
+    english = text_analyzer("en")
+    ranked = question_order([section, subrule, team, solo], 4, {"poison", "counter"}, english)
+    assert [h["number"] for h in ranked] == ["702.11b", "704.5c", "702.11", "810.10b"]
+    named = rule(9.0, 2, "810.10b", "", "Fifteen or more…", "Two-Headed Giant")
+    assert question_order([named, solo], 2, {"giant", "poison"}, english)[0] is named

@@ -46,6 +46,12 @@ def word_terms(schema: Any, text: str, context: QueryContext) -> list[dict[str, 
     return found
 
 
+def english_terms(schema: Any, text: str, context: QueryContext) -> set[str]:
+    """The English index terms a query's words were searched as (the bridge's included)."""
+    english = text_field("en")
+    return {term for word in word_terms(schema, text, context) for term in word.get(english, ())}
+
+
 def names(schema: Any, hit: Any, words: list[dict[str, set[str]]], lang: str) -> bool:
     """Whether a hit's title (in any of its languages) is what the query's words say."""
     return naming_words(schema, hit, words, lang) > 0

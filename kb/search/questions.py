@@ -57,17 +57,41 @@ def drop_question_words(text: str, langs: tuple[str, ...]) -> str:
 # ("can my opponent target my creature that has hexproof": 702.11b). In a question it counts
 # this share of its score. Chosen on the relevance set's dev split.
 SECTION_SHARE = 0.6
+# A question is about the ordinary game unless it names a variant: a rule of the multiplayer
+# rules or the casual variants (chapters 8 and 9: "a team with fifteen or more poison counters
+# loses") counts this share of its score when no word of the question is in its section's
+# title ("Two-Headed Giant Variant"; "Commander" is named by "commander damage"). Chosen on
+# the relevance set's dev split.
+VARIANT_SHARE = 0.6
+VARIANT_PARTS = ("8", "9")
 
 
-def section_last(hits: list[Any], limit: int) -> list[Any]:
-    """The best ``limit`` answers to a question, title-only rules counting SECTION_SHARE of
-    their score (their subrules' text is theirs only to be found, not to outrank them)."""
+def question_order(hits: list[Any], limit: int, terms: set[str], analyzer: Any) -> list[Any]:
+    """The best ``limit`` answers to a question: title-only rules count SECTION_SHARE of their
+    score (their subrules' text is theirs to be found, not to outrank them), rules of a variant
+    the question does not name VARIANT_SHARE. ``terms``: the question's English index terms,
+    ``analyzer`` the English one."""
     for hit in hits:
-        if hit["type"] == "rule" and _title_only(hit):
+        if hit["type"] != "rule":
+            continue
+        if _title_only(hit):
             hit.score *= SECTION_SHARE
+        if _unnamed_variant(hit, terms, analyzer):
+            hit.score *= VARIANT_SHARE
     return sorted(hits, key=lambda h: (-h.score, h.docnum))[:limit]
 
 
 def _title_only(hit: Any) -> bool:
     texts = hit.fields()["data"].get("texts", {})
     return bool(texts) and not any(text.get("text") for text in texts.values())
+
+
+def _unnamed_variant(hit: Any, terms: set[str], analyzer: Any) -> bool:
+    if not str(hit.get("number") or "").startswith(VARIANT_PARTS):
+        return False
+    data = hit.fields()["data"]
+    title = (data.get("texts", {}).get("en") or {}).get("title") or ""
+    section = (data.get("context") or {}).get("en") or ""
+    from kb.search.analysis import analyze
+
+    return not set(analyze(analyzer, f"{title} {section}")) & terms

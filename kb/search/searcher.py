@@ -27,7 +27,7 @@ from kb.search.lang import learned_language, learned_rule
 from kb.search.learned import load_learned_terms
 from kb.search.limits import bounded_search
 from kb.search.naming import DEPTH as NAMED_DEPTH
-from kb.search.naming import promote_named
+from kb.search.naming import english_terms, promote_named
 from kb.search.plain import NULL, QUERY, parse, plain_tree, to_query
 from kb.search.plan import plan_tree
 from kb.search.query import (
@@ -40,12 +40,13 @@ from kb.search.query import (
     jump_numbers,
     parse_words,
 )
-from kb.search.questions import section_last
+from kb.search.questions import question_order
 from kb.search.readers import Readers, ReaderSets, Snapshot
 from kb.search.results import result_record
 from kb.search.schema import (
     INDEX_NAME,
     NO_EDITION,
+    text_field,
 )
 from kb.search.spelling import Vocabulary, did_you_mean
 
@@ -476,7 +477,8 @@ class SearchIndex:
             within = DocSet(self._matching(rare, filt))
         priors = self._state.question_priors(self.searcher)
         best = self._best_partial(every, limit + QUESTION_SPARE, within, set(), priors)
-        return section_last(best, limit)
+        terms = english_terms(self.schema, text, context)
+        return question_order(best, limit, terms, self.schema[text_field("en")].analyzer)
 
     def _matching(self, tree: Any, filt: Any) -> set[int]:
         """The documents matching a tree among the filter's, unscored."""
