@@ -214,3 +214,11 @@ def test_words_that_name_a_rule_give_the_rule_then_its_subrules_then_the_glossar
         glossary = next((i for i, (kind, _) in enumerate(shown) if kind == "glossary"), None)
         for kind, number in shown[1:glossary] if glossary is not None else ():
             assert kind == "rule" and _subrule_of(number, base), (q.query, shown)
+
+
+def test_a_keyword_named_inside_a_question_reaches_its_rule(real_index: Any) -> None:
+    """ "dañar dos veces" (double strike) is three words the bridge takes elsewhere one by one
+    (damage, two, time): inside a question, the whole term is searched as its keyword."""
+    question = "¿cuánto daño hace una criatura con dañar dos veces?"
+    results = real_index.search(question, lang="es")["results"]
+    assert results[0]["number"].startswith("702.4"), [r["title"] for r in results]

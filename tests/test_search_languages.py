@@ -219,3 +219,16 @@ def test_a_question_puts_subrules_before_their_section_and_unnamed_variants_last
     assert [h["number"] for h in ranked] == ["702.11b", "704.5c", "702.11", "810.10b"]
     named = rule(9.0, 2, "810.10b", "", "Fifteen or more…", "Two-Headed Giant")
     assert question_order([named, solo], 2, {"giant", "poison"}, english)[0] is named
+
+
+def test_the_words_of_a_learned_term_inside_a_query_are_its_keyword() -> None:
+    from kb.search.lang import phrase_keywords, register_learned_terms
+
+    register_learned_terms("xx", [("dañar dos veces", "Double strike", "702.4")])
+    words = "cuánto daño hace una criatura con dañar dos veces".split()
+    assert phrase_keywords("xx", words) == {
+        6: "double strike",
+        7: "double strike",
+        8: "double strike",
+    }
+    assert phrase_keywords("xx", ["dos", "veces"]) == {}  # only the whole term

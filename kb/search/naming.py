@@ -19,10 +19,12 @@ from kb.search.schema import text_field
 
 DEPTH = 20  # first-pass hits looked at for the named rule
 _WORD = re.compile(r"[^\W_][\w'’.-]*", re.UNICODE)
+TYPED = "typed:"  # word_terms' key of the terms of the word as typed, beside all its terms
 
 
 def word_terms(schema: Any, text: str, context: QueryContext) -> list[dict[str, set[str]]]:
-    """Per query word (stop words left out): the index terms it was searched as, per field."""
+    """Per query word (stop words left out): the index terms it was searched as, per field
+    (and under ``TYPED + field`` those of the word as typed, the bridge's left out)."""
     from whoosh.qparser import syntax
 
     scratch = QueryContext(
@@ -40,8 +42,10 @@ def word_terms(schema: Any, text: str, context: QueryContext) -> list[dict[str, 
         for fieldname, english, _boost in alternatives:
             if fieldname == "number":
                 continue
-            analyzer = schema[fieldname].analyzer
-            terms.setdefault(fieldname, set()).update(analyze(analyzer, english or token))
+            analyzed = analyze(schema[fieldname].analyzer, english or token)
+            terms.setdefault(fieldname, set()).update(analyzed)
+            if english is None:  # the word itself, not a term the bridge led to
+                terms.setdefault(TYPED + fieldname, set()).update(analyzed)
         found.append(terms)
     return found
 
@@ -54,27 +58,32 @@ def english_terms(schema: Any, text: str, context: QueryContext) -> set[str]:
 
 def names(schema: Any, hit: Any, words: list[dict[str, set[str]]], lang: str) -> bool:
     """Whether a hit's title (in any of its languages) is what the query's words say."""
-    return naming_words(schema, hit, words, lang) > 0
+    return naming_words(schema, hit, words, lang)[0] > 0
 
 
-def naming_words(schema: Any, hit: Any, words: list[dict[str, set[str]]], lang: str) -> int:
+def naming_words(
+    schema: Any, hit: Any, words: list[dict[str, set[str]]], lang: str
+) -> tuple[int, int]:
     """How well a hit's title names the query's words, the best of its languages' titles: 0 not
-    at all, 1 with a word to spare, 2 with one more title word, 3 exactly.
+    at all, 1 with a word to spare, 2 with one more title word, 3 exactly; then how many of the
+    words the title holds as typed (not through the bridge).
 
     A title names the words when every one of its terms is one of theirs and it holds each word
     (but one, for a French or Spanish query of several words crossing the bridge), or when it
     holds every word of a query of several and one word more ("triggered abilities" names 603
     "Handling Triggered Abilities", "two-headed giant" 810 "Two-Headed Giant Variant"). The
     degree tells such titles apart: "double initiative" names 702.7 (French "Initiative", a
-    word to spare) and 702.4 "Double Strike" (exactly); the latter is the rule meant.
+    word to spare) and 702.4 "Double Strike" (exactly); the latter is the rule meant. When the
+    bridge makes two titles exact ("double" leads to "double strike", whose "strike" is also
+    first strike's), the one holding the words as typed ("double") is meant.
     """
     if not words:
-        return 0
+        return (0, 0)
     # Bridged words are looser than words of the title's own language: a French or Spanish
     # query of several words may keep one word the English title does not have ("lien de vie").
     spare = 1 if lang != "en" and len(words) >= 2 else 0
     texts = hit.fields()["data"].get("texts", {})
-    best = 0
+    best = (0, 0)
     for code, text in texts.items():
         title = text.get("title") or ""
         if not title:
@@ -85,13 +94,14 @@ def naming_words(schema: Any, hit: Any, words: list[dict[str, set[str]]], lang: 
             continue
         covered = set().union(*(w.get(fieldname, set()) for w in words))
         hitting = sum(1 for w in words if w.get(fieldname, set()) & title_terms)
+        typed = sum(1 for w in words if w.get(TYPED + fieldname, set()) & title_terms)
         extra = len(title_terms - covered)
         if extra == 0 and hitting == len(words):
-            return 3
-        if extra == 1 and hitting == len(words) >= 2:
-            best = max(best, 2)
+            best = max(best, (3, typed))
+        elif extra == 1 and hitting == len(words) >= 2:
+            best = max(best, (2, typed))
         elif extra == 0 and hitting >= len(words) - spare:
-            best = max(best, 1)
+            best = max(best, (1, typed))
     return best
 
 
@@ -105,15 +115,15 @@ def promote_named(schema: Any, hits: list[Any], text: str, context: QueryContext
     words = word_terms(schema, text, context)
     if not words:
         return hits
-    named, named_words = None, 0
+    named, named_words = None, (0, 0)
     glossary: list[Any] = []
-    sent_to, sent_words = None, 0
+    sent_to, sent_words = None, (0, 0)
     for hit in hits:
         kind = hit["type"]
         if kind not in ("rule", "glossary"):
             continue
         count = naming_words(schema, hit, words, context.lang)
-        if not count:
+        if not count[0]:
             continue
         if kind == "glossary":
             glossary.append(hit)

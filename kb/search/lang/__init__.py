@@ -115,6 +115,31 @@ def learned_rule(text: str, code: str) -> str | None:
     return _LEARNED_RULES.get(code, {}).get(fold_phrase(text))
 
 
+PHRASE_WORDS = 4  # the longest learned term looked for inside a query, in words
+
+
+def phrase_keywords(code: str, words: list[str]) -> dict[int, str]:
+    """The English keyword of each word that is part of a learned term of several words inside
+    a query's words ("¿cuánto daño hace una criatura con dañar dos veces?": "dañar", "dos" and
+    "veces" are double strike), by the word's position; the longest term wins."""
+    learned = _LEARNED.get(code)
+    if not learned:
+        return {}
+    folded = [fold_word(w) for w in words]
+    found: dict[int, str] = {}
+    start = 0
+    while start < len(folded):
+        for size in range(min(PHRASE_WORDS, len(folded) - start), 1, -1):
+            keyword = learned.get(" ".join(folded[start : start + size]))
+            if keyword is not None:
+                found.update(dict.fromkeys(range(start, start + size), keyword))
+                start += size
+                break
+        else:
+            start += 1
+    return found
+
+
 def learned_language(text: str) -> str | None:
     """The language whose learned keyword term the whole query is ("toque mortal" -> es).
 
