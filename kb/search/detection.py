@@ -23,13 +23,12 @@ _WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
 def detect_query_language(text: str) -> str:
     """The language a query is most likely written in (English when nothing tells)."""
     scores = language_scores(text)
-    english = search_language("en")
-    known = _english_stems()
+    known = _english_words()
     for raw in _WORD.findall(text):
         word = fold_word(raw)
         if len(word) < 3:
             continue
-        if english.stem(word) in known:
+        if word in known or word[:-1] in known or word[:-2] in known:  # "cards", "passes"
             scores["en"] += 1.0
         for code in LANGS:
             if code != "en":
@@ -57,15 +56,14 @@ def _folded_keys(code: str) -> frozenset[str]:
 
 
 @cache
-def _english_stems() -> frozenset[str]:
-    """The English stems of every word the French and Spanish bridges lead to."""
-    english = search_language("en")
-    stems: set[str] = set()
+def _english_words() -> frozenset[str]:
+    """Every word the French and Spanish bridges lead to, folded (not stemmed: stemming them
+    all would cost a cold search some milliseconds; a plural's ending is tried off instead)."""
+    words: set[str] = set()
     for code in LANGS:
         if code == "en":
             continue
-        language = search_language(code)
-        for terms in language.to_english.values():
+        for terms in search_language(code).to_english.values():
             for term in terms:
-                stems.update(english.stem(fold_word(w)) for w in re.split(r"[\s-]+", term) if w)
-    return frozenset(s for s in stems if len(s) >= 3)
+                words.update(fold_word(w) for w in re.split(r"[\s-]+", term) if len(w) >= 3)
+    return frozenset(words)
