@@ -222,3 +222,14 @@ def test_a_keyword_named_inside_a_question_reaches_its_rule(real_index: Any) -> 
     question = "¿cuánto daño hace una criatura con dañar dos veces?"
     results = real_index.search(question, lang="es")["results"]
     assert results[0]["number"].startswith("702.4"), [r["title"] for r in results]
+
+
+def test_a_question_whose_rare_words_hold_no_answer_is_ranked_by_all_its_words(
+    real_index: Any,
+) -> None:
+    """A question's candidates hold one of its rarer words, unless those are in fewer texts than
+    the answers wanted: a word in no text (or in three card texts) must not leave it with none."""
+    response = real_index.search("¿el daño de combate zzyzx la pila?", lang="es")
+    assert response["results"] and response["results"][0]["number"] == "510.2", [
+        r["title"] for r in response["results"]
+    ]

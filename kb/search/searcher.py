@@ -474,7 +474,11 @@ class SearchIndex:
         rare = self._tree(text, rare_context, relaxed=True)
         within = filt
         if rare is not NULL and 0 < len(rare_context.words) < len(every_context.words):
-            within = DocSet(self._matching(rare, filt))
+            holding = self._matching(rare, filt)
+            # Rare words found in fewer texts than the answers wanted ("usa", a verb the bridge
+            # does not know, in three Spanish card texts) say little: every text is a candidate.
+            if len(holding) >= limit:
+                within = DocSet(holding)
         priors = self._state.question_priors(self.searcher)
         best = self._best_partial(every, limit + QUESTION_SPARE, within, set(), priors)
         terms = english_terms(self.schema, text, context)
