@@ -232,3 +232,16 @@ def test_the_words_of_a_learned_term_inside_a_query_are_its_keyword() -> None:
         8: "double strike",
     }
     assert phrase_keywords("xx", ["dos", "veces"]) == {}  # only the whole term
+
+
+def test_a_french_question_drops_the_inverted_subject_of_its_verb() -> None:
+    from kb.search.questions import drop_question_words
+
+    question = "les blessures de combat utilisent-elles la pile"
+    assert drop_question_words(question, ("fr",)) == "les blessures de combat utilisent la pile"
+    assert drop_question_words("le piétinement assigne-t-il les blessures", ("fr",)) == (
+        "le piétinement assigne les blessures"
+    )
+    assert drop_question_words("le Ring-bearer attaque", ("en", "fr", "es")) == (
+        "le Ring-bearer attaque"
+    )

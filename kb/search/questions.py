@@ -47,9 +47,20 @@ def drop_question_words(text: str, langs: tuple[str, ...]) -> str:
         # "peut-on", "y a-t-il": question words joined to stop words frame a question too
         framed = any(p in framing for p in parts) and all(p in framing or p in stop for p in parts)
         if not framed:
-            kept.append(word)
+            kept.append(_without_inversion(word, framing | stop))
     content = [t for t in kept if ":" not in t and not t.isupper()]
     return " ".join(kept if content else cleaned)
+
+
+def _without_inversion(word: str, framing: set[str]) -> str:
+    """A verb of a French question without its inverted subject: "utilisent-elles" ->
+    "utilisent", "assigne-t-il" -> "assigne" (the pronoun would make the word a phrase that no
+    text holds). A word whose other parts are no framing words ("Ring-bearer") is left whole."""
+    parts = word.split("-")
+    for end in range(1, len(parts)):
+        if all(fold_word(part) in framing for part in parts[end:]):
+            return "-".join(parts[:end])
+    return word
 
 
 # A title-only rule ("702.11. Hexproof") is indexed with the text of all its subrules: for a
