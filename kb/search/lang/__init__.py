@@ -73,7 +73,7 @@ class SearchLanguage:
 
     def english_for(self, stem: str) -> tuple[str, ...]:
         """English terms for a stemmed word of this language (empty if the bridge has none)."""
-        return _bridge(self).get(stem, ())
+        return _bridge(self, stem[:1]).get(stem, ())
 
     def cognate(self, word: str) -> str | None:
         """The English word a word of this language is by its ending ("protección" ->
@@ -154,22 +154,28 @@ def learned_language(text: str) -> str | None:
 
 
 @cache
-def _bridge(language: SearchLanguage) -> dict[str, tuple[str, ...]]:
-    """The term bridge keyed by stem, so that any inflection of a key finds its English terms.
+def _bridge(language: SearchLanguage, letter: str) -> dict[str, tuple[str, ...]]:
+    """The term bridge keyed by stem, so that any inflection of a key finds its English terms:
+    the part of it whose words begin with ``letter`` (folded).
 
     The hand-written ``to_english`` comes first; learned keyword terms add the words it lacks
-    (every content word of "contact mortel" leads to "deathtouch").
+    (every content word of "contact mortel" leads to "deathtouch"). A stem begins with its
+    word's letter (the stemmers cut endings; the irregular forms map to a verb of the same
+    letter: a test checks every key), so a search stems only the keys of its words' letters,
+    not the whole bridge at every start.
     """
     bridge: dict[str, list[str]] = {}
     for word, english in sorted(language.to_english.items()):
-        stem = language.stem(fold_word(word))
-        terms = bridge.setdefault(stem, [])
+        folded = fold_word(word)
+        if folded[:1] != letter:
+            continue
+        terms = bridge.setdefault(language.stem(folded), [])
         terms.extend(t for t in english if t not in terms)
     hand = set(bridge)
     stop = _folded_stopwords(language)
     for term, keyword in sorted(_LEARNED.get(language.code, {}).items()):
         for word in term.replace("'", " ").split():
-            if word in stop or len(word) < 2:
+            if word[:1] != letter or word in stop or len(word) < 2:
                 continue
             stem = language.stem(word)
             if stem not in hand:
