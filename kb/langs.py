@@ -428,6 +428,12 @@ def detect_language(text: str, candidates: tuple[str, ...] = LANGS) -> str:
     ``el``) and language-specific letters rather than relying on a statistical model; ties go to
     English, the language of the originals.
     """
+    return best_language(language_scores(text, candidates))
+
+
+def language_scores(text: str, candidates: tuple[str, ...] = LANGS) -> dict[str, float]:
+    """The evidence :func:`detect_language` weighs, per candidate language: one per function
+    word of the language, a half per letter only it uses (a search query adds its own)."""
     words = [w.lower().replace("’", "'") for w in _WORDS.findall(text)]
     scores = {lang: 0.0 for lang in candidates}
     for word in words:
@@ -438,5 +444,11 @@ def detect_language(text: str, candidates: tuple[str, ...] = LANGS) -> str:
     for lang, letters in _ACCENTS.items():
         if lang in scores:
             scores[lang] += 0.5 * sum(lowered.count(c) for c in letters)
+    return scores
+
+
+def best_language(scores: dict[str, float]) -> str:
+    """The language of the most evidence; English on a tie with it, or with no evidence."""
+    candidates = tuple(scores)
     best = max(candidates, key=lambda lang: (scores[lang], lang == DEFAULT_LANG))
     return best if scores[best] > 0 else (DEFAULT_LANG if DEFAULT_LANG in candidates else best)

@@ -108,6 +108,20 @@ def test_bridge_finds_english_terms_by_stem(lang: str, word: str, english: str) 
     assert english in language.english_for(stem)
 
 
+def test_every_bridge_key_stems_to_a_word_of_its_first_letter() -> None:
+    """The bridge is read by the first letter of a stem (kb.search.lang._bridge): a key whose
+    stem began with another letter would never be found."""
+    from kb.langs import fold_word
+
+    for lang in ("fr", "es"):
+        language = search_language(lang)
+        for word in language.to_english:
+            folded = fold_word(word)
+            assert language.stem(folded)[:1] == folded[:1], (lang, word)
+        for form, verb in language.irregular.items():
+            assert form[:1] == verb[:1], (lang, form, verb)
+
+
 def test_bridge_keys_are_all_reachable() -> None:
     """Every key of a bridge stems to an entry (a typo in a key would silently never match)."""
     for lang in ("fr", "es"):

@@ -190,3 +190,46 @@ def test_a_question_whose_words_name_a_card_gets_rules_first(
     with SearchIndex(real_index.index_dir) as index:
         before = index.search(question, lang="fr")["results"]
     assert before[0]["type"] == "card", [r["title"] for r in before]
+
+
+def _subrule_of(number: str, base: str) -> bool:
+    rest = number[len(base) :] if number.startswith(base) and number != base else ""
+    return bool(rest) and (rest[0].isalpha() if "." in base else rest[0] == ".")
+
+
+@pytest.mark.parametrize("with_lang", [True, False])
+def test_words_that_name_a_rule_give_the_rule_then_its_subrules_then_the_glossary_entry(
+    real_index: Any, with_lang: bool
+) -> None:
+    """Every title query of the relevance set's dev split (a rule's title, a keyword in any of
+    the three languages, a glossary term: "timestamp order" is the glossary's, which sends to
+    613.7): the rule first, then its subrules, and a glossary entry shown only after them."""
+    queries = [q for q in load_queries(RELEVANCE_SET) if q.split == "dev" and q.style == "title"]
+    assert len(queries) >= 15
+    for q in queries:
+        base = q.answers[0].removeprefix("rule:").rstrip("*")
+        results = real_index.search(q.query, lang=q.lang if with_lang else None)["results"]
+        shown = [(r["type"], r.get("number") or "") for r in results]
+        assert shown[0] == ("rule", base), (q.query, shown)
+        glossary = next((i for i, (kind, _) in enumerate(shown) if kind == "glossary"), None)
+        for kind, number in shown[1:glossary] if glossary is not None else ():
+            assert kind == "rule" and _subrule_of(number, base), (q.query, shown)
+
+
+def test_a_keyword_named_inside_a_question_reaches_its_rule(real_index: Any) -> None:
+    """ "dañar dos veces" (double strike) is three words the bridge takes elsewhere one by one
+    (damage, two, time): inside a question, the whole term is searched as its keyword."""
+    question = "¿cuánto daño hace una criatura con dañar dos veces?"
+    results = real_index.search(question, lang="es")["results"]
+    assert results[0]["number"].startswith("702.4"), [r["title"] for r in results]
+
+
+def test_a_question_whose_rare_words_hold_no_answer_is_ranked_by_all_its_words(
+    real_index: Any,
+) -> None:
+    """A question's candidates hold one of its rarer words, unless those are in fewer texts than
+    the answers wanted: a word in no text (or in three card texts) must not leave it with none."""
+    response = real_index.search("¿el daño de combate zzyzx la pila?", lang="es")
+    assert response["results"] and response["results"][0]["number"] == "510.2", [
+        r["title"] for r in response["results"]
+    ]

@@ -77,3 +77,171 @@ def test_french_and_spanish_stop_words(lang: str, word: str, terms: tuple[str, .
     from kb.search.analysis import query_terms, text_analyzer
 
     assert query_terms(text_analyzer(lang), word) == terms
+
+
+class _Hit(dict):
+    """A stand-in for a search hit: its stored fields, read as the ranking reads them."""
+
+    def fields(self) -> dict[str, Any]:
+        return self
+
+
+def _rule(number: str, titles: dict[str, str]) -> _Hit:
+    texts = {lang: {"title": title, "text": ""} for lang, title in titles.items()}
+    data = {"texts": texts or {"en": {"title": "", "text": "A rule's text."}}}
+    return _Hit(type="rule", number=number, edition="2026-01-16", data=data)
+
+
+def test_the_named_rule_is_the_one_whose_title_names_the_words_best() -> None:
+    """ "double initiative" (French for double strike) holds "initiative", the French title of
+    first strike: a title naming every word beats one naming them with a word to spare."""
+    from kb.search.naming import promote_named
+    from kb.search.query import QueryContext
+    from kb.search.schema import build_schema
+
+    first_strike = _rule("702.7", {"en": "First Strike", "fr": "Initiative"})
+    double_strike = _rule("702.4", {"en": "Double Strike"})
+    subrule = _rule("702.4b", {})
+    context = QueryContext(lang="fr", editions=["2026-01-16"])
+    hits = [first_strike, subrule, double_strike]
+    ranked = promote_named(build_schema(), hits, "double initiative", context)
+    assert [h["number"] for h in ranked] == ["702.4", "702.4b", "702.7"]
+
+
+def test_a_glossary_term_sends_to_its_rule_before_the_glossary_entry() -> None:
+    """ "timestamp order" is no rule's title but a glossary term whose entry says "See rule
+    613.7": that rule comes first, its subrules next, then the glossary entry."""
+    from kb.search.naming import promote_named
+    from kb.search.query import QueryContext
+    from kb.search.schema import build_schema
+
+    texts = {"en": {"title": "Timestamp Order", "text": "A system… See rule 613.7."}}
+    glossary = _Hit(type="glossary", edition="2026-01-16", data={"texts": texts, "see": ["613.7"]})
+    hits = [_rule("613.7m", {}), _rule("613.10", {}), glossary, _rule("613.7", {})]
+    context = QueryContext(lang="en", editions=["2026-01-16"])
+    ranked = promote_named(build_schema(), hits, "timestamp order", context)
+    assert [h.get("number") for h in ranked] == ["613.7", "613.7m", None, "613.10"]
+
+
+def test_spanish_cion_words_are_searched_as_their_english_tion() -> None:
+    """No bridge entry is needed for each cognate: "protección" searches "protection"."""
+    from kb.search.lang import search_language
+    from kb.search.naming import word_terms
+    from kb.search.query import QueryContext
+    from kb.search.schema import build_schema
+
+    spanish = search_language("es")
+    assert spanish.cognate("protección") == "protection"
+    assert spanish.cognate("acciones") == "actions"
+    assert spanish.cognate("criatura") is None
+    context = QueryContext(lang="es", editions=[])
+    (terms,) = word_terms(build_schema(), "protección", context)
+    assert "protect" in terms["text_en"]
+
+
+@pytest.mark.parametrize("lang", ["es", None])
+def test_a_question_of_two_words_once_its_stop_words_are_left_out_is_searched(
+    index: Any, lang: str | None
+) -> None:
+    """ "se" and "un" are stop words, not question words: two words are left to search, which
+    are ranked as plain words are (this failed with an UnboundLocalError)."""
+    response = index.search("¿cuándo se puede lanzar un conjuro?", lang=lang)
+    assert response["query"] == "¿cuándo se puede lanzar un conjuro?"
+    assert not any(r.get("partial") for r in response["results"][: response["total"]])
+
+
+def test_official_keyword_names_fill_in_what_the_cards_did_not_teach() -> None:
+    """A keyword name of the language's list joins the learned terms with its rule's number in
+    the corpus (found by the rule's title); a learned term of the same words wins."""
+    from kb.search.learned import with_keywords
+
+    rules = {"double strike": ("702.4", "Double Strike"), "deathtouch": ("702.2", "Deathtouch")}
+    learned = [("toque mortal", "Deathtouch", "702.2")]
+    rows = with_keywords("es", learned, rules)
+    assert ("dañar dos veces", "Double Strike", "702.4") in rows
+    assert [r for r in rows if r[0] == "toque mortal"] == learned  # not added a second time
+    assert not any(r[1] == "Flashback" for r in rows)  # no rule titled so in this corpus
+
+
+def test_question_words_joined_to_stop_words_frame_a_question() -> None:
+    from kb.search.questions import drop_question_words
+
+    assert drop_question_words("peut-on répondre à une capacité", ("fr",)) == (
+        "répondre à une capacité"
+    )
+    assert drop_question_words("l'initiative", ("fr",)) == "l'initiative"  # no question word
+
+
+@pytest.mark.parametrize(
+    ("query", "lang"),
+    [
+        ("paso de limpieza", "es"),  # "de" is French too: the game's words tell
+        ("efectos de reemplazo", "es"),
+        ("étape de nettoyage", "fr"),
+        ("prisa", "es"),  # no function word at all
+        ("la pila", "es"),  # "pila" is Spanish word for word, French only by its stem
+        ("no maximum hand size", "en"),  # "no" is Spanish too, "hand" an English game word
+        ("mana value", "en"),  # "mana" is the same word in the three languages
+        ("Portador del Anillo", "es"),
+    ],
+)
+def test_a_querys_language_is_told_by_its_game_words_too(query: str, lang: str) -> None:
+    from kb.search.detection import detect_query_language
+
+    assert detect_query_language(query) == lang
+
+
+class _Scored(_Hit):
+    """A stand-in hit with a score, as a question's answers have."""
+
+    def __init__(self, score: float, docnum: int, **fields: Any) -> None:
+        super().__init__(**fields)
+        self.score, self.docnum = score, docnum
+
+
+def test_a_question_puts_subrules_before_their_section_and_unnamed_variants_last() -> None:
+    """A title-only section (indexed with its subrules' text) and a rule of a variant the
+    question does not name (a Two-Headed Giant rule for a question on poison) count less."""
+    from kb.search.analysis import text_analyzer
+    from kb.search.questions import question_order
+
+    def rule(score: float, docnum: int, number: str, title: str, text: str, section: str) -> Any:
+        texts = {"en": {"title": title, "text": text}}
+        data = {"texts": texts, "context": {"en": section}}
+        return _Scored(score, docnum, type="rule", number=number, data=data)
+
+    section = rule(10.0, 0, "702.11", "Hexproof", "", "Keyword Abilities")
+    subrule = rule(8.0, 1, "702.11b", "", "Hexproof on a permanent…", "Hexproof")
+    team = rule(9.0, 2, "810.10b", "", "Fifteen or more poison counters…", "Two-Headed Giant")
+    solo = rule(7.0, 3, "704.5c", "", "Ten or more poison counters…", "State-Based Actions")
+    english = text_analyzer("en")
+    ranked = question_order([section, subrule, team, solo], 4, {"poison", "counter"}, english)
+    assert [h["number"] for h in ranked] == ["702.11b", "704.5c", "702.11", "810.10b"]
+    named = rule(9.0, 2, "810.10b", "", "Fifteen or more…", "Two-Headed Giant")
+    assert question_order([named, solo], 2, {"giant", "poison"}, english)[0] is named
+
+
+def test_the_words_of_a_learned_term_inside_a_query_are_its_keyword() -> None:
+    from kb.search.lang import phrase_keywords, register_learned_terms
+
+    register_learned_terms("xx", [("dañar dos veces", "Double strike", "702.4")])
+    words = "cuánto daño hace una criatura con dañar dos veces".split()
+    assert phrase_keywords("xx", words) == {
+        6: "double strike",
+        7: "double strike",
+        8: "double strike",
+    }
+    assert phrase_keywords("xx", ["dos", "veces"]) == {}  # only the whole term
+
+
+def test_a_french_question_drops_the_inverted_subject_of_its_verb() -> None:
+    from kb.search.questions import drop_question_words
+
+    question = "les blessures de combat utilisent-elles la pile"
+    assert drop_question_words(question, ("fr",)) == "les blessures de combat utilisent la pile"
+    assert drop_question_words("le piétinement assigne-t-il les blessures", ("fr",)) == (
+        "le piétinement assigne les blessures"
+    )
+    assert drop_question_words("le Ring-bearer attaque", ("en", "fr", "es")) == (
+        "le Ring-bearer attaque"
+    )

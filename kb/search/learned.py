@@ -12,7 +12,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from kb.search.lang import register_learned_terms
+from kb.search.lang import fold_phrase, register_learned_terms, search_language
 
 if TYPE_CHECKING:
     from kb.db import Database
@@ -23,13 +23,32 @@ FILE = "learned_terms.json"
 
 def save_learned_terms(db: Database, index_dir: Path) -> None:
     """Write {language: [[term, English keyword, rule], ...]} into the index folder."""
-    from kb.terminology import LANGUAGES, vocabulary
+    from kb.terminology import LANGUAGES, keyword_rules, vocabulary
 
     with db.session() as session:
-        data = {lang: vocabulary(session, lang) for lang in LANGUAGES}
+        rules, _ = keyword_rules(session)
+        data = {lang: with_keywords(lang, vocabulary(session, lang), rules) for lang in LANGUAGES}
     tmp = Path(index_dir) / (FILE + ".tmp")
     tmp.write_text(json.dumps(data, ensure_ascii=False, indent=0, sort_keys=True), "utf-8")
     os.replace(tmp, Path(index_dir) / FILE)
+
+
+def with_keywords(
+    lang: str, learned: list[tuple[str, str, str]], rules: dict[str, tuple[str, str]]
+) -> list[tuple[str, str, str]]:
+    """The learned terms of a language, and its official keyword names that the corpus's card
+    translations did not teach (``SearchLanguage.keywords``), each with its keyword's rule in
+    the newest edition (``rules``: folded rule title -> (number, title)); sorted.
+
+    Learned terms win: they are what the corpus's own cards print.
+    """
+    known = {fold_phrase(term) for term, _, _ in learned}
+    rows = list(learned)
+    for term, keyword in sorted(search_language(lang).keywords.items()):
+        rule = rules.get(keyword.casefold())
+        if rule is not None and fold_phrase(term) not in known:
+            rows.append((term, keyword, rule[0]))
+    return sorted(rows)
 
 
 def load_learned_terms(index_dir: Path) -> None:

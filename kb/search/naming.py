@@ -19,10 +19,12 @@ from kb.search.schema import text_field
 
 DEPTH = 20  # first-pass hits looked at for the named rule
 _WORD = re.compile(r"[^\W_][\w'’.-]*", re.UNICODE)
+TYPED = "typed:"  # word_terms' key of the terms of the word as typed, beside all its terms
 
 
 def word_terms(schema: Any, text: str, context: QueryContext) -> list[dict[str, set[str]]]:
-    """Per query word (stop words left out): the index terms it was searched as, per field."""
+    """Per query word (stop words left out): the index terms it was searched as, per field
+    (and under ``TYPED + field`` those of the word as typed, the bridge's left out)."""
     from whoosh.qparser import syntax
 
     scratch = QueryContext(
@@ -40,20 +42,48 @@ def word_terms(schema: Any, text: str, context: QueryContext) -> list[dict[str, 
         for fieldname, english, _boost in alternatives:
             if fieldname == "number":
                 continue
-            analyzer = schema[fieldname].analyzer
-            terms.setdefault(fieldname, set()).update(analyze(analyzer, english or token))
+            analyzed = analyze(schema[fieldname].analyzer, english or token)
+            terms.setdefault(fieldname, set()).update(analyzed)
+            if english is None:  # the word itself, not a term the bridge led to
+                terms.setdefault(TYPED + fieldname, set()).update(analyzed)
         found.append(terms)
     return found
 
 
+def english_terms(schema: Any, text: str, context: QueryContext) -> set[str]:
+    """The English index terms a query's words were searched as (the bridge's included)."""
+    english = text_field("en")
+    return {term for word in word_terms(schema, text, context) for term in word.get(english, ())}
+
+
 def names(schema: Any, hit: Any, words: list[dict[str, set[str]]], lang: str) -> bool:
     """Whether a hit's title (in any of its languages) is what the query's words say."""
+    return naming_words(schema, hit, words, lang)[0] > 0
+
+
+def naming_words(
+    schema: Any, hit: Any, words: list[dict[str, set[str]]], lang: str
+) -> tuple[int, int]:
+    """How well a hit's title names the query's words, the best of its languages' titles: 0 not
+    at all, 1 with a word to spare, 2 with one more title word, 3 exactly; then how many of the
+    words the title holds as typed (not through the bridge).
+
+    A title names the words when every one of its terms is one of theirs and it holds each word
+    (but one, for a French or Spanish query of several words crossing the bridge), or when it
+    holds every word of a query of several and one word more ("triggered abilities" names 603
+    "Handling Triggered Abilities", "two-headed giant" 810 "Two-Headed Giant Variant"). The
+    degree tells such titles apart: "double initiative" names 702.7 (French "Initiative", a
+    word to spare) and 702.4 "Double Strike" (exactly); the latter is the rule meant. When the
+    bridge makes two titles exact ("double" leads to "double strike", whose "strike" is also
+    first strike's), the one holding the words as typed ("double") is meant.
+    """
     if not words:
-        return False
+        return (0, 0)
     # Bridged words are looser than words of the title's own language: a French or Spanish
     # query of several words may keep one word the English title does not have ("lien de vie").
     spare = 1 if lang != "en" and len(words) >= 2 else 0
     texts = hit.fields()["data"].get("texts", {})
+    best = (0, 0)
     for code, text in texts.items():
         title = text.get("title") or ""
         if not title:
@@ -64,17 +94,48 @@ def names(schema: Any, hit: Any, words: list[dict[str, set[str]]], lang: str) ->
             continue
         covered = set().union(*(w.get(fieldname, set()) for w in words))
         hitting = sum(1 for w in words if w.get(fieldname, set()) & title_terms)
-        if title_terms <= covered and hitting >= len(words) - spare:
-            return True
-    return False
+        typed = sum(1 for w in words if w.get(TYPED + fieldname, set()) & title_terms)
+        extra = len(title_terms - covered)
+        if extra == 0 and hitting == len(words):
+            best = max(best, (3, typed))
+        elif extra == 1 and hitting == len(words) >= 2:
+            best = max(best, (2, typed))
+        elif extra == 0 and hitting >= len(words) - spare:
+            best = max(best, (1, typed))
+    return best
 
 
 def promote_named(schema: Any, hits: list[Any], text: str, context: QueryContext) -> list[Any]:
-    """The hits with the rule the words name first, its subrules next, then its glossary entry."""
+    """The hits with the rule the words name first, its subrules next, then its glossary entry.
+
+    The named rule is the rule whose title names the most of the words (the first such hit on a
+    tie). When no rule title names them as well as a glossary term does, the rule that glossary
+    entry sends to ("Timestamp Order … See rule 613.7") is the named one, if it was found.
+    """
     words = word_terms(schema, text, context)
-    named = next(
-        (h for h in hits if h["type"] == "rule" and names(schema, h, words, context.lang)), None
-    )
+    if not words:
+        return hits
+    named, named_words = None, (0, 0)
+    glossary: list[Any] = []
+    sent_to, sent_words = None, (0, 0)
+    for hit in hits:
+        kind = hit["type"]
+        if kind not in ("rule", "glossary"):
+            continue
+        count = naming_words(schema, hit, words, context.lang)
+        if not count[0]:
+            continue
+        if kind == "glossary":
+            glossary.append(hit)
+            see = hit.fields()["data"].get("see") or []
+            if see and count > sent_words:
+                sent_to, sent_words = see[0], count
+        elif count > named_words:
+            named, named_words = hit, count
+    if sent_to is not None and sent_words > named_words:
+        rule = next((h for h in hits if h["type"] == "rule" and h.get("number") == sent_to), None)
+        if rule is not None:
+            named = rule
     if named is None:
         return hits
     number = named.get("number") or ""
@@ -90,9 +151,6 @@ def promote_named(schema: Any, hits: list[Any], text: str, context: QueryContext
         )
 
     subrules = [h for h in hits if h is not named and is_subrule(h)]
-    glossary = [
-        h for h in hits if h["type"] == "glossary" and names(schema, h, words, context.lang)
-    ]
     first = [named, *subrules, *glossary]
     chosen = {id(h) for h in first}
     return first + [h for h in hits if id(h) not in chosen]

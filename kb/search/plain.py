@@ -48,6 +48,7 @@ def plain_tree(
         node.startchar, node.endchar = match.start(), match.end()
         words.append(node)
     plugin = LanguagePlugin(context, schema)
+    plugin.mark_phrases(words)
     parser = _term_parser(schema, relaxed)
     nodes = [n for n in (_word(plugin, parser, word) for word in words) if n is not None]
     if not nodes:

@@ -29,7 +29,7 @@ from whoosh.qparser.plugins import FuzzyTermPlugin, PhrasePlugin, Plugin
 from kb.errors import KbUsageError
 from kb.langs import LANGS, check_lang
 from kb.search.analysis import analyze, query_terms
-from kb.search.lang import search_language
+from kb.search.lang import phrase_keywords, search_language
 from kb.search.questions import drop_question_words  # noqa: F401 (part of this module's API)
 from kb.search.schema import (
     FIELD_ALIASES,
@@ -226,12 +226,25 @@ class LanguagePlugin(Plugin):
                 self.fields.append((text_field("en"), ENGLISH_AS_TYPED))
                 self.bridges.append((self.language, self.analyzer, BRIDGED))
             self.stop_analyzers = [self.analyzer]
+        self._phrased: dict[int, tuple[str, ...]] = {}
+
+    def mark_phrases(self, nodes: list[Any]) -> None:
+        """Note which of a group's words are part of a learned term of several words (their
+        keyword is searched in English for each of them, as the bridge does for one word)."""
+        words = [n for n in nodes if isinstance(n, syntax.WordNode)]
+        texts = [n.text for n in words]
+        for language, _analyzer, _boost in self.bridges:
+            for at, keyword in phrase_keywords(language.code, texts).items():
+                found = self._phrased.get(id(words[at]), ())
+                if keyword not in found:
+                    self._phrased[id(words[at])] = (*found, keyword)
 
     def filters(self, parser: Any) -> list[tuple[Any, int]]:
         return [(self.do_languages, 110)]
 
     def do_languages(self, parser: Any, group: Any) -> Any:
         new = group.empty_copy()
+        self.mark_phrases([n for n in group if n.has_fieldname and n.fieldname is None])
         for node in group:
             if isinstance(node, syntax.GroupNode):
                 new.append(self.do_languages(parser, node))
@@ -281,10 +294,18 @@ class LanguagePlugin(Plugin):
                 stems = query_terms(analyzer, node.text)
                 if len(stems) != 1:
                     continue
-                for english in language.english_for(stems[0]):
+                englishes = language.english_for(stems[0])
+                if not englishes:
+                    cognate = language.cognate(node.text)
+                    englishes = (cognate,) if cognate else ()
+                for english in englishes:
                     if english != typed and english not in bridged:
                         bridged.append(english)
                         found.append((text_field("en"), english, boost))
+            for english in self._phrased.get(id(node), ()):
+                if english not in bridged:
+                    bridged.append(english)
+                    found.append((text_field("en"), english, BRIDGED))
         if is_word and self.context.too_common and self._common(node.text, bridged):
             return None
         if is_word:

@@ -8,6 +8,7 @@ and the question marks are not wildcards.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from kb.search.lang import fold_word, search_language
 
@@ -28,8 +29,10 @@ def drop_question_words(text: str, langs: tuple[str, ...]) -> str:
     if len(tokens) >= 3 and tokens[-1].endswith("?"):
         tokens[-1] = tokens[-1].rstrip("?")
     framing: set[str] = set()
+    stop: set[str] = set()
     for code in langs:
         framing |= search_language(code).folded_question_words
+        stop |= search_language(code).folded_stopwords
     kept, cleaned = [], []
     for token in tokens:
         if ":" in token or token in ("AND", "OR", "NOT", "ANDNOT", "ANDMAYBE", "TO"):
@@ -41,7 +44,65 @@ def drop_question_words(text: str, langs: tuple[str, ...]) -> str:
             continue
         cleaned.append(word)
         parts = [p for p in re.split(r"[-'’]", fold_word(word)) if p]
-        if not parts or not all(p in framing for p in parts):
-            kept.append(word)
+        # "peut-on", "y a-t-il": question words joined to stop words frame a question too
+        framed = any(p in framing for p in parts) and all(p in framing or p in stop for p in parts)
+        if not framed:
+            kept.append(_without_inversion(word, framing | stop))
     content = [t for t in kept if ":" not in t and not t.isupper()]
     return " ".join(kept if content else cleaned)
+
+
+def _without_inversion(word: str, framing: set[str]) -> str:
+    """A verb of a French question without its inverted subject: "utilisent-elles" ->
+    "utilisent", "assigne-t-il" -> "assigne" (the pronoun would make the word a phrase that no
+    text holds). A word whose other parts are no framing words ("Ring-bearer") is left whole."""
+    parts = word.split("-")
+    for end in range(1, len(parts)):
+        if all(fold_word(part) in framing for part in parts[end:]):
+            return "-".join(parts[:end])
+    return word
+
+
+# A title-only rule ("702.11. Hexproof") is indexed with the text of all its subrules: for a
+# question it holds every word any of them holds, and outranks the one subrule that answers
+# ("can my opponent target my creature that has hexproof": 702.11b). In a question it counts
+# this share of its score. Chosen on the relevance set's dev split.
+SECTION_SHARE = 0.6
+# A question is about the ordinary game unless it names a variant: a rule of the multiplayer
+# rules or the casual variants (chapters 8 and 9: "a team with fifteen or more poison counters
+# loses") counts this share of its score when no word of the question is in its section's
+# title ("Two-Headed Giant Variant"; "Commander" is named by "commander damage"). Chosen on
+# the relevance set's dev split.
+VARIANT_SHARE = 0.6
+VARIANT_PARTS = ("8", "9")
+
+
+def question_order(hits: list[Any], limit: int, terms: set[str], analyzer: Any) -> list[Any]:
+    """The best ``limit`` answers to a question: title-only rules count SECTION_SHARE of their
+    score (their subrules' text is theirs to be found, not to outrank them), rules of a variant
+    the question does not name VARIANT_SHARE. ``terms``: the question's English index terms,
+    ``analyzer`` the English one."""
+    for hit in hits:
+        if hit["type"] != "rule":
+            continue
+        if _title_only(hit):
+            hit.score *= SECTION_SHARE
+        if _unnamed_variant(hit, terms, analyzer):
+            hit.score *= VARIANT_SHARE
+    return sorted(hits, key=lambda h: (-h.score, h.docnum))[:limit]
+
+
+def _title_only(hit: Any) -> bool:
+    texts = hit.fields()["data"].get("texts", {})
+    return bool(texts) and not any(text.get("text") for text in texts.values())
+
+
+def _unnamed_variant(hit: Any, terms: set[str], analyzer: Any) -> bool:
+    if not str(hit.get("number") or "").startswith(VARIANT_PARTS):
+        return False
+    data = hit.fields()["data"]
+    title = (data.get("texts", {}).get("en") or {}).get("title") or ""
+    section = (data.get("context") or {}).get("en") or ""
+    from kb.search.analysis import analyze
+
+    return not set(analyze(analyzer, f"{title} {section}")) & terms

@@ -27,7 +27,7 @@ from kb.search.lang import learned_language, learned_rule
 from kb.search.learned import load_learned_terms
 from kb.search.limits import bounded_search
 from kb.search.naming import DEPTH as NAMED_DEPTH
-from kb.search.naming import promote_named
+from kb.search.naming import english_terms, promote_named
 from kb.search.plain import NULL, QUERY, parse, plain_tree, to_query
 from kb.search.plan import plan_tree
 from kb.search.query import (
@@ -40,11 +40,13 @@ from kb.search.query import (
     jump_numbers,
     parse_words,
 )
+from kb.search.questions import question_order
 from kb.search.readers import Readers, ReaderSets, Snapshot
 from kb.search.results import result_record
 from kb.search.schema import (
     INDEX_NAME,
     NO_EDITION,
+    text_field,
 )
 from kb.search.spelling import Vocabulary, did_you_mean
 
@@ -56,6 +58,7 @@ MAX_LIMIT = 100
 COMMON_SHARE, COMMON_MIN = 0.05, 200
 MAX_QUERY = 500
 QUESTION_WORDS = 3  # words left in a question from which it is ranked by the words it holds
+QUESTION_SPARE = 10  # answers looked at beyond the limit (a section counted down lets one in)
 _FILTER_TOKEN = re.compile(r'(?<!\S)[-+]?\w+:(?:"[^"]*"|\[[^\]]*\]|\S+)')
 
 
@@ -415,11 +418,14 @@ class SearchIndex:
         filt, results = self._first_pass(text, context, types, max(limit, NAMED_DEPTH))
         hits = promote_named(self.schema, list(results), text, context)[:limit]
         response["total"] = len(results)
-        if question and len(context.words) >= QUESTION_WORDS:
+        # A question of fewer words than QUESTION_WORDS once its stop words are left out
+        # ("¿cuándo se puede lanzar un conjuro?") is ranked as other words are.
+        question = question and len(context.words) >= QUESTION_WORDS
+        some_words: list[int] = []
+        if question:
             # A question: the answer seldom holds every word of it (a ruling that does is long
             # and says little); rank by the words it holds, the rarer counting more.
             strict = {h.docnum for h in hits}
-            some_words: list[int] = []
             answers = self._question_hits(text, context, filt, limit)
             if answers is not None:
                 hits = answers
@@ -468,9 +474,15 @@ class SearchIndex:
         rare = self._tree(text, rare_context, relaxed=True)
         within = filt
         if rare is not NULL and 0 < len(rare_context.words) < len(every_context.words):
-            within = DocSet(self._matching(rare, filt))
+            holding = self._matching(rare, filt)
+            # Rare words found in fewer texts than the answers wanted ("usa", a verb the bridge
+            # does not know, in three Spanish card texts) say little: every text is a candidate.
+            if len(holding) >= limit:
+                within = DocSet(holding)
         priors = self._state.question_priors(self.searcher)
-        return self._best_partial(every, limit, within, set(), priors)
+        best = self._best_partial(every, limit + QUESTION_SPARE, within, set(), priors)
+        terms = english_terms(self.schema, text, context)
+        return question_order(best, limit, terms, self.schema[text_field("en")].analyzer)
 
     def _matching(self, tree: Any, filt: Any) -> set[int]:
         """The documents matching a tree among the filter's, unscored."""
@@ -627,9 +639,9 @@ def query_language(text: str, lang: str | None, default: str) -> tuple[str, bool
     """
     if lang:
         return check_language(lang, default), False
-    from kb.langs import detect_language
+    from kb.search.detection import detect_query_language
 
-    return detect_language(_FILTER_TOKEN.sub(" ", text)), True
+    return detect_query_language(_FILTER_TOKEN.sub(" ", text)), True
 
 
 def _number_order(number: str) -> str:

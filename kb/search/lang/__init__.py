@@ -43,6 +43,13 @@ class SearchLanguage:
     # Folded endings the stemmer only knows with their accent (French "-ée(s)": "bloquées" must
     # stem as "bloquer" does, not to "bloque"): put back before stemming, the stem folded again.
     accented_endings: tuple[tuple[str, str], ...] = ()
+    # Folded endings of the language and the English endings of the same words (Spanish
+    # "-ción" is "-tion"): a word the bridge has no entry for is also searched as that English
+    # word, so the many cognates of the rules' vocabulary need no entry each.
+    cognates: tuple[tuple[str, str], ...] = ()
+    # Official keyword names of the language -> the English keyword, merged into the learned
+    # terms when an index is built (``kb.search.learned``).
+    keywords: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def folded_question_words(self) -> frozenset[str]:
@@ -66,7 +73,16 @@ class SearchLanguage:
 
     def english_for(self, stem: str) -> tuple[str, ...]:
         """English terms for a stemmed word of this language (empty if the bridge has none)."""
-        return _bridge(self).get(stem, ())
+        return _bridge(self, stem[:1]).get(stem, ())
+
+    def cognate(self, word: str) -> str | None:
+        """The English word a word of this language is by its ending ("protección" ->
+        "protection"), or None: the word folded, its ending swapped by ``cognates``."""
+        folded = fold_word(word)
+        for ending, english in self.cognates:
+            if folded.endswith(ending) and len(folded) > len(ending) + 1:
+                return folded[: -len(ending)] + english
+        return None
 
 
 @cache
@@ -81,21 +97,47 @@ _LEARNED: dict[str, dict[str, str]] = {}
 _LEARNED_RULES: dict[str, dict[str, str]] = {}
 
 
-def _fold_phrase(text: str) -> str:
+def fold_phrase(text: str) -> str:
+    """A phrase folded word by word, as learned terms are looked up."""
     return " ".join(fold_word(w) for w in text.split())
 
 
 def register_learned_terms(code: str, terms: Iterable[tuple[str, ...]]) -> None:
     """Add (term, English keyword[, rule]) learned from card translations to a language."""
     rows = [tuple(row) for row in terms]
-    _LEARNED[code] = {_fold_phrase(row[0]): row[1].casefold() for row in rows}
-    _LEARNED_RULES[code] = {_fold_phrase(row[0]): row[2] for row in rows if len(row) > 2 and row[2]}
+    _LEARNED[code] = {fold_phrase(row[0]): row[1].casefold() for row in rows}
+    _LEARNED_RULES[code] = {fold_phrase(row[0]): row[2] for row in rows if len(row) > 2 and row[2]}
     _bridge.cache_clear()
 
 
 def learned_rule(text: str, code: str) -> str | None:
     """The keyword rule a query names by its official term in a language ("toque mortal")."""
-    return _LEARNED_RULES.get(code, {}).get(_fold_phrase(text))
+    return _LEARNED_RULES.get(code, {}).get(fold_phrase(text))
+
+
+PHRASE_WORDS = 4  # the longest learned term looked for inside a query, in words
+
+
+def phrase_keywords(code: str, words: list[str]) -> dict[int, str]:
+    """The English keyword of each word that is part of a learned term of several words inside
+    a query's words ("¿cuánto daño hace una criatura con dañar dos veces?": "dañar", "dos" and
+    "veces" are double strike), by the word's position; the longest term wins."""
+    learned = _LEARNED.get(code)
+    if not learned:
+        return {}
+    folded = [fold_word(w) for w in words]
+    found: dict[int, str] = {}
+    start = 0
+    while start < len(folded):
+        for size in range(min(PHRASE_WORDS, len(folded) - start), 1, -1):
+            keyword = learned.get(" ".join(folded[start : start + size]))
+            if keyword is not None:
+                found.update(dict.fromkeys(range(start, start + size), keyword))
+                start += size
+                break
+        else:
+            start += 1
+    return found
 
 
 def learned_language(text: str) -> str | None:
@@ -103,7 +145,7 @@ def learned_language(text: str) -> str | None:
 
     None when the query is also an English keyword ("vigilance", "flash") or no term.
     """
-    folded = _fold_phrase(text)
+    folded = fold_phrase(text)
     for code in sorted(_LEARNED):
         keyword = _LEARNED[code].get(folded)
         if keyword is not None and fold_word(keyword) != folded:
@@ -112,22 +154,28 @@ def learned_language(text: str) -> str | None:
 
 
 @cache
-def _bridge(language: SearchLanguage) -> dict[str, tuple[str, ...]]:
-    """The term bridge keyed by stem, so that any inflection of a key finds its English terms.
+def _bridge(language: SearchLanguage, letter: str) -> dict[str, tuple[str, ...]]:
+    """The term bridge keyed by stem, so that any inflection of a key finds its English terms:
+    the part of it whose words begin with ``letter`` (folded).
 
     The hand-written ``to_english`` comes first; learned keyword terms add the words it lacks
-    (every content word of "contact mortel" leads to "deathtouch").
+    (every content word of "contact mortel" leads to "deathtouch"). A stem begins with its
+    word's letter (the stemmers cut endings; the irregular forms map to a verb of the same
+    letter: a test checks every key), so a search stems only the keys of its words' letters,
+    not the whole bridge at every start.
     """
     bridge: dict[str, list[str]] = {}
     for word, english in sorted(language.to_english.items()):
-        stem = language.stem(fold_word(word))
-        terms = bridge.setdefault(stem, [])
+        folded = fold_word(word)
+        if folded[:1] != letter:
+            continue
+        terms = bridge.setdefault(language.stem(folded), [])
         terms.extend(t for t in english if t not in terms)
     hand = set(bridge)
     stop = _folded_stopwords(language)
     for term, keyword in sorted(_LEARNED.get(language.code, {}).items()):
         for word in term.replace("'", " ").split():
-            if word in stop or len(word) < 2:
+            if word[:1] != letter or word in stop or len(word) < 2:
                 continue
             stem = language.stem(word)
             if stem not in hand:
