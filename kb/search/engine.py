@@ -23,8 +23,10 @@ from dataclasses import dataclass
 from math import log
 from typing import Any
 
+from whoosh.query import QueryError
 from whoosh.scoring import BM25F, WeightingModel
 
+from kb.search.phrases import ValueCache, phrase_docs
 from kb.search.plan import Clause, Leaf, Plan, plan_query
 from kb.search.postings import BlockCache, TermTable, field_norms, read_term
 
@@ -144,6 +146,8 @@ class TermEngine:
         # ``shared(key, make)``: a value made once for every engine over the same index
         # generation (readers.Snapshot.shared), for the tables and norms only data make up.
         self._shared = shared
+        # Posting values (positions) of phrase words' blocks, shared the same way.
+        self.values: ValueCache = shared("posting values", ValueCache) if shared else ValueCache()
         self.reader = searcher.reader()
         self.schema = searcher.schema
         self.segments = sorted(self.reader.leaf_readers(), key=lambda pair: pair[1])
@@ -258,7 +262,15 @@ class TermEngine:
         return docs if self.live is None else docs & self.live
 
     def _look_up(self, plan: Plan, weighting: Any) -> None:
-        """Find each term in each segment; note its frequency and BM25F's parameters."""
+        """Find each term in each segment; note its frequency and BM25F's parameters.
+
+        A phrase in a field without positions raises Whoosh's error for it.
+        """
+        for clause in plan.clauses:
+            if clause.phrase:
+                fieldname = clause.leaves[0].fieldname
+                if fieldname in self.schema and not self._positions(fieldname):
+                    raise QueryError(f"Phrase search: {fieldname!r} field has no positions")
         self._searches += 1
         field_b = getattr(weighting, "_field_B", {})
         own_idf = type(weighting).idf is not WeightingModel.idf
@@ -292,6 +304,11 @@ class TermEngine:
                     field_b.get(leaf.fieldname, weighting.B),
                     self._avgfl(leaf.fieldname),
                 )
+
+    def _positions(self, fieldname: str) -> Any:
+        """The decoder of a field's posting positions (None when it stores none)."""
+        fmt = self.schema[fieldname].format
+        return fmt.decode_positions if fmt is not None and fmt.supports("positions") else None
 
     def _avgfl(self, fieldname: str) -> float:
         """A field's average length over the documents (deleted ones included), as Whoosh's."""
@@ -355,6 +372,9 @@ class TermEngine:
             docs = leaf.postings.keys() if docs is None else docs & leaf.postings.keys()
             if not docs:
                 return set()
+        if clause.phrase and docs:
+            decode = self._positions(clause.leaves[0].fieldname)
+            return phrase_docs(clause.leaves, docs, decode, self.cache, self.values)
         return docs or set()
 
     # --- scoring -------------------------------------------------------------------------------
@@ -431,14 +451,24 @@ class TermEngine:
         scale = plan.scale
         assert scale is not None
         leaves = [leaf for leaf in plan.leaves if leaf.found]
-        termcount = {
-            offset: sum(1 for leaf in leaves for _, o, _ in leaf.found if o == offset)
-            for offset in self.offsets
-        }
-        # How many of the terms each document holds, counted a term at a time (in C).
+        termcount = dict.fromkeys(self.offsets, 0)
+        for clause in plan.clauses:
+            for offset in termcount:
+                # A term counts where its segment holds it; a phrase missing a word in a
+                # segment has no term matchers there (Whoosh's Phrase matches nothing).
+                held = [any(o == offset for _, o, _ in leaf.found) for leaf in clause.leaves]
+                if not clause.phrase:
+                    termcount[offset] += sum(held)
+                elif all(held):
+                    termcount[offset] += len(held)
+        # How many of the terms each document holds, counted a term at a time (in C): the
+        # words of a phrase count where the phrase matches.
         matching: Counter[int] = Counter()
-        for leaf in leaves:
-            matching.update(leaf.postings.keys() & scores.keys())
+        for clause in plan.clauses:
+            for leaf in clause.leaves:
+                if leaf.found:
+                    held = clause.docs if clause.phrase else leaf.postings.keys()
+                    matching.update(held & scores.keys())
         if len(self.offsets) == 1:  # one segment: the same bonus for the same number of terms
             count = termcount[self.offsets[0]]
             if count == 0 or count == scale:

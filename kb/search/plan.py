@@ -39,6 +39,8 @@ class Clause:
 
     leaves: list[Leaf]
     docs: AbstractSet[int] = field(default_factory=set)
+    # A phrase: its terms must also stand in a row, in order (Whoosh's Phrase with slop 1).
+    phrase: bool = False
 
     df: int = 0  # documents that may hold it all: its rarest term's (set once terms are found)
 
@@ -67,7 +69,7 @@ def plan_query(q: Any) -> Plan | None:
     if not _alternatives(q, 1.0, clauses, top=True):
         return None
     scale = getattr(q, "scale", None) if type(q) is wq.Or and len(q.subqueries) > 1 else None
-    if scale and any(len(clause.leaves) > 1 for clause in clauses):
+    if scale and any(len(clause.leaves) > 1 and not clause.phrase for clause in clauses):
         return None
     return Plan([clauses], scale=scale or None)
 
@@ -99,6 +101,8 @@ def _alternatives(q: Any, boost: float, clauses: list[Clause], top: bool = False
         if leaf is not None:
             clauses.append(Clause([leaf]))
         return leaf is not None
+    if type(q) is wq.Phrase:
+        return _phrase(q, boost, clauses)
     if type(q) is wq.And:
         leaves: list[Leaf] = []
         if not _conjunction(q, boost, leaves):
@@ -128,6 +132,21 @@ def _conjunction(q: Any, boost: float, leaves: list[Leaf]) -> bool:
     return True
 
 
+def _phrase(q: Any, boost: float, clauses: list[Clause]) -> bool:
+    """A phrase of adjacent words (``slop=1``) as a clause of its terms; False for others.
+
+    Whoosh matches it as a ``SpanNear2`` of its terms (each scored as a term, boost 1) wrapped
+    with the phrase's boost; a one-word phrase matches and scores as its term.
+    """
+    words = q.words
+    if q.slop != 1 or not words or not all(isinstance(w, str | bytes) for w in words):
+        return False
+    boost *= q.boost
+    leaves = [Leaf(q.fieldname, word, boost) for word in words]
+    clauses.append(Clause(leaves, phrase=len(leaves) > 1))
+    return True
+
+
 def _leaf(q: Any, boost: float) -> Leaf | None:
     if not isinstance(q.text, str | bytes) or q.minquality:
         return None
@@ -149,7 +168,7 @@ def plan_tree(node: tuple[Any, ...]) -> Plan | None:
         clauses: list[Clause] = []
         if not all(_tree_alternatives(child, clauses) for child in node[1]):
             return None
-        if any(len(clause.leaves) > 1 for clause in clauses):
+        if any(len(clause.leaves) > 1 and not clause.phrase for clause in clauses):
             return None
         return Plan([clauses], scale=node[2])
     clauses = []
@@ -190,4 +209,6 @@ def _tree_alternatives(node: tuple[Any, ...], clauses: list[Clause]) -> bool:
         return True
     if kind == OR and not node[2]:
         return all(_tree_alternatives(child, clauses) for child in node[1])
-    return False  # a phrase, a scaled OR below the top, nothing
+    if kind == QUERY and type(node[1]) is wq.Phrase:  # a phrase from the bridge
+        return _phrase(node[1], 1.0, clauses)
+    return False  # another query, a scaled OR below the top, nothing

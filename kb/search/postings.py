@@ -131,7 +131,7 @@ def read_term(
     numbers), a block whose range holds none of them is skipped without being decoded, and
     reading stops after the last of them. With a ``cache``, decoded blocks are kept and reused.
     """
-    buffer = getattr(getattr(getattr(segment, "_terms", None), "_postfile", None), "_buf", None)
+    buffer = posting_buffer(segment)
     if buffer is not None and not terminfo.is_inlined():
         key = segment_key(segment) if cache is not None else None
         try:
@@ -139,7 +139,7 @@ def read_term(
                 buffer, terminfo.extent()[0], offset, within, out, cache if key else None, key
             )
             return
-        except _OtherLayout:
+        except OtherLayout:
             pass  # read it again through Whoosh's reader (the pairs added so far are the same)
     matcher = open_postings(segment, fieldname, text, terminfo)
     if _is_block_reader(matcher):
@@ -150,11 +150,16 @@ def read_term(
         matcher.next()
 
 
-class _OtherLayout(Exception):
+def posting_buffer(segment: Any) -> Any | None:
+    """The memory-mapped posting file of a Whoosh 2.7 segment (None for another kind)."""
+    return getattr(getattr(getattr(segment, "_terms", None), "_postfile", None), "_buf", None)
+
+
+class OtherLayout(Exception):
     """The posting list is not laid out as :func:`_walk_blocks` expects."""
 
 
-def _header(buffer: Any, pos: int) -> tuple[int, bool, int, int, bool]:
+def block_header(buffer: Any, pos: int) -> tuple[int, bool, int, int, bool]:
     """A block's (size, whether it is the last, last document, info size, compressed)."""
     (size,) = _INT.unpack_from(buffer, pos)
     last = size < 0
@@ -163,9 +168,9 @@ def _header(buffer: Any, pos: int) -> tuple[int, bool, int, int, bool]:
     try:
         info = pickle.Unpickler(stream).load()
     except (pickle.UnpicklingError, EOFError, ValueError) as exc:
-        raise _OtherLayout from exc
+        raise OtherLayout from exc
     if not isinstance(info, tuple) or len(info) != 6:
-        raise _OtherLayout
+        raise OtherLayout
     return size, last, info[1], stream.tell(), bool(info[3])
 
 
@@ -199,14 +204,14 @@ def _walk_blocks(
     from whoosh.codec.whoosh3 import WHOOSH3_HEADER_MAGIC
 
     if bytes(buffer[start : start + 4]) != WHOOSH3_HEADER_MAGIC:
-        raise _OtherLayout
+        raise OtherLayout
     headers = cache.headers if cache is not None else None
     blocks = cache.blocks if cache is not None else None
     pos, previous = start + 4, -1
     while True:
         header = headers.get((segment, pos)) if headers is not None else None  # type: ignore[arg-type]
         if header is None:
-            header = _header(buffer, pos)
+            header = block_header(buffer, pos)
             if headers is not None:
                 headers[(segment, pos)] = header  # type: ignore[index]
         size, last, top, info_size, compressed = header
