@@ -38,6 +38,7 @@ from kb.relink import card_changes, relink_after_ingest
 
 if TYPE_CHECKING:
     from kb.export import ImportReport
+    from kb.links import CardChanges
     from kb.search import IndexReport
     from kb.site import BuildReport as SiteReport
 
@@ -103,6 +104,7 @@ def ingest(
         try:
             with db.writer_lock(wait=wait):
                 links_were_in_step = _in_step(db, "links")
+                index_was_in_step = _in_step(db, "index") and _has_index(settings)
                 changes = card_changes(db) if links_were_in_step else None
                 report = ingest_paths(
                     db,
@@ -111,16 +113,22 @@ def ingest(
                     before_load=changes.before_load if changes else None,
                 )
                 # Terms first: rule titles and the search vocabulary read them.
-                rebuild_terms_if_stale(db)
+                terms = rebuild_terms_if_stale(db)
                 # Also when nothing changed but an earlier run was killed before catching up.
+                cards_only = False
                 if report.changed or not _in_step(db, "links"):
-                    relink_after_ingest(db, report, changes, rebuild=rebuild_links)
+                    cards_only = relink_after_ingest(db, report, changes, rebuild=rebuild_links)
                 # Relearned terms name keywords in French and Spanish texts: relink those.
                 relink_learned_terms(db)
                 if report.changed or not _in_step(db, "index") or not _has_index(settings):
                     # An ingest leaves a working index: built when there is none yet.
                     changed = [*report.loaded, *report.removed]
-                    _update_search_index(settings, db, changed, build_missing=True)
+                    # Card data alone changed, the learned rule titles did not, and the index
+                    # was in step before: only the touched cards' and rulings' items can differ.
+                    scoped = cards_only and index_was_in_step and not _titles_changed(terms)
+                    _update_search_index(
+                        settings, db, changed, build_missing=True, scope=changes if scoped else None
+                    )
                 return report
         finally:
             db.dispose()
@@ -150,13 +158,21 @@ def rebuild_links(db: Database) -> dict[str, object]:
 
 
 def rebuild_terms_if_stale(db: Database, *, force: bool = False) -> dict[str, object] | None:
-    """Relearn the keyword terms when the card or rules documents changed (or when forced)."""
+    """Relearn the keyword terms when the card or rules documents changed (or when forced).
+
+    Unforced, the stored terms are kept when what they are learned from did not change.
+    """
     from kb.terminology import rebuild_terms, terms_current
 
     with db.session() as session, session.begin():
         if not force and terms_current(session):
             return None
-        return rebuild_terms(session)
+        return rebuild_terms(session, reuse=not force)
+
+
+def _titles_changed(terms: dict[str, object] | None) -> bool:
+    """Whether a terms step changed the learned rule titles (None: it did not run)."""
+    return terms is not None and bool(terms.get("titles_changed", True))
 
 
 def relink_learned_terms(db: Database) -> dict[str, object] | None:
@@ -218,7 +234,12 @@ def _has_index(settings: Settings) -> bool:
 
 
 def _update_search_index(
-    settings: Settings, db: Database, changed: list[str], *, build_missing: bool = False
+    settings: Settings,
+    db: Database,
+    changed: list[str],
+    *,
+    build_missing: bool = False,
+    scope: CardChanges | None = None,
 ) -> None:
     """Keep the search index in step: reindex only what the changed documents hold.
 
@@ -231,7 +252,16 @@ def _update_search_index(
     if not build_missing and not _has_index(settings):
         return
     try:
-        update_index(db, settings.index_dir, changed)
+        if scope is None:
+            update_index(db, settings.index_dir, changed)
+        else:
+            update_index(
+                db,
+                settings.index_dir,
+                changed,
+                cards=scope.cards,
+                clarifications=scope.clarifications,
+            )
     except (KbError, OSError) as exc:
         log.warning("the search index was not updated (%s): run `kb index`", exc)
         return

@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime as dt
 from collections import defaultdict
 from collections.abc import Collection, Iterator
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from sqlalchemy import Select, select
 from sqlalchemy.orm import Session, aliased
@@ -27,6 +27,7 @@ from kb.models import (
 )
 
 _BATCH = 2000
+_IN_CHUNK = 900  # ids per IN (...): within every backend's parameter limit
 
 
 class RuleTextRow(NamedTuple):
@@ -126,18 +127,18 @@ def examples_by_text(
 
 
 def card_rows(
-    session: Session,
+    session: Session, card_ids: Collection[int] | None = None
 ) -> Iterator[tuple[int, str, str | None, str, float | None, str | None]]:
-    """(id, key, oracle id, name, mana value, layout) of every card, by id."""
-    query = select(
-        Card.id, Card.key, Card.oracle_id, Card.name, Card.mana_value, Card.layout
-    ).order_by(Card.id)
-    for row in _stream(session, query):
+    """(id, key, oracle id, name, mana value, layout) of every card (or of ``card_ids``), by id."""
+    query = select(Card.id, Card.key, Card.oracle_id, Card.name, Card.mana_value, Card.layout)
+    for row in _by_ids(session, query, Card.id, card_ids, (Card.id,)):
         yield tuple(row)  # type: ignore[misc]
 
 
-def card_text_rows(session: Session) -> Iterator[CardTextRow]:
-    """Every card's localizations, by card and language."""
+def card_text_rows(
+    session: Session, card_ids: Collection[int] | None = None
+) -> Iterator[CardTextRow]:
+    """Every card's localizations (or those of ``card_ids``), by card and language."""
     query = select(
         CardLocalization.card_id,
         CardLocalization.language,
@@ -145,9 +146,29 @@ def card_text_rows(session: Session) -> Iterator[CardTextRow]:
         CardLocalization.type_line,
         CardLocalization.text,
         CardLocalization.provenance,
-    ).order_by(CardLocalization.card_id, CardLocalization.language)
-    for row in _stream(session, query):
+    )
+    order = (CardLocalization.card_id, CardLocalization.language)
+    for row in _by_ids(session, query, CardLocalization.card_id, card_ids, order):
         yield CardTextRow(*row)
+
+
+def _by_ids(
+    session: Session,
+    query: Select,  # type: ignore[type-arg]
+    column: Any,
+    ids: Collection[int] | None,
+    order: tuple[Any, ...],
+) -> Iterator:  # type: ignore[type-arg]
+    """The query's rows in ``order``: all of them, or those whose ``column`` is in ``ids``
+    (asked in chunks in ascending id order, so the rows come in the same order either way
+    when ``column`` leads ``order``)."""
+    if ids is None:
+        yield from _stream(session, query.order_by(*order))
+        return
+    wanted = sorted(set(ids))
+    for start in range(0, len(wanted), _IN_CHUNK):
+        chunk = wanted[start : start + _IN_CHUNK]
+        yield from _stream(session, query.where(column.in_(chunk)).order_by(*order))
 
 
 def printing_rows(session: Session) -> Iterator[tuple[int, str, str, str]]:

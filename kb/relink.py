@@ -37,15 +37,16 @@ def relink_after_ingest(
     changes: CardChanges | None,
     *,
     rebuild: Callable[[Database], object],
-) -> None:
+) -> bool:
     """Bring the links in step after an ingest, doing only what its documents changed.
 
     ``changes``: what the run's card documents held (None when the links were behind before
-    the run began: then everything is relinked, resuming an interrupted rebuild).
+    the run began: then everything is relinked, resuming an interrupted rebuild). True when
+    only card data changed: then ``changes`` holds every card and clarification it touched.
     """
     if changes is None or report.removed or not report.loaded:
         rebuild(db)
-        return
+        return False
     if not changes.other_formats:
         from kb.links import relink_card_data
 
@@ -60,12 +61,13 @@ def relink_after_ingest(
             except BaseException:
                 session.rollback()
                 raise
-        return
+        return True
     editions = _new_editions(db, report)
     if editions is None:
         rebuild(db)
     else:
         relink_editions(db, editions)
+    return False
 
 
 def _new_editions(db: Database, report: IngestReport) -> list[int] | None:

@@ -139,12 +139,7 @@ class CardChanges:
 def relink_card_data(session: Session, changes: CardChanges) -> dict[str, Any]:
     """Rebuild, edition by edition (committed and recorded), the links of the touched texts."""
     digest = documents_digest(session)
-    sources = [
-        s
-        for s in _term_sources(session)
-        if (s.source_type == "clarification_text" and s.owner in changes.clarifications)
-        or (s.source_type == "card_text" and s.owner in changes.cards)
-    ]
+    sources = _term_sources(session, changes.clarifications, changes.cards)
     stale = {
         "clarification_text": changes.clarification_texts
         | {s.source_id for s in sources if s.source_type == "clarification_text"},

@@ -7,6 +7,7 @@ stays fast.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -50,11 +51,28 @@ def build_index(db: Database, index_dir: Path) -> IndexReport:
     return build(db, index_dir)
 
 
-def update_index(db: Database, index_dir: Path, changed: Any = ()) -> IndexReport:
-    """Rewrite only the items that changed (a full build if there is no index)."""
+def update_index(
+    db: Database,
+    index_dir: Path,
+    changed: Any = (),
+    *,
+    cards: Collection[int] | None = None,
+    clarifications: Collection[int] | None = None,
+) -> IndexReport:
+    """Rewrite only the items that changed (a full build if there is no index).
+
+    ``cards`` and ``clarifications`` (ids, given together): only card data changed since the
+    index was last in step, in these cards and clarifications and nothing else (the learned
+    terms included); then only their items are rebuilt and compared.
+    """
     from kb.search.indexer import update_index as update
 
-    return update(db, index_dir, changed)
+    scope = None
+    if cards is not None and clarifications is not None:
+        from kb.search.card_docs import CardScope
+
+        scope = CardScope(frozenset(cards), frozenset(clarifications))
+    return update(db, index_dir, changed, scope)
 
 
 def index_ready(index_dir: Path) -> bool:

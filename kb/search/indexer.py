@@ -29,6 +29,7 @@ from kb.search.spelling import vocabulary, write_vocabulary
 
 if TYPE_CHECKING:  # the database is only needed to build: searching must not import SQLAlchemy
     from kb.db import Database
+    from kb.search.card_docs import CardScope
 
 log = logging.getLogger(__name__)
 
@@ -238,10 +239,17 @@ def _swap(staging: Path, index_dir: Path) -> None:
     shutil.rmtree(old, ignore_errors=True)
 
 
-def update_index(db: Database, index_dir: Path, changed: Iterable[str] = ()) -> IndexReport:
+def update_index(
+    db: Database,
+    index_dir: Path,
+    changed: Iterable[str] = (),
+    scope: CardScope | None = None,
+) -> IndexReport:
     """Rewrite only the items that differ from the database; build afresh if there is no index.
 
     ``changed`` names the corpus documents an ingest loaded or removed (for the report).
+    ``scope``: only card data changed, in these cards and clarifications, and the index was in
+    step before; then only their items are built and compared (:mod:`kb.search.card_update`).
     """
     from whoosh import index as whoosh_index
 
@@ -256,7 +264,14 @@ def update_index(db: Database, index_dir: Path, changed: Iterable[str] = ()) -> 
         return build_index(db, index_dir)
     report = IndexReport(full=False, changed_documents=sorted(set(changed)))
     try:
-        report.written, report.removed, report.items, rebuild = _apply(db, ix, index_dir)
+        applied = None
+        if scope is not None:
+            from kb.search.card_update import apply_card_scope
+
+            applied = apply_card_scope(db, ix, index_dir, scope)
+        if applied is None:
+            applied = _apply(db, ix, index_dir)
+        report.written, report.removed, report.items, rebuild = applied
     finally:
         ix.close()
     if rebuild:  # most items changed (a new edition, a new kb): a fresh build is faster

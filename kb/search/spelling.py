@@ -34,18 +34,43 @@ def vocabulary(items: Iterable[dict[str, Any]]) -> dict[str, dict[str, int]]:
     folded: dict[str, str] = {}
     for item in items:
         for lang in LANGS:
-            text = item.get(text_field(lang))
-            if not text:
-                continue
-            words = set()
-            for raw in _WORD.findall(text):
-                word = folded.get(raw)
-                if word is None:
-                    word = folded[raw] = fold_word(raw)
-                if len(word) >= 3:
-                    words.add(word)
-            counts[lang].update(words)
+            counts[lang].update(text_words(item.get(text_field(lang)), folded))
     return {lang: dict(sorted(counts[lang].items())) for lang in LANGS}
+
+
+def text_words(text: str | None, folded: dict[str, str] | None = None) -> set[str]:
+    """The folded words (three letters or more) of a text, each once: what an item counts for.
+
+    ``folded``: the words folded so far (a cache shared across the texts of a build).
+    """
+    words: set[str] = set()
+    if not text:
+        return words
+    folded = {} if folded is None else folded
+    for raw in _WORD.findall(text):
+        word = folded.get(raw)
+        if word is None:
+            word = folded[raw] = fold_word(raw)
+        if len(word) >= 3:
+            words.add(word)
+    return words
+
+
+def adjust_vocabulary(
+    words: dict[str, dict[str, int]],
+    removed: Iterable[dict[str, set[str]]],
+    added: Iterable[dict[str, set[str]]],
+) -> dict[str, dict[str, int]]:
+    """The word counts after some items left the index and others came in (each item given as
+    its words per language): what :func:`vocabulary` of the new items would count."""
+    counts = {lang: Counter(words.get(lang, {})) for lang in LANGS}
+    for item in removed:
+        for lang, found in item.items():
+            counts[lang].subtract(found)
+    for item in added:
+        for lang, found in item.items():
+            counts[lang].update(found)
+    return {lang: {word: n for word, n in sorted(counts[lang].items()) if n > 0} for lang in LANGS}
 
 
 def write_vocabulary(index_dir: Path, words: dict[str, dict[str, int]]) -> None:

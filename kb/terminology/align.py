@@ -34,8 +34,9 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Sequence, Set
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 MAX_N = 5
 MIN_CARDS = 3
@@ -113,7 +114,10 @@ def words(text: str) -> list[str]:
     return [w.replace("’", "'") for w in _WORD.findall(text.casefold())]
 
 
+@lru_cache(maxsize=1 << 16)
 def _spans(text: str) -> list[tuple[str, int, int]]:
+    """The words of a text with their offsets (remembered: a unit is labelled for each keyword
+    its lines name). Callers only read the list."""
     return [
         (m.group().casefold().replace("’", "'"), m.start(), m.end()) for m in _WORD.finditer(text)
     ]
@@ -210,7 +214,7 @@ class KeywordMatcher:
 class _Unit:
     card: int
     text: str
-    grams: set[tuple[str, ...]]
+    grams: Set[tuple[str, ...]]
     mentions: dict[str, float]  # keyword -> relative position in the English text
 
 
@@ -253,6 +257,8 @@ class _Corpus:
         }
         self.keywords = [frozenset(k.casefold() for k in card.keywords) for card in cards]
         self.unaligned: list[int] = []
+        # Many line parts repeat (reminder texts, lone keywords): their n-grams are made once.
+        self._grams: dict[str, frozenset[tuple[str, ...]]] = {}
         for index, card in enumerate(cards):
             pairs = aligned_lines(card.english, card.translated)
             if pairs is None:
@@ -266,8 +272,15 @@ class _Corpus:
                 if en_reminder and tr_reminder:
                     self._add("reminders", index, tr_reminder, matcher.mentions(en_reminder))
 
+    def grams(self, text: str) -> frozenset[tuple[str, ...]]:
+        """The n-grams of a translated text (:func:`_grams`), made once per distinct text."""
+        found = self._grams.get(text)
+        if found is None:
+            found = self._grams[text] = frozenset(_grams(text, self.stop))
+        return found
+
     def _add(self, kind: str, card: int, text: str, mentions: dict[str, float]) -> None:
-        unit = _Unit(card, text, _grams(text, self.stop), mentions)
+        unit = _Unit(card, text, self.grams(text), mentions)
         self.units[kind].append(unit)
         for mention in mentions:
             self.by_mention[kind][mention].append(unit)
@@ -279,7 +292,7 @@ class _Corpus:
             grams[unit.card] |= unit.grams
         for index in self.unaligned:
             for line in self.cards[index].translated.replace(" // ", "\n").split("\n"):
-                grams[index] |= _grams(_parts(line)[0], self.stop)
+                grams[index] |= self.grams(_parts(line)[0])
         return [
             _Unit(index, self.cards[index].translated, grams[index], {})
             for index in range(len(self.cards))
@@ -480,8 +493,17 @@ def _current(
         and _contains(best.words, c.words) is None
     ]
 
+    holders: dict[tuple[str, ...], set[int]] = {}
+
     def support(family: list[tuple[str, ...]]) -> int:
-        return len({u.card for u in recent if any(words in u.grams for words in family)})
+        """How many recent cards print one of the names (each name's cards found once)."""
+        cards: set[int] = set()
+        for words in family:
+            found = holders.get(words)
+            if found is None:
+                found = holders[words] = {u.card for u in recent if words in u.grams}
+            cards |= found
+        return len(cards)
 
     floor = max(support([best.words]), MIN_CARDS - 1, len(recent_cards) // 2)
     found = None

@@ -35,6 +35,8 @@ log = logging.getLogger(__name__)
 
 LANGUAGES = ("fr", "es")
 STAGE = "terms"
+# The digest of what the stored terms were learned from (cards' texts, keywords, rules).
+LEARNT_STAGE = "terms:learnt-from"
 # A rule title no card lists among its keywords ("Destroy", "Counter") is an ordinary English
 # word too: its association must be near-perfect before it counts as a term.
 UNCARRIED_CONFIDENCE = 0.95
@@ -122,23 +124,50 @@ def first_printed(session: Session) -> dict[int, str]:
     return {card_id: date.isoformat() for card_id, date in rows if date is not None}
 
 
-def rebuild_terms(session: Session) -> dict[str, Any]:
-    """Relearn every keyword's French and Spanish term from the stored cards; return counts."""
+def rebuild_terms(session: Session, *, reuse: bool = False) -> dict[str, Any]:
+    """Relearn every keyword's French and Spanish term from the stored cards; return counts.
+
+    ``reuse``: when what the learning reads (the keyword rules, the cards' keywords, and every
+    card's English and translated texts, names and first-printing date) is what the stored
+    terms were learned from, keep them: learning from the same inputs gives the same terms. A
+    set file whose changes touch none of that (printings, rulings, untranslated cards) costs a
+    read of the inputs instead of a relearning. ``changed`` in the counts: whether the stored
+    terms differ from those before; ``titles_changed``: whether the learned titles of keyword
+    rules do (all that rule, example and glossary search items read of the cards).
+    """
     started = time.perf_counter()
     rules, actions = keyword_rules(session)
     carried: set[str] = set()
     for keywords in session.scalars(select(Card.keywords)):
         carried.update(k for k in keywords or () if isinstance(k, str))
-    inventory = {name: True for name in carried}
+    inventory = {name: True for name in sorted(carried)}
     by_fold = {name.casefold() for name in carried}
     for folded, (_, title) in rules.items():
         if folded not in by_fold:
             inventory[title] = False
+    texts = {language: card_texts(session, language) for language in LANGUAGES}
+    learnt_from = _learning_digest(rules, actions, inventory, texts)
+    before, titles = list_terms(session), _rule_titles(session)
+    state = session.get(DerivedState, LEARNT_STAGE)
+    if reuse and state is not None and state.inputs == learnt_from:
+        _mark(session, STAGE, inputs_digest(session))
+        session.flush()
+        counts: dict[str, Any] = {
+            lang: sum(t["language"] == lang for t in before) for lang in LANGUAGES
+        }
+        log.info("keyword terms kept: the cards they are learned from are unchanged")
+        return {
+            **counts,
+            "relearned": False,
+            "changed": False,
+            "titles_changed": False,
+            "seconds": 0.0,
+        }
     matcher = KeywordMatcher(inventory, actions)
     session.execute(delete(CardTerm))
-    counts: dict[str, Any] = {}
+    counts = {}
     for language in LANGUAGES:
-        learned = learn(card_texts(session, language), language, inventory, actions, matcher)
+        learned = learn(texts[language], language, inventory, actions, matcher)
         kept = [
             t
             for t in learned
@@ -162,19 +191,52 @@ def rebuild_terms(session: Session) -> dict[str, Any]:
             for t in kept
         )
         counts[language] = len(kept)
-    state = session.get(DerivedState, STAGE)
-    if state is None:
-        session.add(DerivedState(stage=STAGE, inputs=inputs_digest(session)))
-    else:
-        state.inputs = inputs_digest(session)
+    _mark(session, STAGE, inputs_digest(session))
+    _mark(session, LEARNT_STAGE, learnt_from)
     session.flush()
+    counts["relearned"] = True
+    counts["changed"] = list_terms(session) != before
+    counts["titles_changed"] = _rule_titles(session) != titles
     counts["seconds"] = round(time.perf_counter() - started, 1)
     log.info(
         "learned keyword terms: %s in %.1f s",
-        ", ".join(f"{n} {lang}" for lang, n in counts.items() if lang != "seconds"),
+        ", ".join(f"{counts[lang]} {lang}" for lang in LANGUAGES),
         counts["seconds"],
     )
     return counts
+
+
+def _mark(session: Session, stage: str, inputs: str) -> None:
+    state = session.get(DerivedState, stage)
+    if state is None:
+        session.add(DerivedState(stage=stage, inputs=inputs))
+    else:
+        state.inputs = inputs
+
+
+def _rule_titles(session: Session) -> dict[str, dict[str, str]]:
+    """Per language, the learned title of every keyword rule (what rule items read)."""
+    numbers = sorted(
+        {n for n in session.scalars(select(CardTerm.rule).distinct()) if n is not None}
+    )
+    return {language: rule_terms(session, numbers, language) for language in LANGUAGES}
+
+
+def _learning_digest(
+    rules: dict[str, tuple[str, str]],
+    actions: set[str],
+    inventory: dict[str, bool],
+    texts: dict[str, list[CardText]],
+) -> str:
+    """Digest of everything :func:`learn` reads, in the order it reads it."""
+    digest = hashlib.sha256()
+    digest.update(repr((sorted(rules.items()), sorted(actions), list(inventory.items()))).encode())
+    for language in LANGUAGES:
+        digest.update(f"\n{language}\n".encode())
+        for card in texts[language]:
+            digest.update(repr(tuple(vars(card).values())).encode())
+            digest.update(b"\n")
+    return digest.hexdigest()
 
 
 def _row(term: CardTerm) -> dict[str, Any]:
