@@ -19,6 +19,7 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
+    LargeBinary,
     String,
     Text,
     UniqueConstraint,
@@ -471,6 +472,24 @@ class DerivedState(Base):
 
     stage: Mapped[str] = mapped_column(String(32), primary_key=True)
     inputs: Mapped[str] = mapped_column(String(64))
+
+
+class LinkWalkState(Base):
+    """What the term-link walk knew after the newest English edition it walked (kb.links.walk).
+
+    Matching every ruling and card text cold costs far more than stepping from one edition to
+    the next, so a link run keeps its walk's term spans and outputs here, and the next run that
+    links a new edition starts from them instead of matching every text again. ``inputs`` is a
+    digest of the texts walked (kb.links.walk_state): any change of them makes the row unusable.
+    ``data`` holds only plain values (no pickled classes), so reading it runs no code.
+    """
+
+    __tablename__ = "link_walk_state"
+
+    name: Mapped[str] = mapped_column(String(32), primary_key=True)
+    inputs: Mapped[str] = mapped_column(String(64))
+    edition_date: Mapped[dt.date | None] = mapped_column(Date, nullable=True)
+    data: Mapped[bytes] = mapped_column(LargeBinary)
 
 
 class CardTerm(Base):

@@ -161,6 +161,8 @@ def _value(value: Any) -> Any:
 # (kb.ingest.file_stat) differs between two runs over the same bytes, and is None within seconds
 # of a file's last change.
 NOT_CONTENT = {("documents", "file_stat")}
+# A cache of the link walk (kb.links.walk_state): which run left one depends on the path taken.
+NOT_CONTENT_TABLES = {"link_walk_state"}
 
 
 def fingerprint(url: str) -> Counter[tuple[Any, ...]]:
@@ -176,6 +178,8 @@ def fingerprint(url: str) -> Counter[tuple[Any, ...]]:
     try:
         with engine.connect() as conn:
             for table in Base.metadata.sorted_tables:
+                if table.name in NOT_CONTENT_TABLES:
+                    continue
                 pk = list(table.primary_key.columns)
                 own_id = pk[0].name if len(pk) == 1 and isinstance(pk[0].type, Integer) else None
                 by_id[table.name] = {}

@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
+import io
+import pickle
+import zlib
+from dataclasses import dataclass, replace
+
+import pytest
 
 from kb.links.build import _Rows
 from kb.links.implied import implied_matches
@@ -11,6 +16,7 @@ from kb.links.lineage_rows import LineageLinks
 from kb.links.terms import GlossaryItem, RuleEntry, english_vocabulary
 from kb.links.text_sources import _TermSource
 from kb.links.walk import TermWalk
+from kb.links.walk_state import _PlainValues, inputs_digest
 
 
 @dataclass(frozen=True)
@@ -187,3 +193,59 @@ def test_walking_the_editions_gives_the_rows_of_matching_every_text_in_each() ->
 def test_editions_walked_with_gaps_start_their_texts_afresh() -> None:
     own, lineage_rows, _ = _walked([0, 3, 5])
     assert (own, lineage_rows) == _every_text_matched([0, 3, 5])
+
+
+def _round_trip(state: dict) -> dict:
+    """A state as the database keeps it: pickled, compressed, read by the plain-values reader."""
+    data = zlib.compress(pickle.dumps(state, protocol=5), 1)
+    return _PlainValues(io.BytesIO(zlib.decompress(data))).load()
+
+
+@pytest.mark.parametrize("kept", range(len(EDITIONS)))
+def test_a_walk_taking_up_a_kept_state_gives_the_rows_of_matching_every_text(kept: int) -> None:
+    """From the state after any edition, walking on from any other (as adding one does) gives
+    the rows of a walk that matched every text there, and looks again at few texts."""
+    _, _, walked = _walked(list(range(kept + 1)))
+    state = _round_trip(walked.state())
+    for start in range(len(EDITIONS)):
+        places = list(range(start, len(EDITIONS)))
+        shared = LineageLinks(STUBS)
+        walk = TermWalk(SOURCES)
+        walk.restore(state)
+        own = []
+        for place in places:
+            vocabulary, numbers, lineages = EDITIONS[place]
+            rows = _Rows(STUBS[place], numbers, lineages, shared, place)
+            linked = walk.step({"en": vocabulary}, rows)
+            if place == start:  # every text that matches counts, looked at again or not
+                fresh = TermWalk(SOURCES).step(
+                    {"en": vocabulary},
+                    _Rows(STUBS[place], numbers, lineages, LineageLinks(STUBS), place),
+                )
+                assert linked == fresh
+                if start == kept:  # the same vocabulary: no text is matched again
+                    assert walk.carried.rematched == 0
+            own.append(rows.rows)
+        walk.finish()
+        assert (own, shared.rows()) == _every_text_matched(places), (kept, start)
+
+
+def test_the_kept_state_is_read_without_running_code() -> None:
+    """A stored state that names a class (what a tampered row would) is refused, not run."""
+    data = pickle.dumps({"outputs": [_Edition(1, dt.date(2020, 1, 1))]}, protocol=5)
+    with pytest.raises(pickle.UnpicklingError, match="_Edition"):
+        _PlainValues(io.BytesIO(data)).load()
+    _, _, walked = _walked([0, 1])
+    assert _round_trip(walked.state()) == walked.state()
+
+
+def test_the_kept_state_is_of_its_texts_and_masks_only() -> None:
+    """Another text, another card name masked, or another order: the state is not taken up."""
+    digest = inputs_digest(SOURCES)
+    assert inputs_digest(list(SOURCES)) == digest
+    changed = [SOURCES[0], replace(SOURCES[1], text=SOURCES[1].text + " Vote."), *SOURCES[2:]]
+    masked = [*SOURCES[:3], replace(SOURCES[3], mask=("Saga",)), *SOURCES[4:]]
+    assert (
+        len({digest, inputs_digest(changed), inputs_digest(masked), inputs_digest(SOURCES[::-1])})
+        == 4
+    )

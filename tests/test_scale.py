@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import io
+import logging
 from pathlib import Path
 
 import pytest
-from sqlalchemy import event
+from sqlalchemy import event, select
 
 from kb.config import Settings
 from kb.db import derived_current, open_database
 from kb.export.dump import write_json
 from kb.ingest import ingest_paths
+from kb.models import LinkWalkState
 from kb.pipeline import ingest, open_db, rebuild_links
 
 DATA = Path(__file__).parent / "data"
@@ -166,8 +169,18 @@ def test_a_relink_killed_half_way_resumes_to_the_same_dump(settings, seeds, tmp_
     assert not report.changed
 
 
+def _kept_walk(settings) -> dt.date | None:
+    """The edition the stored link walk's state was made in (kb.links.walk_state)."""
+    db = open_db(settings)
+    try:
+        with db.session() as session:
+            return session.scalar(select(LinkWalkState.edition_date))
+    finally:
+        db.dispose()
+
+
 def test_adding_an_edition_links_only_it_and_matches_a_full_rebuild(
-    settings, seeds, tmp_path, monkeypatch
+    settings, seeds, tmp_path, monkeypatch, caplog
 ):
     """The incremental relink of a new edition gives the dump a full relink gives, byte for byte."""
     import kb.links.build as build
@@ -177,8 +190,12 @@ def test_adding_an_edition_links_only_it_and_matches_a_full_rebuild(
     real = build._term_links
     linked: list[str] = []
     monkeypatch.setattr(build, "_term_links", lambda *a: linked.append(a[1].key) or real(*a))
-    ingest(settings, [second])
+    with caplog.at_level(logging.INFO, logger="kb.links.walk_state"):
+        ingest(settings, [second])
     assert linked == ["en:2025-03-03"]  # the 2024 edition's links were left alone
+    # The first ingest kept its walk's state; the new edition stepped from it, and kept its own.
+    assert "took up the link walk's state" in caplog.text
+    assert _kept_walk(settings) == dt.date(2025, 3, 3)
     incremental = dump(settings)
     rows = links_table(settings)
     db = open_db(settings)

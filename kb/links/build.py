@@ -48,6 +48,7 @@ from .terms import TermMatch
 from .text_sources import _term_sources, _TermSource, card_names, name_forms
 from .vocabularies import edition_vocabulary, vocabularies
 from .walk import TermWalk
+from .walk_state import keep_walk, take_up_walk
 
 __all__ = ["build_links", "card_names", "edition_vocabulary", "name_forms", "vocabularies"]
 
@@ -251,6 +252,8 @@ def build_links(
         session.execute(delete(Link))
     sources = _term_sources(session) if targets else []
     walk = TermWalk(sources)
+    if sources and editions is not None:  # kb link from scratch matches every text itself
+        walk = take_up_walk(session, walk)
     totals: dict[str, int] = defaultdict(int)
     linked: dict[str, set[int]] = defaultdict(set)
     shared = LineageLinks.of(session)
@@ -286,6 +289,8 @@ def build_links(
             session.commit()
         log.info("linked edition %s: %d links", edition.key, len(rows.rows))
     if sources:
+        if walk.last is not None and walk.last == len(shared.ids) - 1:
+            keep_walk(session, walk, shared.dates[-1])  # the next new edition steps from it
         walk.finish()
         if reuse:
             shared.load(session, target_ids)

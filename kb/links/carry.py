@@ -10,6 +10,7 @@ the others are kept and resolved against the new edition's rules.
 
 from __future__ import annotations
 
+import sys
 from array import array
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, Protocol
@@ -80,6 +81,35 @@ class CarriedMatches:
                 for words in changed:
                     stale.update(_holding_all(index, words))
         return stale
+
+    def state(self) -> dict[str, Any]:
+        """The spans, the shapes they were matched with and the word index, as plain values
+        (kb.links.walk_state keeps them between runs; arrays as native-order bytes)."""
+        languages = sorted({s.language for s in self.sources})
+        return {
+            "spans": self.spans,
+            "shapes": self.shapes,
+            "byteorder": sys.byteorder,
+            "words": {
+                language: {w: a.tobytes() for w, a in self._index(language).items()}
+                for language in languages
+            },
+        }
+
+    def restore(self, state: Mapping[str, Any]) -> None:
+        """Take up a :meth:`state` of the same texts: the next vocabulary is compared with its."""
+        self.spans = list(state["spans"])
+        self.shapes = dict(state["shapes"])
+        self.noted = {}
+        self.words = {}
+        for language, words in state["words"].items():
+            index = self.words[language] = {}
+            for word, data in words.items():
+                found = array("i")
+                found.frombytes(data)
+                if state["byteorder"] != sys.byteorder:
+                    found.byteswap()
+                index[word] = found
 
     def _index(self, language: str) -> dict[str, array[int]]:
         """Which texts of a language hold each word (built the first time it is needed)."""

@@ -153,7 +153,7 @@ class Vocabulary:
         pending: list[str] = []
         segment = 0
         for token in tokenize(text, self.language):
-            if token.brk or any(a <= token.start < b for a, b in hidden):
+            if token.brk or (hidden and any(a <= token.start < b for a, b in hidden)):
                 segment += 1
                 pending = []
             elif token.stop:
@@ -166,8 +166,9 @@ class Vocabulary:
         found: list[Span] = []
         segments: list[int] = []  # the segment of each match found
         i = 0
+        starts = self._index  # a term starts only at a word some term begins with
         while i < len(content):
-            term = self._longest_at(content, i)
+            term = self._longest_at(content, i) if content[i][0].norm in starts else None
             if term is None:
                 i += 1
                 continue
@@ -202,9 +203,9 @@ class Vocabulary:
         for term in self._index.get(token.norm, ()):
             n = len(term.words)
             window = content[i : i + n]
-            if len(window) < n or any(seg != segment for _, seg in window):
+            if len(window) < n:
                 continue
-            if any(t.norm != w for (t, _), w in zip(window, term.words, strict=True)):
+            if n > 1 and not _same_words(window, term.words, segment):
                 continue
             if term.capital and not token.raw[:1].isupper():
                 continue
@@ -235,6 +236,16 @@ class Vocabulary:
                 continue
             return term
         return None
+
+
+def _same_words(window: list[tuple[Token, int]], words: tuple[str, ...], segment: int) -> bool:
+    """Whether a window's tokens are a term's words, within one segment (the first word is,
+    by the index: the term was found under it)."""
+    for k in range(1, len(words)):
+        token, seg = window[k]
+        if seg != segment or token.norm != words[k]:
+            return False
+    return True
 
 
 _PROCEDURES = frozenset({"cast", "activat"})  # casting (601) and activating (602), as stems

@@ -44,6 +44,7 @@ class TermWalk:
 
     def __init__(self, sources: Sequence[Any], *, explicit: bool = True) -> None:
         self.sources = sources
+        self.explicit = explicit
         self.carried = CarriedMatches(sources)
         count = len(sources)
         self.outputs: list[tuple[_Output, ...]] = [()] * count
@@ -52,6 +53,7 @@ class TermWalk:
         self.by_words: dict[str, dict[tuple[str, ...], set[int]]] = {}
         self.by_number: dict[str, set[int]] = {}
         self.own: set[int] = set()  # texts with a target the edition has no lineage for
+        self.hit: set[int] = set()  # texts with a term match in the edition walked last
         self.refs: dict[int, tuple[Reference, ...]] = {}
         if explicit:
             for i, source in enumerate(sources):
@@ -65,7 +67,9 @@ class TermWalk:
             if s.source_type == "clarification_text" and s.language == "en"
         ]
         self.order: int | None = None  # the place of the edition walked last
-        self.resolution: dict[str, dict[tuple[str, ...], Any]] = {}
+        self.last: int | None = None  # the same, kept by finish()
+        # What the vocabulary walked last resolved each term to; None: nothing matched yet.
+        self.resolution: dict[str, dict[tuple[str, ...], Any]] | None = None
         self.implied: Any = None
         self.lineages: Mapping[str, int] = {}
         self.shared: Any = None
@@ -89,13 +93,15 @@ class TermWalk:
         implied = implied_inputs(english) if english is not None else None
         again: set[int]
         placed: set[int] = set()
-        if self.order is None or order != self.order + 1 or shared is not self.shared:
+        fresh = self.order is None or order != self.order + 1 or shared is not self.shared
+        if fresh:  # no run goes on: every text's rows are placed anew
             self.finish()
+        if self.resolution is None:  # nothing matched yet: every text is
             again = set(range(len(self.sources)))
-        else:
+        else:  # from the texts' matches in the vocabulary walked last (or a kept state's)
             again = set(stale)
             for language, terms in resolution.items():
-                before = self.resolution.get(language, {})
+                before = (self.resolution or {}).get(language, {})
                 index = self.by_words.get(language, {})
                 for words in terms.keys() | before.keys():
                     if terms.get(words) != before.get(words):
@@ -106,9 +112,12 @@ class TermWalk:
                     source = self.sources[i]
                     if i not in again and concerns(source.text, source.context):
                         again.add(i)
-            for number in lineages.keys() | self.lineages.keys():
-                if lineages.get(number) != self.lineages.get(number):
-                    placed.update(self.by_number.get(number, ()))
+            if fresh:
+                placed = set(range(len(self.sources)))
+            else:
+                for number in lineages.keys() | self.lineages.keys():
+                    if lineages.get(number) != self.lineages.get(number):
+                        placed.update(self.by_number.get(number, ()))
             placed -= again
         linked: dict[str, set[int]] = {}
         for i in sorted(again):
@@ -120,16 +129,50 @@ class TermWalk:
             matches = self._matches(i, vocabulary)
             if matches:
                 linked.setdefault(source.source_type, set()).add(source.owner)
+                self.hit.add(i)
+            else:
+                self.hit.discard(i)
             self._set_outputs(i, matches)
             self._place(i, order, lineages, shared)
         for i in placed:
             self._place(i, order, lineages, shared)
+        if fresh:  # as if every text had been looked at
+            for i in self.hit:
+                source = self.sources[i]
+                linked.setdefault(source.source_type, set()).add(source.owner)
         self.looked_at += len(again)
         self.order, self.resolution, self.implied = order, resolution, implied
+        self.last = order
         self.lineages, self.shared = lineages, shared
         if emit:
             self._emit(rows)
         return linked
+
+    def state(self) -> dict[str, Any]:
+        """What the walk knows of its texts after its last step, as plain values: their spans
+        and outputs and what the vocabulary then resolved (kb.links.walk_state keeps it). A walk
+        that takes it up (:meth:`restore`) steps into any edition by what differs from it."""
+        return {
+            "carried": self.carried.state(),
+            "outputs": self.outputs,
+            "hit": sorted(self.hit),
+            "resolution": self.resolution,
+            "implied": self.implied,
+        }
+
+    def restore(self, state: Mapping[str, Any]) -> None:
+        """Take up the :meth:`state` of a walk over the same texts (before any step of this one):
+        the first step then matches only what its vocabulary changed, and places every text."""
+        self.carried.restore(state["carried"])
+        for i, source in enumerate(self.sources):
+            self._index_words(i, source.language)
+        self.outputs = [()] * len(self.sources)
+        self.by_number = {}
+        for i, outputs in enumerate(state["outputs"]):
+            self._note_outputs(i, tuple(outputs))
+        self.hit = set(state["hit"])
+        self.resolution = state["resolution"]
+        self.implied = state["implied"]
 
     def finish(self) -> None:
         """End the open lineage rows at the edition walked last (before a gap, or at the end)."""
@@ -161,11 +204,17 @@ class TermWalk:
         self.words[i] = words
 
     def _set_outputs(self, i: int, matches: list[TermMatch]) -> None:
-        outputs = tuple(
-            (target, found.matched, found.start, found.end)
-            for found in matches
-            for target in found.term.targets
+        self._note_outputs(
+            i,
+            tuple(
+                (target, found.matched, found.start, found.end)
+                for found in matches
+                for target in found.term.targets
+            ),
         )
+
+    def _note_outputs(self, i: int, outputs: tuple[_Output, ...]) -> None:
+        """Note the text's outputs, and which rule numbers it names (a renumbering concerns it)."""
         before = {o[0] for o in self.outputs[i]}
         after = {o[0] for o in outputs}
         for gone in before - after:

@@ -8,8 +8,8 @@ verb endings and stem changes they leave (``votent``, ``tienta``/``tentado``).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 from kb.langs import fold
 
@@ -72,9 +72,12 @@ def normalise(word: str, language: str) -> str:
     return folded
 
 
-@dataclass(frozen=True)
-class Token:
-    """A word (or symbol) of a text with its offsets; ``brk`` marks sentence punctuation."""
+class Token(NamedTuple):
+    """A word (or symbol) of a text with its offsets; ``brk`` marks sentence punctuation.
+
+    A named tuple, not a dataclass: every ruling and card text is cut into tokens, and making a
+    tuple costs a third of a frozen dataclass.
+    """
 
     norm: str
     start: int
@@ -84,21 +87,36 @@ class Token:
     brk: bool = False
 
 
+_WORDS: dict[str, dict[str, tuple[str, bool, bool]]] = {}  # language -> raw -> norm, stop, brk
+_WORDS_KEPT = 1 << 18  # words remembered per language before starting afresh
+
+
+def _word(raw: str, language: str) -> tuple[str, bool, bool]:
+    """What a token's raw text is: its normal form, a small word, a break (once per word)."""
+    if raw in _BREAKS:
+        return "", True, True
+    lowered = raw.casefold()
+    if lowered in CONJUNCTIONS.get(language, CONJUNCTIONS["en"]):
+        return "", True, True
+    stops = STOPWORDS.get(language, STOPWORDS["en"])
+    stop = lowered in stops or (raw != "X" and bool(_ROMAN.match(raw)))
+    return ("" if stop else normalise(raw, language)), stop, False
+
+
 @lru_cache(maxsize=16384)
 def tokenize(text: str, language: str) -> tuple[Token, ...]:
     """Split a text into words, symbols and breaks (punctuation between phrases)."""
-    stops = STOPWORDS.get(language, STOPWORDS["en"])
-    conjunctions = CONJUNCTIONS.get(language, CONJUNCTIONS["en"])
+    words = _WORDS.get(language)
+    if words is None or len(words) > _WORDS_KEPT:
+        words = _WORDS[language] = {}
     tokens = []
     for match in _TOKEN.finditer(text):
         raw = match.group()
-        if raw in _BREAKS or raw.casefold() in conjunctions:
-            tokens.append(Token("", match.start(), match.end(), raw, True, True))
-            continue
-        lowered = raw.casefold()
-        stop = lowered in stops or (raw != "X" and bool(_ROMAN.match(raw)))
-        norm = "" if stop else normalise(raw, language)
-        tokens.append(Token(norm, match.start(), match.end(), raw, stop))
+        known = words.get(raw)
+        if known is None:
+            known = words[raw] = _word(raw, language)
+        start, end = match.span()
+        tokens.append(Token(known[0], start, end, raw, known[1], known[2]))
     return tuple(tokens)
 
 
