@@ -1,7 +1,7 @@
 """The term-link walk's state after the newest edition: adding an edition matches only changes.
 
-Revision ID: 0011
-Revises: 0010
+Revision ID: 0012
+Revises: 0011
 
 ``link_walk_state`` holds one row per walk kept (today only ``links``): a digest of the texts it
 walked, the date of the edition it walked last, and its term spans and outputs as a compressed
@@ -14,8 +14,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0011"
-down_revision = "0010"
+revision = "0012"
+down_revision = "0011"
 branch_labels = None
 depends_on = None
 
