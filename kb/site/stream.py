@@ -43,8 +43,10 @@ def extract(page: str, data: bytes) -> tuple[list[str], list[str]]:
     """An HTML page's ids and its distinct link targets as written (in page order)."""
     if not page.endswith(".html"):
         return [], []
-    ids = sorted({html.unescape(m.decode()) for m in ID.findall(data)})
-    hrefs = list(dict.fromkeys(html.unescape(raw.decode()) for raw in LINK.findall(data)))
+    # each distinct raw value decoded once (pages repeat their menu and card links)
+    ids = sorted({html.unescape(m.decode()) for m in set(ID.findall(data))})
+    raws = dict.fromkeys(LINK.findall(data))
+    hrefs = list(dict.fromkeys(html.unescape(raw.decode()) for raw in raws))
     return ids, hrefs
 
 
@@ -120,6 +122,7 @@ class StreamWriter:
         self.files = 0
         self.bytes = 0
         self._seen: set[str] = set()
+        self._folders: set[Path] = set()
 
     def _claim(self, path: str) -> str:
         key = str(safe_path(path))
@@ -160,7 +163,9 @@ class StreamWriter:
             self.report.unchanged.append(key)
             return found
         target = self.tmp / key
-        target.parent.mkdir(parents=True, exist_ok=True)
+        if target.parent not in self._folders:  # a folder made once, not stat'ed per page
+            target.parent.mkdir(parents=True, exist_ok=True)
+            self._folders.add(target.parent)
         target.write_bytes(data)
         self.report.written.append(key)
         return found
