@@ -294,3 +294,19 @@ def test_build_refuses_a_foreign_output_folder_from_the_cli(tmp_path: Path, data
     assert result.exit_code == 1
     assert "kb: error:" in result.output and "refusing" in result.output
     assert (foreign / "notes.txt").read_text() == "mine"
+
+
+def test_a_template_field_is_a_dict_key_unless_it_names_a_dict_method():
+    import pytest
+    from jinja2 import UndefinedError
+
+    from kb.site.env import make_environment
+
+    env = make_environment("fr")
+    view = {"items": [1, 2], "title": "T"}
+    assert env.from_string("{{ v.title }} {{ v.items() | list | length }}").render(v=view) == "T 2"
+    assert env.from_string("{{ _('Contents') }}|{{ _('Contents') }}").render() == (
+        "Sommaire|Sommaire"
+    )
+    with pytest.raises(UndefinedError):  # a missing field stays an error
+        env.from_string("{{ v.missing }}").render(v=view)

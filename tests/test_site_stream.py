@@ -103,3 +103,26 @@ def test_a_rule_with_more_rulings_than_its_page_shows_links_to_the_whole_list(fu
     # Only French was rendered: the links into the other languages are left out.
     broken = [b for b in links.broken() if "/rules/" in b.page and "/fr/" in "/" + b.href]
     assert broken == []
+
+
+def test_ids_and_links_are_found_as_the_attribute_patterns_find_them():
+    import html
+
+    from kb.site.stream import ID, LINK, LinkCollector, extract
+
+    page = (
+        b'<a href="x.html#a">1</a><p id="a" data-id="b" uuid="c"></p>'
+        b'<img src="i.png"><a xhref="no.html" data-href="d.html">2</a>'
+        b'<a href="x.html#a">3</a><a href="a&amp;b.html">4</a><script src="k.js"></script>'
+    )
+    ids, hrefs = extract("en/p.html", page)
+    assert ids == sorted({html.unescape(m.decode()) for m in ID.findall(page)}) == ["a", "b"]
+    assert hrefs == list(dict.fromkeys(html.unescape(m.decode()) for m in LINK.findall(page)))
+    assert hrefs == ["x.html#a", "i.png", "d.html", "a&b.html", "k.js"]
+    links = LinkCollector()
+    links.add("en/p.html", page)
+    links.add("en/x.html", b'<p id="z"></p>')
+    broken = {(b.page, b.href) for b in links.broken()}
+    assert ("en/p.html", "x.html#a") in broken  # x.html has no anchor "a"
+    links.clear()
+    assert not links.ids and not links.targets and not links.paths

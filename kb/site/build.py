@@ -8,6 +8,7 @@ changed are written.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import json
 import logging
@@ -226,6 +227,10 @@ def build_site(
         except BaseException:
             writer.abort()
             raise
+    # Pagefind runs next, beside this process: what only the render needed goes first.
+    writer.links.clear()
+    del site_data, site_extras
+    gc.collect()
 
     def post(folder: Path) -> None:
         changed = [p for p in (*writer.report.written, *writer.report.removed) if indexed_path(p)]
@@ -239,7 +244,7 @@ def build_site(
             "code": code,
             "fingerprint": stamp,
             "pages": report.pages,
-            "edition": site_data.edition,
+            "edition": report.edition,
             "generator": f"kb {kb.__version__}",
         },
         post if search else None,

@@ -16,12 +16,13 @@ import json
 import logging
 import os
 import pickle
+import zlib
 from pathlib import Path
 from typing import Any
 
 log = logging.getLogger(__name__)
 
-VERSION = 2
+VERSION = 3
 
 
 def page_digest(path: str, template: str, lang: str | None, context: dict[str, Any]) -> str:
@@ -43,11 +44,12 @@ class SiteCache:
     def __init__(self, file: Path | None, code: str) -> None:
         self.file = file
         self.code = code
-        # path -> (digest, ids, links, unresolved): ids and links each one string of lines (a
-        # few objects per page, not hundreds: the cache of 70,000 pages stays small in memory);
+        # path -> (digest, ids and links, unresolved): the ids' lines, NUL, the links' lines,
+        # compressed (one object per page, a fraction of the text: the pages repeat their menu
+        # and folder prefixes, and the cache of 75,000 pages is held through the whole build);
         # unresolved: the rule references a lazily built page showed as text, with their counts
-        self.previous: dict[str, tuple[str, str, str, dict[str, int] | None]] = {}
-        self.pages: dict[str, tuple[str, str, str, dict[str, int] | None]] = {}
+        self.previous: dict[str, tuple[str, bytes, dict[str, int] | None]] = {}
+        self.pages: dict[str, tuple[str, bytes, dict[str, int] | None]] = {}
         self.extras_previous: tuple[str, Any] | None = None
         self.extras: tuple[str, Any] | None = None
         self.stamp: str | None = None  # the fingerprint of the build the cache describes
@@ -73,12 +75,13 @@ class SiteCache:
         found = self.previous.get(path)
         if found is None or found[0] != digest:
             return None
-        return _lines(found[1]), _lines(found[2])
+        ids, links = zlib.decompress(found[1]).decode().split("\0")
+        return _lines(ids), _lines(links)
 
     def noted(self, path: str) -> dict[str, int]:
         """The unresolved rule references the page showed when the last build rendered it."""
         found = self.previous.get(path)
-        return dict(found[3] or {}) if found is not None else {}
+        return dict(found[2] or {}) if found is not None else {}
 
     def record(
         self,
@@ -89,9 +92,10 @@ class SiteCache:
         unresolved: dict[str, int] | None = None,
     ) -> None:
         """Remember a page of this build."""
-        if any("\n" in item for item in (*ids, *links)):
+        if any("\n" in item or "\0" in item for item in (*ids, *links)):
             return  # not representable as lines: such a page is simply rendered next time
-        self.pages[path] = (digest, "\n".join(ids), "\n".join(links), unresolved or None)
+        text = "\n".join(ids) + "\0" + "\n".join(links)
+        self.pages[path] = (digest, zlib.compress(text.encode(), 1), unresolved or None)
 
     def cached_extras(self, key: str) -> Any:
         """The rule history and diffs of the last build if its rules documents were the same."""

@@ -27,6 +27,7 @@ from kb.urls import card_file, site_url
 
 PER_PAGE = 400  # entries per page of a card list: keeps every list page far under 1 MB
 SHARED_NAMED = 60  # cards named for a shared ruling before "and N more"
+SHARED_SORTED = 8  # a ruling carried by more cards has its sorted carriers remembered
 LEGALITY_ORDER = ("Legal", "Restricted", "Banned", "Not Legal")
 _WORD_EDGE = re.compile(r"\w")
 
@@ -48,6 +49,7 @@ class CardPages(RulePages):
         if hasattr(self, "_holders"):
             return
         self._holders: dict[int, list[str]] = {}
+        self._sorted_holders: dict[int, list[tuple[str, str]]] = {}
         for card in self.data.cards:
             for ruling_id in card["ruling_ids"]:
                 self._holders.setdefault(ruling_id, []).append(card["key"])
@@ -147,20 +149,35 @@ class CardPages(RulePages):
         rows.sort(key=lambda r: (order.get(r["status"], 9), r["format"]))
         return rows
 
+    def _sharers(self, ruling_id: int) -> list[tuple[str, str]]:
+        """The titled cards carrying a ruling, ``(key, title)`` in name order.
+
+        Sorted once per widely shared ruling, not once per card page carrying it (a ruling
+        shared by hundreds of cards cost each of their pages a fold of every name).
+        """
+        found = self._sorted_holders.get(ruling_id)
+        if found is None:
+            holders = [
+                (k, self.card_titles[k])
+                for k in self._holders.get(ruling_id, [])
+                if k in self.card_titles
+            ]
+            found = sorted(holders, key=lambda c: (fold(c[1]), c[0]))
+            if len(found) > SHARED_SORTED:
+                self._sorted_holders[ruling_id] = found
+        return found
+
     def _ruling(self, ruling: dict[str, Any], card: dict[str, Any], root: str) -> dict[str, Any]:
         codes = [c for c in dict.fromkeys([self.lang, "en"]) if c in ruling["texts"]]
         codes = codes or sorted(ruling["texts"])
         others = [k for k in self._holders.get(ruling["id"], []) if k != card["key"]]
-        named = sorted(
-            ({"key": k, "title": self.card_titles[k]} for k in others if k in self.card_titles),
-            key=lambda c: (fold(c["title"]), c["key"]),
-        )
+        named = [c for c in self._sharers(ruling["id"]) if c[0] != card["key"]]
         return {
             "id": ruling["id"],
             "date": ruling["date"],
             "source": ruling["source"],
             "shared": len(others) + 1,
-            "others": named[:SHARED_NAMED],
+            "others": [{"key": k, "title": title} for k, title in named[:SHARED_NAMED]],
             "more": max(0, len(named) - SHARED_NAMED),
             "rules": self.extras.rules_of_clarification.get(ruling["id"], []),
             "columns": [

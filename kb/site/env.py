@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -56,6 +57,20 @@ def relative(url: str, root: str) -> str:
     return root + url.lstrip("/")
 
 
+@lru_cache(maxsize=65536)
+def _url(kind: str, lang: str, name: str, value: str) -> str:
+    return site_url(kind, lang, **{name: value})
+
+
+def cached_url(kind: str, lang: str, **keys: str) -> str:
+    """:func:`kb.urls.site_url`, remembered: a page links the same rules and cards as its
+    neighbours (menus, shared rulings), and each URL costs a language check and a fold."""
+    if len(keys) != 1:
+        return site_url(kind, lang, **keys)
+    ((name, value),) = keys.items()
+    return _url(kind, lang, name, value)
+
+
 def _root(ctx: Context) -> str:
     return str(ctx["root"])
 
@@ -69,19 +84,19 @@ def href(ctx: Context, url: str) -> str:
 @pass_context
 def rule_href(ctx: Context, number: str, lang: str | None = None) -> str:
     """Where a rule, subrule, chapter or part is, from the current page."""
-    return relative(site_url("rule", lang or ctx["lang"], number=number), _root(ctx))
+    return relative(_url("rule", lang or ctx["lang"], "number", number), _root(ctx))
 
 
 @pass_context
 def card_href(ctx: Context, key: str, lang: str | None = None) -> str:
     """Where a card's page is, from the current page."""
-    return relative(site_url("card", lang or ctx["lang"], key=key), _root(ctx))
+    return relative(_url("card", lang or ctx["lang"], "key", key), _root(ctx))
 
 
 @pass_context
 def glossary_href(ctx: Context, term: str, lang: str | None = None) -> str:
     """Where a glossary entry is, from the current page."""
-    return relative(site_url("glossary", lang or ctx["lang"], term=term), _root(ctx))
+    return relative(_url("glossary", lang or ctx["lang"], "term", term), _root(ctx))
 
 
 class _SharedBytecode(BytecodeCache):
@@ -102,13 +117,55 @@ class _SharedBytecode(BytecodeCache):
 
 
 _BYTECODE = _SharedBytecode()
+_DICT_ATTRIBUTES = frozenset(dir(dict))
+
+
+class SiteEnvironment(Environment):
+    """Jinja2's environment, with ``view.field`` looked up as a key first on plain dicts.
+
+    Page contexts are dicts: Jinja2 tries ``getattr`` first and gets the key only after an
+    ``AttributeError``, millions of times a build. A name that is no attribute of ``dict``
+    can only be found as a key, so looking it up as a key first gives the same answer.
+    """
+
+    def getattr(self, obj: Any, attribute: str) -> Any:
+        """``obj.attribute`` in a template (same answer as Jinja2's, found sooner on a dict)."""
+        if type(obj) is dict and attribute not in _DICT_ATTRIBUTES:
+            try:
+                return obj[attribute]
+            except KeyError:
+                pass
+        return super().getattr(obj, attribute)
+
+
+def _remembered_gettext(env: Environment) -> None:
+    """Make ``_()`` and ``gettext()`` answer a message without variables from a table.
+
+    The page chrome asks the same few dozen messages on every page; Jinja2's newstyle gettext
+    translates, wraps in Markup and formats each time. The answer for a message and the
+    escaping mode never changes within an environment, so it is kept (variables: as Jinja2).
+    """
+    translate = env.globals["gettext"]
+    answers: dict[tuple[str, bool], Any] = {}
+
+    @pass_context
+    def gettext(__context: Context, __string: str, **variables: Any) -> str:
+        if variables:
+            return translate(__context, __string, **variables)  # type: ignore[operator,no-any-return]
+        key = (__string, __context.eval_ctx.autoescape)
+        found = answers.get(key)
+        if found is None:
+            found = answers[key] = translate(__context, __string)  # type: ignore[operator]
+        return found  # type: ignore[no-any-return]
+
+    env.globals.update(gettext=gettext, _=gettext)
 
 
 def make_environment(lang: str, templates: Path = TEMPLATES) -> Environment:
     """A Jinja2 environment with the UI translated into ``lang`` and its locale's formats."""
     if not (templates / "base.html").is_file():
         raise KbError(f"the site templates are missing from {templates}: reinstall kb")
-    env = Environment(
+    env = SiteEnvironment(
         loader=FileSystemLoader(str(templates)),
         autoescape=True,
         undefined=StrictUndefined,
@@ -121,32 +178,52 @@ def make_environment(lang: str, templates: Path = TEMPLATES) -> Environment:
     )
     catalog = translations(lang)
     env.install_gettext_translations(catalog, newstyle=True)  # type: ignore[attr-defined]
+    _remembered_gettext(env)
     badges = {
         kind: Markup('<span class="badge badge-{}">{}</span>').format(kind, catalog.gettext(label))
         for kind, label in BADGES.items()
     }
     loc = locale(lang)
 
+    # Babel's formatting is slow beside a lookup and pages show the same few hundred dates,
+    # numbers and language names again and again: each answer is remembered (per type, as
+    # 1 and 1.0 are equal keys but could be formatted differently).
+    @lru_cache(maxsize=4096)
+    def format_day(kind: type, value: Any, width: str) -> str:
+        day = value if isinstance(value, dt.date) else dt.date.fromisoformat(value)
+        return format_date(day, width, locale=loc)
+
+    @lru_cache(maxsize=4096)
+    def format_number(kind: type, value: float | int) -> str:
+        return format_decimal(value, locale=loc)
+
     def date_filter(value: str | dt.date | None, width: str = "long") -> str:
         if not value:
             return ""
-        day = value if isinstance(value, dt.date) else dt.date.fromisoformat(value)
-        return format_date(day, width, locale=loc)
+        return format_day(type(value), value, width)
 
     def number_filter(value: float | int | None) -> str:
         if value is None:
             return ""
-        return format_decimal(value, locale=loc)
+        return format_number(type(value), value)
 
     def percent_filter(value: float) -> str:
         return format_percent(value, "#,##0.#%", locale=loc)
 
-    def language_filter(code: str, in_lang: str | None = None) -> str:
+    @lru_cache(maxsize=256)
+    def name_of(kinds: tuple[type, type], code: str, in_lang: str | None) -> str:
         return language_name(code, in_lang or lang)
 
-    def language_inline(code: str) -> str:
+    @lru_cache(maxsize=256)
+    def inline_name_of(kind: type, code: str) -> str:
         # Inside a sentence: French and Spanish write language names in lower case.
         return locale(code).get_display_name(loc) or code
+
+    def language_filter(code: str, in_lang: str | None = None) -> str:
+        return name_of((type(code), type(in_lang)), code, in_lang)
+
+    def language_inline(code: str) -> str:
+        return inline_name_of(type(code), code)
 
     env.filters.update(
         date=date_filter,
