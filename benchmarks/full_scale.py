@@ -27,11 +27,12 @@ import argparse
 import json
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+from fresh_process import run_python  # benchmarks/fresh_process.py
 
 ROOT = Path(__file__).resolve().parent.parent
 QUERY = "ring tempts you"
@@ -66,14 +67,7 @@ def kb(home: Path, database: str | None, *args: str) -> dict:
     if database:
         command += ["--database", database]
     command += list(args)
-    out = subprocess.run(
-        [sys.executable, "-c", WRAPPER, *command],
-        check=True,
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-    )
-    result = json.loads(out.stdout)
+    result = run_python(WRAPPER, *command)
     result["command"] = " ".join(["kb", *args])
     if result["rc"] not in (0, 1):
         print(result["stderr"], file=sys.stderr)

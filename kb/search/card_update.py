@@ -85,7 +85,7 @@ def apply_card_scope(
     rebuild) as :func:`kb.search.indexer._apply`, or None when the index cannot be adjusted
     this way (no word list, or an item whose words cannot be read back): then do a full update.
     """
-    from kb.search.indexer import REBUILD_SHARE, item_hash, lengths_once
+    from kb.search.indexer import REBUILD_SHARE, item_hash, write_changes
 
     try:
         words = json.loads((Path(index_dir) / WORDS_FILE).read_text(encoding="utf-8"))
@@ -124,17 +124,7 @@ def apply_card_scope(
         removed = [stored_words(fields, card_names) for fields in leaving]
     if any(found is None for found in removed):
         return None
-    writer = ix.writer(limitmb=128)
-    lengths_once(writer)
-    try:
-        for key in stale:
-            writer.delete_by_term("key", key)
-        for key in changed:
-            writer.update_document(**expected[key])
-    except BaseException:
-        writer.cancel()
-        raise
-    writer.commit()
+    write_changes(ix, stale, [expected[key] for key in changed])
     added = [item_words(expected[key]) for key in changed]
     write_vocabulary(index_dir, adjust_vocabulary(words, removed, added))  # type: ignore[arg-type]
     return len(changed), len(stale), total, False

@@ -298,6 +298,24 @@ def indexed_hashes(reader: Any) -> dict[str, str]:
     return {keys[docnum]: hashes[docnum] for docnum in reader.all_doc_ids()}
 
 
+def write_changes(ix: Any, stale: list[str], items: list[dict[str, Any]]) -> None:
+    """Delete the stale items' keys and rewrite the given items, in one commit (none on error).
+
+    The one writer of an index update, whether every item was compared or one set's only.
+    """
+    writer = ix.writer(limitmb=128)
+    lengths_once(writer)
+    try:
+        for key in stale:
+            writer.delete_by_term("key", key)
+        for item in items:
+            writer.update_document(**item)
+    except BaseException:
+        writer.cancel()
+        raise
+    writer.commit()
+
+
 def _apply(db: Database, ix: Any, index_dir: Path) -> tuple[int, int, int, bool]:
     """Rewrite the changed items, delete the stale ones; return (written, removed, total, False).
 
@@ -314,17 +332,7 @@ def _apply(db: Database, ix: Any, index_dir: Path) -> tuple[int, int, int, bool]
     if len(changed) + len(stale) > REBUILD_SHARE * max(len(expected), 1):
         return len(changed), len(stale), len(expected), True
 
-    writer = ix.writer(limitmb=128)
-    lengths_once(writer)
-    try:
-        for key in stale:
-            writer.delete_by_term("key", key)
-        for key in changed:
-            writer.update_document(**expected[key])
-    except BaseException:
-        writer.cancel()
-        raise
-    writer.commit()
+    write_changes(ix, stale, [expected[key] for key in changed])
     write_vocabulary(index_dir, vocabulary(expected.values()))
     return len(changed), len(stale), len(expected), False
 

@@ -27,7 +27,7 @@ from typing import Any
 from kb.search.postings import (
     BlockCache,
     OtherLayout,
-    block_header,
+    cached_block_header,
     open_postings,
     posting_buffer,
     segment_key,
@@ -161,12 +161,7 @@ def _walk(
     headers = cache.headers if cache is not None else None
     pos, previous = start + 4, -1
     while True:
-        header = headers.get((key, pos)) if headers is not None else None  # type: ignore[arg-type]
-        if header is None:
-            header = block_header(buffer, pos)
-            if headers is not None:
-                headers[(key, pos)] = header  # type: ignore[index]
-        size, last, top, info_size, compressed = header
+        size, last, top, info_size, compressed = cached_block_header(buffer, pos, headers, key)
         pos += 4
         first = bisect_right(wanted, previous + offset)
         if first >= len(wanted):

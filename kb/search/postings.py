@@ -159,6 +159,18 @@ class OtherLayout(Exception):
     """The posting list is not laid out as :func:`_walk_blocks` expects."""
 
 
+def cached_block_header(
+    buffer: Any, pos: int, headers: dict[Any, Any] | None, key: str | None
+) -> tuple[int, bool, int, int, bool]:
+    """:func:`block_header`, kept in ``headers`` (a :class:`BlockCache`'s) under (key, place)."""
+    header = headers.get((key, pos)) if headers is not None else None
+    if header is None:
+        header = block_header(buffer, pos)
+        if headers is not None:
+            headers[(key, pos)] = header
+    return header  # type: ignore[no-any-return]
+
+
 def block_header(buffer: Any, pos: int) -> tuple[int, bool, int, int, bool]:
     """A block's (size, whether it is the last, last document, info size, compressed)."""
     (size,) = _INT.unpack_from(buffer, pos)
@@ -209,12 +221,7 @@ def _walk_blocks(
     blocks = cache.blocks if cache is not None else None
     pos, previous = start + 4, -1
     while True:
-        header = headers.get((segment, pos)) if headers is not None else None  # type: ignore[arg-type]
-        if header is None:
-            header = block_header(buffer, pos)
-            if headers is not None:
-                headers[(segment, pos)] = header  # type: ignore[index]
-        size, last, top, info_size, compressed = header
+        size, last, top, info_size, compressed = cached_block_header(buffer, pos, headers, segment)
         pos += 4
         first = last_wanted = 0
         if within is not None:
