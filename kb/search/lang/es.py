@@ -304,6 +304,8 @@ IRREGULAR = {
 # Keyword names as Wizards prints them on Spanish cards, with the English keyword (the title of
 # its rule). Terms learned from the corpus's card translations come first; these fill in the
 # keywords its sets do not print, so a Spanish query of a keyword's name finds its rule.
+# benchmarks/keyword_names.py checks each name against every card that has the keyword and
+# a printed text in the language (AllPrintings): a name that no such card prints is reported.
 KEYWORDS: dict[str, str] = {
     "toque mortal": "Deathtouch",
     "defensor": "Defender",
@@ -325,13 +327,13 @@ KEYWORDS: dict[str, str] = {
     "rebatir": "Ward",
     "mantenimiento acumulativo": "Cumulative Upkeep",
     "cambio de fase": "Phasing",
-    "readquirir": "Buyback",
-    "sombra": "Shadow",
+    "recuperar": "Buyback",
+    "se desvanece": "Shadow",
     "ciclo": "Cycling",
     "eco": "Echo",
     "estímulo": "Kicker",
     "retrospectiva": "Flashback",
-    "locura": "Madness",
+    "demencia": "Madness",
     "temor": "Fear",
     "metamorfosis": "Morph",
     "tormenta": "Storm",
@@ -340,7 +342,7 @@ KEYWORDS: dict[str, str] = {
     "dragar": "Dredge",
     "suspender": "Suspend",
     "persistir": "Persist",
-    "marchitar": "Wither",
+    "debilitar": "Wither",
     "exaltado": "Exalted",
     "desenterrar": "Unearth",
     "cascada": "Cascade",
@@ -349,27 +351,27 @@ KEYWORDS: dict[str, str] = {
     "infectar": "Infect",
     "grito de batalla": "Battle Cry",
     "arma viviente": "Living Weapon",
-    "inmortal": "Undying",
+    "resiliencia": "Undying",
     "milagro": "Miracle",
     "sobrecarga": "Overload",
     "evolucionar": "Evolve",
     "extorsionar": "Extort",
-    "otorgar": "Bestow",
+    "concesión": "Bestow",
     "destreza": "Prowess",
     "amenaza": "Menace",
-    "renombre": "Renown",
+    "prestigio": "Renown",
     "despertar": "Awaken",
     "tripular": "Crew",
     "fabricar": "Fabricate",
     "improvisar": "Improvise",
     "embalsamar": "Embalm",
     "eternizar": "Eternalize",
-    "disturbio": "Riot",
+    "insurgencia": "Riot",
     "escapar": "Escape",
     "mutar": "Mutate",
     "entrenamiento": "Training",
     "tóxico": "Toxic",
-    "predecir": "Foretell",
+    "profetizar": "Foretell",
 }
 
 LANGUAGE = SearchLanguage(
