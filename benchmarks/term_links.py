@@ -38,6 +38,7 @@ DATA = ROOT / "tests" / "data" / "links"
 DEFAULT_LABELS = [
     DATA / "labelled_clarifications.json",
     DATA / "labelled_unseen.json",
+    DATA / "labelled_dev2.json",
     DATA / "labelled_card_texts.json",
     DATA / "labelled_card_texts_held_out.json",
     DATA / "labelled_translations.json",
