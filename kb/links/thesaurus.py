@@ -101,6 +101,8 @@ RULE_STATEMENTS: tuple[str, ...] = (
     "follows its instructions in the order written",  # 608.2c
     "exists on the stack independently of its source",  # 113.7a
     "sets a land's subtype to one or more of the basic land types",  # 305.7
+    "allows a player to cast a spell during resolution",  # 608.2g
+    "is an illegal target for itself",  # 115.5
 )
 
 # Extra names of a concept, per language: phrase -> English glossary term or rule title.
