@@ -11,6 +11,7 @@ import pytest
 
 from kb.links.implied import CardContext, implied_matches
 from kb.links.terms import GlossaryItem, RuleEntry, english_vocabulary
+from kb.links.wording import all_senses_rule, quoted_definition
 
 RULES = [
     RuleEntry("106.12", "rule", "", "To “tap [a permanent] for mana” is to activate a mana …"),
@@ -92,6 +93,65 @@ def targets(vocab, text: str, cards: tuple[str, ...] = ()) -> list[str]:
 
 
 @pytest.mark.parametrize(
+    ("text", "linked", "left"),
+    [
+        # a participle between a determiner and a noun picks out an object by its state
+        ("This is now targeted.", "115", None),
+        ("If the targeted spell was kicked, the copy is kicked too.", None, "115"),
+        ("Return the exiled card to its owner's hand.", None, "406"),
+        # an -ing participle before a noun that acts: the object's state, not the action
+        ("Once an attacking creature with menace is blocked, that doesn't change.", None, "508"),
+        ("Defending players choose how an “attacking creature” is blocked.", "508", None),
+        # what something is or becomes: a predicate noun, a predicate participle
+        ("If the enchanted creature is a token, it won't return.", "111", None),
+        ("Its controller puts a token onto the battlefield.", None, "111"),
+        (
+            "Spells that can't be countered can still be chosen as the target of spells.",
+            "115",
+            None,
+        ),
+        ("If it becomes day as this turn begins, nothing happens.", "730", None),
+        ("If you return a card to your hand this way, it's not a card drawn.", "121", None),
+        ("Count the cards drawn this turn as the ability resolves.", None, "121"),
+        # the object of a verb of change or choice
+        ("It doesn't remove any other types or any subtypes of other types.", "205.3", None),
+        ("Each creature with a subtype gets +1/+1.", None, "205.3"),
+        ("It doesn't affect supertypes.", "205.4", None),
+        ("Effects that affect a creature's power apply only on the battlefield.", "208", None),
+        ("Target the creature with the greatest power.", None, "208"),
+        ("You can change the target of the spell.", "115", None),
+        ("You gain control of target creature until end of turn.", None, "115"),
+        # a future passive tells the story; a conditional one says whether it happens
+        (
+            "Neither Phylactery Lich will be sacrificed if one of those artifacts leaves.",
+            None,
+            "701.21",
+        ),
+        ("If it would be destroyed, regenerate it.", "701.8", None),
+        # a pronoun right after a noun opens a reduced relative clause
+        ("It removes the type from the artifact creature it targets.", None, "115"),
+        ("Because it targets, it can fizzle.", "115", None),
+        # a symbol sorting abilities by their cost
+        ("Its {T} abilities can be activated only if it has haste.", None, "107.5"),
+        ("Pay {T} to activate it.", "107.5", None),
+        # a glossary word whose senses cite different rules names the keyword rule of its title
+        ("You must play it this turn.", "701.18", "116"),
+        # a rule's quoted definition, without its placeholder
+        ("Only produces extra mana when a land is tapped for mana.", "106.12", None),
+        ("It doesn't produce mana when tapped by some other effect.", None, "106.12"),
+        # irregular participles of the game's verbs
+        ("The card you drew is revealed.", "121", None),
+    ],
+)
+def test_wording_rules_link_and_leave(vocab, text, linked, left) -> None:
+    found = targets(vocab, text)
+    if linked:
+        assert linked in found, text
+    if left:
+        assert left not in found, text
+
+
+@pytest.mark.parametrize(
     ("text", "cards", "linked", "left"),
     [
         # a reduced relative clause's "would" is not the condition's (614)
@@ -146,3 +206,13 @@ def test_described_and_implied_rules(vocab, text, cards, linked, left) -> None:
         assert linked in found, text
     if left:
         assert left not in found, text
+
+
+def test_quoted_definitions_and_senses_on_their_own() -> None:
+    assert quoted_definition("To “tap [a permanent] for mana” is to activate …") == "tap for mana"
+    assert quoted_definition("To “scry N” means to look at …") == "scry"
+    assert quoted_definition("A player may tap it.") is None
+    play = next(g for g in GLOSSARY if g.term == "Play")
+    assert all_senses_rule("Play", play.definition, {"play": "701.18"}) == ("701.18",)
+    cast = next(g for g in GLOSSARY if g.term == "Cast")
+    assert all_senses_rule("Cast", cast.definition, {"cast": "701.5"}) == ()  # one sense

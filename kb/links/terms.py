@@ -8,7 +8,8 @@ An edition's English vocabulary is built from the edition itself:
   (``Deal`` -> ``See Damage.``) or "An obsolete term for mana value" borrows its target's rules;
 - rule and chapter titles (``The Ring Tempts You`` -> 701.54, ``Saga Cards`` -> 714, and the
   head ``Saga`` on its own when capitalised, since ``case`` and ``class`` are words too);
-- terms the rules define in passing ("… referred to as a chapter ability" -> 714.2);
+- terms the rules define in passing ("… referred to as a chapter ability" -> 714.2), or by a
+  quoted definition ('To “tap [a permanent] for mana” is to …' -> 106.12);
 - symbols the glossary explains (``{S}`` -> 107.4h);
 - the aliases of :mod:`kb.links.thesaurus`, which name concepts, never numbers.
 
@@ -26,10 +27,18 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .about import is_about, is_verb
+from .about import is_about, is_verb, names_state
 from .references import find_references
 from .thesaurus import ALIASES, GAME_NOUNS, GENERAL_CONCEPTS, RULE_STATEMENTS
-from .wording import distributed, function_words, ordinary_use, split_by_determiner, symbol_mana
+from .wording import (
+    all_senses_rule,
+    distributed,
+    function_words,
+    ordinary_use,
+    quoted_definition,
+    split_by_determiner,
+    symbol_mana,
+)
 from .words import Token, phrase_gaps, phrase_words, tokenize
 
 # Participles and gerunds: "enchanted", "enchantée", "encantada" are not the Enchant keyword.
@@ -184,7 +193,13 @@ class Vocabulary:
             if ordinary_use(term.words, term.source == "symbol", text, first.start, last.end):
                 i += 1
                 continue
-            general = term.general or (term.verbal and bool(self._small[i + 1]))
+            general = term.general or (
+                term.verbal
+                and (
+                    bool(self._small[i + 1])
+                    or names_state([t.raw.casefold() for t, _ in content[i : i + n]])
+                )
+            )
             if general and not is_about(text, first.start, last.end, hidden):
                 i += 1
                 continue
@@ -454,6 +469,9 @@ def english_vocabulary(
     by_name = {g.term.casefold(): g for g in glossary}
     titles = {r.number: r.title for r in rules if r.title}
     own = {g.term.casefold(): _glossary_targets(g, titles) for g in glossary}
+    keyword_rules = {
+        t.casefold(): n for n, t in titles.items() if n.startswith(("701.", "702.")) and t
+    }
     for item in glossary:
         targets = own[item.term.casefold()]
         borrowed = item.redirect
@@ -470,6 +488,7 @@ def english_vocabulary(
             borrowed = see["term"] if see else None
         if not targets and borrowed and borrowed.casefold() in by_name:
             targets = own[borrowed.casefold()]
+        targets = all_senses_rule(item.term, item.definition, keyword_rules) or targets
         targets = tuple(_section_general(n, builder.exists) for n in targets)
         targets += _state_checks(item, targets)
         concepts[item.term.casefold()] = targets
@@ -503,6 +522,9 @@ def english_vocabulary(
             term = found["term"].strip()
             if 2 <= len(term.split()) <= 3 and not set(term.split()) & {"that", "for", "in"}:
                 builder.add(term, (rule.number,), "defined", term)
+        quoted = quoted_definition(rule.body)
+        if quoted and 2 <= len(quoted.split()) <= 3:
+            builder.add(quoted, (rule.number,), "defined", quoted)
     for phrase, concept in ALIASES.get(language, {}).items():
         builder.add(phrase, concepts.get(concept.casefold(), ()), "alias", concept)
     return Vocabulary(language, list(builder.terms.values()), concepts, frozenset(builder.exists))

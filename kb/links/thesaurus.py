@@ -43,6 +43,9 @@ IRREGULAR: dict[str, dict[str, str]] = {
         "dies": "die",
         "died": "die",
         "dying": "die",
+        "drawn": "draw",
+        "drew": "draw",
+        "fought": "fight",
     },
     "fr": {},
     "es": {},
@@ -58,8 +61,8 @@ GAME_NOUNS: frozenset[str] = frozenset(
     """
     ability card player creature permanent spell object turn game battlefield graveyard library
     hand stack zone command mana color colorless land artifact enchantment instant sorcery
-    planeswalker battle kindred owner control controller opponent team effect power toughness
-    name type subtype supertype if unless instead during becomes option status step phase speed
+    planeswalker battle kindred owner control controller opponent team effect
+    name type if unless instead during becomes option status step phase speed
     level map door lock locked room visit case class match tournament plane legend world event
     restriction requirement move choose create tapped untapped respond attach reveal pay
     """.split()
@@ -86,7 +89,7 @@ GENERAL_CONCEPTS: frozenset[str] = frozenset(
     """
     exile damage deal counter cost double triple draw discard destroy tap untap search
     shuffle play token target day night sacrifice resolve skip
-    cast activate attack block
+    cast activate attack block subtype supertype power toughness
     """.split()
 ) | {"card type", "draw a card", "mana cost"}
 
