@@ -216,3 +216,24 @@ def test_quoted_definitions_and_senses_on_their_own() -> None:
     assert all_senses_rule("Play", play.definition, {"play": "701.18"}) == ("701.18",)
     cast = next(g for g in GLOSSARY if g.term == "Cast")
     assert all_senses_rule("Cast", cast.definition, {"cast": "701.5"}) == ()  # one sense
+
+
+def test_a_glossary_term_names_the_cited_rules_that_use_it() -> None:
+    rules = [
+        RuleEntry("613.2", "rule", "", "Within layer 1, apply effects in a series of sublayers."),
+        RuleEntry("707.2", "rule", "", "The copy acquires the copiable values of the original."),
+        RuleEntry("702.9", "rule", "Flying", ""),
+        RuleEntry("509.1b", "subrule", "", "The defending player checks each creature."),
+    ]
+    glossary = [
+        GlossaryItem(
+            "Copiable Values", "Values checked by copy effects. See rules 613.2 and 707.2."
+        ),
+        # the first cited rule is kept where no cited rule's text holds the term either
+        GlossaryItem(
+            "Evasion Ability", "An ability that restricts blocks. See rules 509.1b and 702.9."
+        ),
+    ]
+    vocab = english_vocabulary(rules, glossary)
+    assert targets(vocab, "The copiable values are those printed.") == ["707.2"]
+    assert targets(vocab, "Flying is an evasion ability.") == ["509.1b", "702.9"]

@@ -401,17 +401,23 @@ class _Builder:
 
 
 def _glossary_targets(
-    item: GlossaryItem, titles: Mapping[str, str] | None = None
+    item: GlossaryItem,
+    titles: Mapping[str, str] | None = None,
+    bodies: Mapping[str, str] | None = None,
 ) -> tuple[str, ...]:
     """The rules a definition cites: those whose title shares a word with the term, else the first.
 
     ``Triggered Ability`` cites 113 "Abilities" and 603 "Handling Triggered Abilities": 603 wins.
+    Where no title shares a word, the first cited rule, unless its text does not use the term and
+    later ones do (``Copiable Values`` cites 613.2, about layer 1's sublayers, then 707.2 and
+    707.3, which say what copiable values are).
     ``Aura`` cites 303 "Enchantments" and 702.5 "Enchant": the glossary names the main rule first.
     A citation without its title in quotes is compared with the cited rule's own title
     (``Shuffle`` cites "rule 103.3 and rule 701.24": 701.24 is "Shuffle"); a section is cited
     only when no rule is (``Card Type``: rule 205, not section 3).
     """
     titles = titles or {}
+    bodies = bodies or {}
     cited: list[tuple[tuple[str, ...], set[str]]] = []
     for ref in find_references(item.definition, "en"):
         after = _TITLE_AFTER.match(item.definition[ref.end :])
@@ -427,8 +433,16 @@ def _glossary_targets(
     term_words = set(phrase_words(item.term, "en"))
     scores = [len(term_words & title) for _, title in cited]
     best = max(scores)
-    if best == 0:
-        return cited[0][0]
+    if best == 0:  # no title names it: the first rule, unless only later ones use the term
+        first = cited[0][0]
+
+        def uses(number: str) -> bool:
+            return number not in bodies or term_words <= set(phrase_words(bodies[number], "en"))
+
+        if len(cited) == 1 or any(uses(n) for n in first):
+            return first
+        using = [n for nums, _ in cited[1:] for n in nums if n in bodies and uses(n)]
+        return tuple(dict.fromkeys(using)) or first
     chosen = [nums for (nums, _), s in zip(cited, scores, strict=True) if s == best]
     return tuple(dict.fromkeys(n for nums in chosen for n in nums))
 
@@ -468,7 +482,8 @@ def english_vocabulary(
     concepts: dict[str, tuple[str, ...]] = {}
     by_name = {g.term.casefold(): g for g in glossary}
     titles = {r.number: r.title for r in rules if r.title}
-    own = {g.term.casefold(): _glossary_targets(g, titles) for g in glossary}
+    bodies = {r.number: r.body for r in rules if r.body}
+    own = {g.term.casefold(): _glossary_targets(g, titles, bodies) for g in glossary}
     keyword_rules = {
         t.casefold(): n for n, t in titles.items() if n.startswith(("701.", "702.")) and t
     }
