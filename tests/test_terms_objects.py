@@ -28,6 +28,7 @@ RULES = [
     RuleEntry("205.4", "rule", "Supertypes", ""),
     RuleEntry("208", "chapter", "Power/Toughness", ""),
     RuleEntry("305", "chapter", "Lands", ""),
+    RuleEntry("405", "chapter", "Stack", ""),
     RuleEntry("406", "chapter", "Exile", ""),
     RuleEntry("508", "chapter", "Declare Attackers Step", ""),
     RuleEntry("601", "chapter", "Casting Spells", ""),
@@ -73,6 +74,7 @@ GLOSSARY = [
     GlossaryItem("Replacement Effect", "An effect that replaces one event … See rule 614."),
     GlossaryItem("Power", "The first number printed before the slash … See rule 208."),
     GlossaryItem("Sacrifice", "To move a permanent you control to … See rule 701.21."),
+    GlossaryItem("Stack", "A zone. See rule 405, “Stack.”"),
     GlossaryItem("Subtype", "A characteristic … See rule 205.3, “Subtypes.”"),
     GlossaryItem("Supertype", "A characteristic … See rule 205.4, “Supertypes.”"),
     GlossaryItem("Tap Symbol", "The tap symbol {T} in an activation cost. See rule 107.5."),
@@ -139,6 +141,9 @@ def targets(vocab, text: str, cards: tuple[str, ...] = ()) -> list[str]:
         # a rule's quoted definition, without its placeholder
         ("Only produces extra mana when a land is tapped for mana.", "106.12", None),
         ("It doesn't produce mana when tapped by some other effect.", None, "106.12"),
+        # where something stands in the stack's order (405.2)
+        ("The ability triggers and is put on the stack on top of that spell.", "405", None),
+        ("It's exiled once it leaves the stack.", None, "405"),
         # irregular participles of the game's verbs
         ("The card you drew is revealed.", "121", None),
     ],

@@ -26,6 +26,17 @@ where the text is about it, which its wording shows without a parse:
   or an event verb made a noun (*replaces the draw*, *the additional draw*, *a draw effect*,
   but not *the game is a draw*).
 
+- it is what something is or becomes (*if the enchanted creature is a token*, *can be chosen as
+  the target*, *it becomes day*, *it's not a card drawn*), the object of a verb of change
+  (*removes the type*, *doesn't remove supertypes*, *change the target*), or where something
+  stands in the stack (*put on the stack on top of that spell*).
+
+And where it is not: a participle between a determiner and a noun (*the targeted spell*, *the
+exiled card*) or an *-ing* participle before a creature (*an attacking creature*) picks out an
+object by its state; a future passive (*will be sacrificed*) tells the story of the card, like
+*will resolve*; a pronoun right after a noun (*the creature it targets*) opens a relative clause
+that says which creature.
+
 :func:`is_verb` tells a glossary headword's verb sense from its noun sense (*countered*, *would
 counter* is 701.6; *+1/+1 counters* is 122).
 """
@@ -39,6 +50,9 @@ _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
 _CLAUSE = re.compile(r"[.;:!?,—()\[\]]")
 _SENTENCE = re.compile(r"[.!?](?:\s|$)")
 _OPEN_QUOTES = ("“", '"', "‘")
+# "put on the stack on top of that spell", "goes on the stack above it": where it stands in the
+# stack's order (405.2), which the text is about.
+_POSITION = re.compile(r"\s+(?:on top of|above|below|beneath|under) (?:it|that|the|this)\b")
 _INFORMATION = re.compile(r"\binformation (?:about|on)\b", re.IGNORECASE)
 
 # Words that may come before a clause's subject.
@@ -162,7 +176,7 @@ def is_about(text: str, start: int, end: int, names: Sequence[tuple[int, int]] =
         return False
     if _opens(clause) or _PART_OF.search(clause):
         return True
-    if _passive_subject(text[end:]):
+    if _passive_subject(text[end:]) or _POSITION.match(text[end:]):
         return True
     matched = _words(text[start:end]) or [""]
     last = matched[-1:]  # the head of a noun phrase; a verb phrase starts with its verb

@@ -60,7 +60,7 @@ IRREGULAR: dict[str, dict[str, str]] = {
 GAME_NOUNS: frozenset[str] = frozenset(
     """
     ability card player creature permanent spell object turn game battlefield graveyard library
-    hand stack zone command mana color colorless land artifact enchantment instant sorcery
+    hand zone command mana color colorless land artifact enchantment instant sorcery
     planeswalker battle kindred owner control controller opponent team effect
     name type if unless instead during becomes option status step phase speed
     level map door lock locked room visit case class match tournament plane legend world event
@@ -84,12 +84,14 @@ GAME_NOUNS: frozenset[str] = frozenset(
 # may cast it", "the spell resolves"), so they are linked only where the ruling is about them
 # (see kb.links.about: quoted, the subject of a clause, what a modal or passive verb says can or
 # can't happen, or "for more information about"). Procedure verbs (cast, activate, attack,
-# block) are here for the same reason.
+# block) are here for the same reason, and the characteristics and the stack, which a ruling
+# names on the way as often as it is about them (*removes supertypes*, *affect a creature's
+# power*, *on the stack on top of that spell*).
 GENERAL_CONCEPTS: frozenset[str] = frozenset(
     """
     exile damage deal counter cost double triple draw discard destroy tap untap search
     shuffle play token target day night sacrifice resolve skip
-    cast activate attack block subtype supertype power toughness
+    cast activate attack block subtype supertype power toughness stack
     """.split()
 ) | {"card type", "draw a card", "mana cost"}
 
