@@ -117,19 +117,14 @@ _STORY = ("resolv", "cast", "activat")
 # Words after a participle that show it is no adjective before a noun: a preposition, a
 # conjunction, a determiner or pronoun starting the verb's object or complement.
 _NOT_NOUNS = frozenset(
-    """
-    by with from to of and or in on at into onto for as than this that these those it them
-    him her you a an the its their your any each all another but nor if when while until
-    unless so then this way
-    """.split()
+    "by with from to of and or in on at into onto for as than this that these those it them him "
+    "her you a an the its their your any each all another but nor if when while until unless so "
+    "then way".split()
 )
 # Nouns that do the game's actions themselves: creatures attack and block.
 _AGENTS = frozenset("creature creatures permanent permanents player players planeswalker".split())
 _POSSESSIVES = frozenset("its their your his her my our".split())
-_LINKING = frozenset(
-    "is are was were be been being isn't aren't wasn't weren't become becomes "
-    "became becoming".split()
-)
+_LINKING = _BE | frozenset("become becomes became becoming".split())
 _AS = frozenset("chosen considered treated counted".split())
 # What ends a verb's object: a preposition, a conjunction of clauses, another verb or a pronoun
 # (determiners, possessives and "and"/"or" stay inside it: *any other types or any subtypes*).
