@@ -11,7 +11,7 @@ import pytest
 
 from kb.links.implied import CardContext, implied_matches
 from kb.links.terms import GlossaryItem, RuleEntry, english_vocabulary
-from kb.links.wording import all_senses_rule, quoted_definition
+from kb.links.wording import all_senses_rule, card_forms, quoted_definition
 
 RULES = [
     RuleEntry("106.12", "rule", "", "To “tap [a permanent] for mana” is to activate a mana …"),
@@ -242,3 +242,20 @@ def test_a_glossary_term_names_the_cited_rules_that_use_it() -> None:
     vocab = english_vocabulary(rules, glossary)
     assert targets(vocab, "The copiable values are those printed.") == ["707.2"]
     assert targets(vocab, "Flying is an evasion ability.") == ["509.1b", "702.9"]
+
+
+def test_a_kind_of_card_names_its_spells_and_permanents() -> None:
+    rules = [
+        RuleEntry("709", "chapter", "Split Cards", ""),
+        RuleEntry("712", "chapter", "Double-Faced Cards", ""),
+        RuleEntry("719", "chapter", "Case Cards", ""),
+        RuleEntry("121", "chapter", "Drawing a Card", ""),
+    ]
+    vocab = english_vocabulary(rules, [])
+    assert targets(vocab, "A double-faced permanent transforms.") == ["712"]
+    assert targets(vocab, "Each Split spell has two names.") == ["709"]
+    assert targets(vocab, "In that case spells are cast normally.") == []  # a one-word head
+    assert targets(vocab, "A drawing a spell?") == []  # no kind of card
+    assert card_forms("Hybrid Card") == ["Hybrid spell", "Hybrid permanent"]
+    assert card_forms("Meld Cards", {"meld"}) == []  # a melded permanent is 701.42's
+    assert card_forms("Permanent Card") == card_forms("Substitute Card") == []

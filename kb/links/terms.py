@@ -23,7 +23,7 @@ sentence; the longest phrase wins.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -32,6 +32,7 @@ from .references import find_references
 from .thesaurus import ALIASES, GAME_NOUNS, GENERAL_CONCEPTS, RULE_STATEMENTS
 from .wording import (
     all_senses_rule,
+    card_forms,
     distributed,
     function_words,
     ordinary_use,
@@ -487,6 +488,7 @@ def english_vocabulary(
     keyword_rules = {
         t.casefold(): n for n, t in titles.items() if n.startswith(("701.", "702.")) and t
     }
+    actions = {t for t, n in keyword_rules.items() if n.startswith("701.")}
     for item in glossary:
         targets = own[item.term.casefold()]
         borrowed = item.redirect
@@ -515,6 +517,8 @@ def english_vocabulary(
             names = [n for n in names if len(n.split()) > 1]
         for name in names:
             builder.add(name, targets, "glossary", item.term, verb_targets=verbs)
+            for form in card_forms(name, actions):
+                builder.add(form, targets, "defined", item.term)
             kind = _KIND_OF_DAMAGE.match(name)
             if kind:  # combat damage is damage (510): "dealt lethal combat damage"
                 builder.add(f"{kind['kind']} Combat Damage", targets, "glossary", item.term)
@@ -528,7 +532,7 @@ def english_vocabulary(
             builder.add("{" + item.term + "}", targets, "symbol", item.term)
     for rule in rules:
         if rule.title and rule.kind in ("chapter", "rule") and rule.title != "General":
-            _add_title(builder, rule, concepts)
+            _add_title(builder, rule, concepts, actions)
         body = rule.body.replace("’", "'").casefold()
         for statement in RULE_STATEMENTS:
             if rule.kind in ("rule", "subrule") and statement in body:
@@ -560,7 +564,12 @@ def _section_general(number: str, exists: set[str]) -> str:
     return general if number.isdigit() and len(number) == 1 and general in exists else number
 
 
-def _add_title(builder: _Builder, rule: RuleEntry, concepts: dict[str, tuple[str, ...]]) -> None:
+def _add_title(
+    builder: _Builder,
+    rule: RuleEntry,
+    concepts: dict[str, tuple[str, ...]],
+    actions: Collection[str] = (),
+) -> None:
     title = re.sub(r"\s*\([^)]*\)", "", rule.title).strip()
     concepts.setdefault(rule.title.casefold(), (rule.number,))
     builder.add(title, (rule.number,), "title", rule.title)
@@ -581,6 +590,10 @@ def _add_title(builder: _Builder, rule: RuleEntry, concepts: dict[str, tuple[str
         head = title.removesuffix(" Cards")
         concepts.setdefault(head.casefold(), (rule.number,))
         builder.add(head, (rule.number,), "title", rule.title, capital=True)
+    for form in card_forms(title, actions):  # a one-word head is a word too: "Case spell"
+        head = form.split()[0]
+        capital = "-" not in head and len(form.split()) == 2
+        builder.add(form, (rule.number,), "defined", rule.title, capital=capital)
 
 
 def translated_vocabulary(

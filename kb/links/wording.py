@@ -10,7 +10,7 @@ is a fact of English or of how the Comprehensive Rules name things, not a list o
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 from .references import find_references
 
@@ -139,3 +139,22 @@ def all_senses_rule(
     if len(cited) < 2 or any(number in c for c in cited):
         return ()
     return (number,)
+
+
+_CARD = re.compile(r"^(?P<kind>[A-Z][\w-]*(?: [A-Z][\w-]*){0,2}) Cards?$")
+_NOT_KINDS = frozenset({"permanent", "substitute", "magic"})
+
+
+def card_forms(name: str, actions: Collection[str] = ()) -> list[str]:
+    """The names a kind of card has where it is no card: *Double-Faced Cards* on the stack is a
+    double-faced spell, on the battlefield a double-faced permanent (108.1, 110.1, 112.1), and
+    rulings say so (*hybrid spells and permanents*). Not where the kind is itself one of them
+    (*Permanent Card*) or no game kind (*Substitute Card*, *Traditional Magic Card*), nor where
+    the kind is a keyword action's name (``actions``, casefolded): a *melded permanent* is what
+    the meld action (701.42) makes."""
+    found = _CARD.match(name)
+    if not found or found["kind"].split()[-1].casefold() in _NOT_KINDS:
+        return []
+    if found["kind"].split()[0].casefold() in actions:
+        return []
+    return [f"{found['kind']} spell", f"{found['kind']} permanent"]
