@@ -44,8 +44,8 @@ body, :data:`kb.links.thesaurus.RULE_STATEMENTS`), so that it follows renumberin
   type Plains*;
 - **the legend rule** (704.5j) and **+1/+1 and -1/-1 counters** (704.5q) as the rules word them;
 - **summoning sickness** (302.6 "under its controller's control continuously since their most
-  recent turn began"), **card types** (205.2a: *the type creature*), **instructions in the order
-  written** (608.2c: *you perform the actions in sequence*);
+  recent turn began"), **card types** (205.2a: *the type creature*, *the type “artifact”*),
+  **instructions in the order written** (608.2c: *you perform the actions in sequence*);
 - **not finding a searched card** (701.23b "isn't required to find some or all of those cards"):
   *doesn't need to find a basic land card*.
 
@@ -233,7 +233,7 @@ DESCRIPTIONS: tuple[Description, ...] = (
     Description(
         "card type",
         _re(
-            r"\b(?:the|of|other|card)\s+types?\s+(?:such as\s+)?(?:artifact|battle|creature|"
+            r"\b(?:the|of|other|card)\s+types?\s+(?:such as\s+)?[“\"]?(?:artifact|battle|creature|"
             r"enchantment|instant|kindred|land|planeswalker|sorcery|tribal|summon)s?\b"
         ),
     ),
