@@ -259,3 +259,16 @@ def test_a_kind_of_card_names_its_spells_and_permanents() -> None:
     assert card_forms("Hybrid Card") == ["Hybrid spell", "Hybrid permanent"]
     assert card_forms("Meld Cards", {"meld"}) == []  # a melded permanent is 701.42's
     assert card_forms("Permanent Card") == card_forms("Substitute Card") == []
+
+
+def test_a_basic_land_type_names_lands_not_its_rule() -> None:
+    rules = [RuleEntry("305.6", "rule", "", "The basic land types are Plains, Island, …")]
+    glossary = [
+        GlossaryItem("Basic Land Type", "There are five “basic land types.” See rule 305.6."),
+        GlossaryItem("Mountain", "One of the five basic land types. … See rule 305.6."),
+    ]
+    vocab = english_vocabulary(rules, glossary)
+    assert targets(vocab, "This is useful if no Mountains are on the battlefield.") == []
+    assert targets(vocab, "Giving a land extra basic land types doesn't change its name.") == [
+        "305.6"
+    ]

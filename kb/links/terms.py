@@ -56,6 +56,9 @@ _DEFINED = re.compile(
     r"(?:referred to as|(?:is|are) called|(?:is|are) known as)\s+(?:an?\s+|the\s+)?“?"
     r"(?P<term>[a-z][a-z\- ]{2,40}?)”?\s*[.,;)]"
 )
+# A basic land type's own entry ("Mountain: One of the five basic land types."): a subtype that
+# names the lands having it; the type is linked through "basic land type" (305.6).
+_LAND_TYPE = re.compile(r"^One of the five basic land types\b")
 _OBSOLETE_FOR = re.compile(r"^An obsolete term for (?P<term>[\w\s-]+?)\.", re.IGNORECASE)
 _RENAMED = re.compile(r"older name for|been renamed", re.IGNORECASE)
 _SEE_TERM = re.compile(r"(?:^|[.”]\s)See (?P<term>(?!rules? )[A-Z][\w\s-]*?)\.\s*$")
@@ -490,6 +493,8 @@ def english_vocabulary(
     }
     actions = {t for t, n in keyword_rules.items() if n.startswith("701.")}
     for item in glossary:
+        if _LAND_TYPE.match(item.definition):  # "Swamp" names lands, as "Zombie" names creatures
+            continue
         targets = own[item.term.casefold()]
         borrowed = item.redirect
         obsolete_for = _OBSOLETE_FOR.match(item.definition)
