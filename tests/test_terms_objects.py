@@ -272,3 +272,10 @@ def test_a_basic_land_type_names_lands_not_its_rule() -> None:
     assert targets(vocab, "Giving a land extra basic land types doesn't change its name.") == [
         "305.6"
     ]
+
+
+def test_a_teammate_is_a_player_as_an_opponent_is() -> None:
+    rules = [RuleEntry("102.3", "rule", "", "In a multiplayer game between teams, …")]
+    glossary = [GlossaryItem("Teammate", "The other players on a player's team. See rule 102.3.")]
+    vocab = english_vocabulary(rules, glossary)
+    assert targets(vocab, "Life gained by your teammate won't satisfy the ability.") == []

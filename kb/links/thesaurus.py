@@ -61,7 +61,7 @@ GAME_NOUNS: frozenset[str] = frozenset(
     """
     ability card player creature permanent spell object turn game battlefield graveyard library
     hand zone command mana color colorless land artifact enchantment instant sorcery
-    planeswalker battle kindred owner control controller opponent team effect
+    planeswalker battle kindred owner control controller opponent team teammate effect
     name type if unless instead during becomes option status step phase speed
     level map door lock locked room visit case class match tournament plane legend world event
     restriction requirement move choose create tapped untapped respond attach reveal pay
