@@ -49,8 +49,9 @@ body, :data:`kb.links.thesaurus.RULE_STATEMENTS`), so that it follows renumberin
 - **not finding a searched card** (701.23b "isn't required to find some or all of those cards"):
   *doesn't need to find a basic land card*.
 
-Measured on the dev split of ``tests/data/links/labelled_unseen.json`` and the 105 rulings of
-``labelled_clarifications.json`` (``benchmarks/term_links.py``).
+Measured on the dev split of ``tests/data/links/labelled_unseen.json``, the 88 rulings of
+``labelled_dev2.json`` and the 105 rulings of ``labelled_clarifications.json``
+(``benchmarks/term_links.py``).
 """
 
 from __future__ import annotations
