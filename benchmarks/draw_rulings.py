@@ -1,6 +1,7 @@
 """Draw the unseen labelled set of rulings: random sets of AllPrintings, random rulings, one split.
 
-Usage: python benchmarks/draw_rulings.py [--allprintings FILE] [--out FILE]
+Usage: python benchmarks/draw_rulings.py [--allprintings FILE] --out FILE
+       python benchmarks/draw_rulings.py --second-dev --out FILE   (the dev2 draw)
 
 The term matcher was tuned on the 105 rulings of labelled_clarifications.json (seeds 000 and 003,
 KHM, CN2) and on LTR's Ring; those sets are excluded. From the other sets of the kinds a player
@@ -9,6 +10,11 @@ are drawn with random.Random(SEED), then PER_SET distinct rulings of each (texts
 old labels are left out), then each set's rulings are split once: the first DEV_PER_SET drawn go
 to ``dev`` (tuning), the rest to ``test`` (reporting only). The file written has empty labels;
 they were filled in by hand before the matcher was run on these rulings.
+
+``--second-dev`` draws a second tuning set once dev had too few mistakes left to tune on:
+random.Random(DEV2_SEED) draws DEV2_SETS sets among the same kinds, excluding also every set a
+labels file of tests/data/links names (the unseen rulings' and the card texts' sets), then
+DEV2_PER_SET rulings of each, all of them ``dev`` (tuning only; its mistakes are printed).
 """
 
 from __future__ import annotations
@@ -32,6 +38,10 @@ DEV_PER_SET = 12
 EXCLUDED = frozenset({"KHM", "CN2", "LTR"})
 KINDS = frozenset({"expansion", "core", "draft_innovation", "commander"})
 MIN_RULINGS = 60
+LABELS = ROOT / "tests" / "data" / "links"
+DEV2_SEED = 20261210
+DEV2_SETS = 4
+DEV2_PER_SET = 22
 
 
 def load_allprintings(path: Path) -> dict[str, Any]:
@@ -52,30 +62,49 @@ def set_rulings(cards: list[dict[str, Any]]) -> dict[str, list[str]]:
     return dict(carriers)
 
 
-def draw(data: dict[str, Any], old_texts: set[str]) -> list[dict[str, Any]]:
+def labelled_sets() -> frozenset[str]:
+    """Every set a labels file of tests/data/links names: its rulings or card texts were seen."""
+    codes: set[str] = set()
+    for path in sorted(LABELS.glob("labelled_*.json")):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        codes.update(data.get("sets") or ())
+        codes.update(str(i.get("source", "")) for i in data.get("items", ()) if i.get("source"))
+    return frozenset(codes)
+
+
+def draw(
+    data: dict[str, Any],
+    old_texts: set[str],
+    *,
+    seed: int = SEED,
+    sets: int = SETS,
+    per_set: int = PER_SET,
+    dev_per_set: int = DEV_PER_SET,
+    excluded: frozenset[str] = EXCLUDED,
+) -> list[dict[str, Any]]:
     """The drawn items, with their split, in drawing order."""
-    rng = random.Random(SEED)
+    rng = random.Random(seed)
     eligible = []
     by_set: dict[str, dict[str, list[str]]] = {}
     for code in sorted(data):
         info = data[code]
-        if code in EXCLUDED or info.get("type") not in KINDS:
+        if code in excluded or info.get("type") not in KINDS:
             continue
         rulings = set_rulings(info.get("cards") or [])
         rulings = {t: c for t, c in rulings.items() if t.casefold() not in old_texts}
         if len(rulings) >= MIN_RULINGS:
             eligible.append(code)
             by_set[code] = rulings
-    chosen = rng.sample(eligible, SETS)
+    chosen = rng.sample(eligible, sets)
     items: list[dict[str, Any]] = []
     for code in chosen:
         texts = sorted(by_set[code])
-        for k, text in enumerate(rng.sample(texts, PER_SET)):
+        for k, text in enumerate(rng.sample(texts, per_set)):
             items.append(
                 {
                     "id": f"{code}-{k + 1}",
                     "source": code,
-                    "split": "dev" if k < DEV_PER_SET else "test",
+                    "split": "dev" if k < dev_per_set else "test",
                     "cards": by_set[code][text],
                     "text": text,
                     "rules": [],
@@ -121,6 +150,43 @@ def draw_card_texts(
     return items
 
 
+def draw_second_dev(document: dict[str, Any], out_path: Path) -> None:
+    """Write the dev2 draw: sets and texts of no labels file, every item ``dev``."""
+    seen_texts = {
+        " ".join(item["text"].split()).casefold()
+        for path in sorted(LABELS.glob("labelled_*.json"))
+        for item in json.loads(path.read_text(encoding="utf-8")).get("items", ())
+    }
+    excluded = EXCLUDED | labelled_sets()
+    items = draw(
+        document["data"],
+        seen_texts,
+        seed=DEV2_SEED,
+        sets=DEV2_SETS,
+        per_set=DEV2_PER_SET,
+        dev_per_set=DEV2_PER_SET,
+        excluded=excluded,
+    )
+    out = {
+        "about": "A second tuning set of rulings (dev2), drawn once dev had 12 mistakes left.",
+        "edition": "2026-01-16",
+        "language": "en",
+        "allprintings": document.get("meta", {}),
+        "sample": (
+            f"benchmarks/draw_rulings.py --second-dev: random.Random({DEV2_SEED}) draws "
+            f"{DEV2_SETS} sets among those of types {sorted(KINDS)} with >= {MIN_RULINGS} "
+            f"distinct rulings, except {sorted(EXCLUDED)} and every set a labels file names "
+            f"({sorted(c for c in excluded - EXCLUDED if not c.startswith('seed'))}); then "
+            f"{DEV2_PER_SET} distinct rulings per set not in any labels file; all are dev"
+        ),
+        "sets": sorted({i["source"] for i in items}),
+        "policy": "labelling_policy.md",
+        "items": items,
+    }
+    out_path.write_text(json.dumps(out, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    print(f"{len(items)} rulings from {out['sets']} -> {out_path}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--allprintings", type=Path, default=DEFAULT_ALLPRINTINGS)
@@ -131,12 +197,20 @@ def main() -> None:
         type=Path,
         help="also draw French and Spanish card texts of 4 other sets (drawn after the vocabulary)",
     )
+    parser.add_argument(
+        "--second-dev",
+        action="store_true",
+        help="draw the second tuning set (dev2) from sets no labels file names",
+    )
     args = parser.parse_args()
     if not args.allprintings.is_file():
         sys.exit(f"no AllPrintings at {args.allprintings}")
     old = json.loads(OLD_LABELS.read_text(encoding="utf-8"))
     old_texts = {" ".join(i["text"].split()).casefold() for i in old["items"]}
     document = load_allprintings(args.allprintings)
+    if args.second_dev:
+        draw_second_dev(document, args.out)
+        return
     items = draw(document["data"], old_texts)
     out = {
         "about": "Rulings the term matcher was never tuned on, for measuring term links.",

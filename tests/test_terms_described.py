@@ -186,6 +186,7 @@ def test_rule_statements_name_untitled_rules(vocab) -> None:
         ("Put a +1/+1 counter on it.", []),
         # 205.2: the card types
         ("It is any spell with the type creature, even if it has other types.", ["205"]),
+        ("It removes the type “artifact” from the creature.", ["205"]),
         ("Elves are a creature type.", []),
         # 305.7: an effect sets a land's basic land type
         ("Nightcreep replaces all of its land types with Swamp.", ["305.7"]),

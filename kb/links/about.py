@@ -26,6 +26,17 @@ where the text is about it, which its wording shows without a parse:
   or an event verb made a noun (*replaces the draw*, *the additional draw*, *a draw effect*,
   but not *the game is a draw*).
 
+- it is what something is or becomes (*if the enchanted creature is a token*, *can be chosen as
+  the target*, *it becomes day*, *it's not a card drawn*), the object of a verb of change
+  (*removes the type*, *doesn't remove supertypes*, *change the target*), or where something
+  stands in the stack (*put on the stack on top of that spell*).
+
+And where it is not: a participle between a determiner and a noun (*the targeted spell*, *the
+exiled card*) or an *-ing* participle before a creature (*an attacking creature*) picks out an
+object by its state; a future passive (*will be sacrificed*) tells the story of the card, like
+*will resolve*; a pronoun right after a noun (*the creature it targets*) opens a relative clause
+that says which creature.
+
 :func:`is_verb` tells a glossary headword's verb sense from its noun sense (*countered*, *would
 counter* is 701.6; *+1/+1 counters* is 122).
 """
@@ -39,6 +50,9 @@ _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
 _CLAUSE = re.compile(r"[.;:!?,—()\[\]]")
 _SENTENCE = re.compile(r"[.!?](?:\s|$)")
 _OPEN_QUOTES = ("“", '"', "‘")
+# "put on the stack on top of that spell", "goes on the stack above it": where it stands in the
+# stack's order (405.2), which the text is about.
+_POSITION = re.compile(r"\s+(?:on top of|above|below|beneath|under) (?:it|that|the|this)\b")
 _INFORMATION = re.compile(r"\binformation (?:about|on)\b", re.IGNORECASE)
 
 # Words that may come before a clause's subject.
@@ -63,7 +77,7 @@ _VERB_BEFORE = _MODALS | _BE | frozenset(_SUBJECTS_AND_TENSES.split())
 _IRREGULAR_PARTICIPLES = frozenset("dealt chosen drawn cast put shown".split())
 _ADVERBS = frozenset(
     "not only still also never always already even just simply normally then again somehow all "
-    "both each".split()
+    "both each now".split()
 )
 _REQUIRES = frozenset("require requires required requiring".split())
 _COUNTS = frozenset(
@@ -100,6 +114,36 @@ _OBJECTS = frozenset("spell spells ability abilities".split())
 _PRONOUNS = frozenset({"it", "this"})
 _RELATIVES = frozenset("that which can can't cannot doesn't don't won't will".split())
 _STORY = ("resolv", "cast", "activat")
+# Words after a participle that show it is no adjective before a noun: a preposition, a
+# conjunction, a determiner or pronoun starting the verb's object or complement.
+_NOT_NOUNS = frozenset(
+    "by with from to of and or in on at into onto for as than this that these those it them him "
+    "her you a an the its their your any each all another but nor if when while until unless so "
+    "then way".split()
+)
+# Nouns that do the game's actions themselves: creatures attack and block.
+_AGENTS = frozenset("creature creatures permanent permanents player players planeswalker".split())
+_POSSESSIVES = frozenset("its their your his her my our".split())
+_LINKING = _BE | frozenset("become becomes became becoming".split())
+_AS = frozenset("chosen considered treated counted".split())
+# What ends a verb's object: a preposition, a conjunction of clauses, another verb or a pronoun
+# (determiners, possessives and "and"/"or" stay inside it: *any other types or any subtypes*).
+_ENDS_OBJECT = (
+    (_NOT_NOUNS - _DETERMINERS - _ARTICLES - _ANY - _POSSESSIVES - {"all", "and", "or", "nor"})
+    | _MODALS
+    | _BE
+    | _HAVE
+    | {"that", "which", "who"}
+)
+# Verbs of change: their object is what the sentence says changes (*removes the type*, *doesn't
+# affect supertypes or other card types*, *change the target*). Not verbs of choice: choosing
+# targets is how every spell is cast (*chooses targets for it, if any*), mentioned on the way.
+_CHANGE_VERBS = frozenset(
+    """
+    remove removes removed removing lose loses lost losing gain gains gained gaining retain
+    retains retained keep keeps kept affect affects affected change changes changed changing
+    """.split()
+)
 
 
 def is_about(text: str, start: int, end: int, names: Sequence[tuple[int, int]] = ()) -> bool:
@@ -115,9 +159,19 @@ def is_about(text: str, start: int, end: int, names: Sequence[tuple[int, int]] =
         return True
     clause = _CLAUSE.split(before)[-1]
     words = _words(clause)
+    if _attributive(words, _words(text[start:end]), text[end:]):
+        return False
+    if (
+        _predicate(words)
+        or _changed(words)
+        or _predicate_participle(words, _words(text[start:end]))
+    ):
+        return True
+    if names_state(_words(text[start:end])):
+        return False
     if _opens(clause) or _PART_OF.search(clause):
         return True
-    if _passive_subject(text[end:]):
+    if _passive_subject(text[end:]) or _POSITION.match(text[end:]):
         return True
     matched = _words(text[start:end]) or [""]
     last = matched[-1:]  # the head of a noun phrase; a verb phrase starts with its verb
@@ -149,7 +203,78 @@ def is_about(text: str, start: int, end: int, names: Sequence[tuple[int, int]] =
         return True  # "Order of Succession doesn't target any players": the card's spell does
     if _object_does(words, last[0]) and not last[0].startswith(_STORY):
         return True  # "the triggered ability targets a player", "abilities that target a spell"
-    return _is_be(before_verb[0]) and _participle(last[0])
+    return _is_be(before_verb[0]) and _participle(last[0]) and not _future_passive(words)
+
+
+def _future_passive(words: list[str]) -> bool:
+    """*will be sacrificed*, *won't be exiled*: a future passive tells the story of the card, as
+    *will resolve* does; *would be destroyed* and *can't be countered* say whether it happens."""
+    kept = [w for w in words if w not in _ADVERBS]
+    return len(kept) >= 2 and kept[-1] == "be" and kept[-2] in _FUTURE
+
+
+_FUTURE = frozenset("will won't".split())
+
+
+def _attributive(before: list[str], matched: list[str], after: str) -> bool:
+    """A participle between a determiner and a noun is an adjective that picks an object out by
+    its state (*the targeted spell*, *an attacking creature*, *the exiled card*): the text is
+    about that object, not about targeting, attacking or exiling."""
+    if len(matched) != 1 or not before or before[-1] not in _DETERMINERS | _ARTICLES | _POSSESSIVES:
+        return False
+    word = matched[0]  # "-en" is no participle here: a token is a noun
+    if not (word.endswith(("ed", "ing")) or word in _IRREGULAR_PARTICIPLES):
+        return False
+    following = _words(_CLAUSE.split(after)[0])[:1]
+    return bool(following) and following[0] not in _NOT_NOUNS
+
+
+def names_state(matched: Sequence[str]) -> bool:
+    """An *-ing* participle right before a noun that does the action (*an attacking creature*,
+    *the blocking creatures*): the phrase names the object by its state, as *is attacking*
+    does, not the action (a verb and its object, *casting a spell*, *casting spells*, is)."""
+    return len(matched) >= 2 and matched[0].endswith("ing") and matched[1] in _AGENTS
+
+
+def _changed(words: list[str]) -> bool:
+    """The concept is in the object of a verb of change (*removes the type “artifact”*,
+    *doesn't remove any other types or any subtypes*, *doesn't affect supertypes or other card
+    types*): the sentence says what happens to it. A preposition or another verb between ends
+    the object (*gain control of target creature*, *change the division of damage*)."""
+    for word in reversed([w for w in words if w not in _ADVERBS]):
+        if word in _CHANGE_VERBS:
+            return True
+        if word in _ENDS_OBJECT:
+            return False
+    return False
+
+
+def _predicate(words: list[str]) -> bool:
+    """The concept is what something is or becomes (*if the enchanted creature is a token*,
+    *can be chosen as the target*, *becomes a copy*): the clause says whether it is one. Not
+    *the game is a draw* (a tie, 104.4a)."""
+    kept = [w for w in words if w not in _ADVERBS]
+    if not kept or "game" in kept:
+        return False
+    if kept[-1] in ("become", "becomes", "became"):  # "it becomes day"
+        return True
+    if len(kept) < 2 or kept[-1] not in _ARTICLES | {"the"}:
+        return False
+    verb = kept[-2]
+    if verb in _LINKING or verb in _BE_CLITICS:
+        return True
+    return verb == "as" and len(kept) >= 3 and kept[-3] in _AS
+
+
+def _predicate_participle(words: list[str], matched: list[str]) -> bool:
+    """A participle after the predicate's noun (*it's not a card drawn*: a card that was drawn)
+    says whether the thing is one that was drawn, cast, exiled."""
+    kept = [w for w in words if w not in _ADVERBS]
+    if len(matched) != 1 or len(kept) < 3 or kept[-2] not in _ARTICLES:
+        return False
+    word = matched[0]
+    linking = kept[-3] in _LINKING or kept[-3] in _BE_CLITICS
+    return linking and (word.endswith("ed") or word in _IRREGULAR_PARTICIPLES)
 
 
 _AUXILIARY = re.compile(r"(?:\s+(?:[\w]+['’]t|can|will|may|must|only|also|still|not|never))*\s*$")
@@ -227,7 +352,9 @@ def _object_does(words: list[str], verb: str) -> bool:
     while kept and kept[-1] in _RELATIVES:
         kept.pop()
     if kept and kept[-1] in _PRONOUNS and verb.startswith("target"):
-        return True
+        # "the artifact creature it targets": a pronoun right after a noun opens a reduced
+        # relative clause, which says which creature, not what the spell does
+        return len(kept) < 2 or kept[-2] in _LEADERS | _VERB_BEFORE | _RELATIVES
     return bool(kept) and kept[-1] in _OBJECTS
 
 

@@ -21,8 +21,9 @@ look for, and names its rule by concept (glossary term or title), so that it fol
   that names every concept of such a title is about how they interact;
 - the rules :mod:`kb.links.described` recognises by one of their own statements.
 
-Measured on the dev split of ``tests/data/links/labelled_unseen.json`` and the 105 rulings of
-``labelled_clarifications.json`` (``benchmarks/term_links.py``); the card's own keywords were
+Measured on the dev split of ``tests/data/links/labelled_unseen.json``, the 88 rulings of
+``labelled_dev2.json`` and the 105 rulings of ``labelled_clarifications.json``
+(``benchmarks/term_links.py``); the card's own keywords were
 measured too and left out: of 131 pairs of a ruling and a keyword of its card that the ruling
 does not name, one was labelled as the ruling's rule.
 """
@@ -47,9 +48,11 @@ _REPLACEMENT_WORDING = re.compile(
 # "if it would die", "If a source would deal damage": the event a replacement effect watches for.
 # Not a relative clause ("if you cast a spell that would target it"), nor a prevention effect
 # (615.1a: effects that use the word "prevent").
+# A reduced relative clause ("If the creature this Aura would enchant is an illegal target") is
+# followed by the main clause's own verb: its "would" is not the condition's.
 _IF_WOULD = re.compile(
     r"\bif\b(?:(?!\bprevent)[^.,;:]){1,60}?(?<!\bthat )(?<!\bwhich )(?<!\bwho )\bwould\b"
-    r"(?![^.]*\bprevent)",
+    r"(?!\s+[\w’']+\s+(?:is|are|was|were|has|have)\b)(?![^.]*\bprevent)",
     re.IGNORECASE,
 )
 # "replaces the draw", "can't replace this event": the object replaced is an event.
@@ -81,11 +84,12 @@ _CHANGES = re.compile(
     r"\beffects?\b",
     re.IGNORECASE,
 )
-# What a ruling says of a card's replacement effect.
+# What a ruling says of a card's replacement effect (see _applies).
 _APPLIES = re.compile(
     r"\beffects?\b[^.]{0,20}?\bappl(?:y|ies|ied)\b|\breplac\w*|\binstead\b|\bwould\b",
     re.IGNORECASE,
 )
+_PREVENT = re.compile(r"\bprevent", re.IGNORECASE)
 # 616.1: the affected player chooses the order in which replacement effects apply.
 _ORDER = re.compile(r"\border\b", re.IGNORECASE)
 _SENTENCE = re.compile(r"[^.!?]+[.!?]?")
@@ -117,7 +121,7 @@ def implied_matches(
     if replacement and not set(replacement) <= linked:
         shown = _IF_WOULD.search(text) or _REPLACES_EVENT.search(text) or _ENTERS_WITH.search(text)
         if shown is None and any(_REPLACEMENT_WORDING.search(t) for t in context.texts):
-            shown = _APPLIES.search(text)
+            shown = _applies(text)
         if shown is not None:
             result.append(_match(text, shown.start(), shown.end(), replacement, REPLACEMENT))
             linked |= set(replacement)
@@ -142,6 +146,18 @@ def implied_matches(
             linked |= set(match.term.targets)
     result += described_matches(vocab, text, set(linked), context.texts)
     return result
+
+
+def _applies(text: str) -> re.Match[str] | None:
+    """Where a ruling on a card worded as a replacement effect speaks of that effect: not a
+    bare "would" in a sentence about preventing damage (615.1a: prevention effects use the word
+    "prevent"; "the next 1 damage that would be dealt" is one), as for the "if … would" test."""
+    for sentence in _SENTENCE.finditer(text):
+        prevention = bool(_PREVENT.search(sentence.group()))
+        for found in _APPLIES.finditer(text, sentence.start(), sentence.end()):
+            if not (prevention and found.group().casefold() == "would"):
+                return found
+    return None
 
 
 def implied_inputs(vocab: Vocabulary) -> tuple[Any, ...]:

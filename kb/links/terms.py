@@ -8,7 +8,8 @@ An edition's English vocabulary is built from the edition itself:
   (``Deal`` -> ``See Damage.``) or "An obsolete term for mana value" borrows its target's rules;
 - rule and chapter titles (``The Ring Tempts You`` -> 701.54, ``Saga Cards`` -> 714, and the
   head ``Saga`` on its own when capitalised, since ``case`` and ``class`` are words too);
-- terms the rules define in passing ("… referred to as a chapter ability" -> 714.2);
+- terms the rules define in passing ("… referred to as a chapter ability" -> 714.2), or by a
+  quoted definition ('To “tap [a permanent] for mana” is to …' -> 106.12);
 - symbols the glossary explains (``{S}`` -> 107.4h);
 - the aliases of :mod:`kb.links.thesaurus`, which name concepts, never numbers.
 
@@ -22,14 +23,23 @@ sentence; the longest phrase wins.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .about import is_about, is_verb
+from .about import is_about, is_verb, names_state
 from .references import find_references
 from .thesaurus import ALIASES, GAME_NOUNS, GENERAL_CONCEPTS, RULE_STATEMENTS
-from .wording import distributed, function_words, ordinary_use, split_by_determiner, symbol_mana
+from .wording import (
+    all_senses_rule,
+    card_forms,
+    distributed,
+    function_words,
+    ordinary_use,
+    quoted_definition,
+    split_by_determiner,
+    symbol_mana,
+)
 from .words import Token, phrase_gaps, phrase_words, tokenize
 
 # Participles and gerunds: "enchanted", "enchantée", "encantada" are not the Enchant keyword.
@@ -46,6 +56,9 @@ _DEFINED = re.compile(
     r"(?:referred to as|(?:is|are) called|(?:is|are) known as)\s+(?:an?\s+|the\s+)?“?"
     r"(?P<term>[a-z][a-z\- ]{2,40}?)”?\s*[.,;)]"
 )
+# A basic land type's own entry ("Mountain: One of the five basic land types."): a subtype that
+# names the lands having it; the type is linked through "basic land type" (305.6).
+_LAND_TYPE = re.compile(r"^One of the five basic land types\b")
 _OBSOLETE_FOR = re.compile(r"^An obsolete term for (?P<term>[\w\s-]+?)\.", re.IGNORECASE)
 _RENAMED = re.compile(r"older name for|been renamed", re.IGNORECASE)
 _SEE_TERM = re.compile(r"(?:^|[.”]\s)See (?P<term>(?!rules? )[A-Z][\w\s-]*?)\.\s*$")
@@ -184,7 +197,13 @@ class Vocabulary:
             if ordinary_use(term.words, term.source == "symbol", text, first.start, last.end):
                 i += 1
                 continue
-            general = term.general or (term.verbal and bool(self._small[i + 1]))
+            general = term.general or (
+                term.verbal
+                and (
+                    bool(self._small[i + 1])
+                    or names_state([t.raw.casefold() for t, _ in content[i : i + n]])
+                )
+            )
             if general and not is_about(text, first.start, last.end, hidden):
                 i += 1
                 continue
@@ -386,17 +405,23 @@ class _Builder:
 
 
 def _glossary_targets(
-    item: GlossaryItem, titles: Mapping[str, str] | None = None
+    item: GlossaryItem,
+    titles: Mapping[str, str] | None = None,
+    bodies: Mapping[str, str] | None = None,
 ) -> tuple[str, ...]:
     """The rules a definition cites: those whose title shares a word with the term, else the first.
 
     ``Triggered Ability`` cites 113 "Abilities" and 603 "Handling Triggered Abilities": 603 wins.
+    Where no title shares a word, the first cited rule, unless its text does not use the term and
+    later ones do (``Copiable Values`` cites 613.2, about layer 1's sublayers, then 707.2 and
+    707.3, which say what copiable values are).
     ``Aura`` cites 303 "Enchantments" and 702.5 "Enchant": the glossary names the main rule first.
     A citation without its title in quotes is compared with the cited rule's own title
     (``Shuffle`` cites "rule 103.3 and rule 701.24": 701.24 is "Shuffle"); a section is cited
     only when no rule is (``Card Type``: rule 205, not section 3).
     """
     titles = titles or {}
+    bodies = bodies or {}
     cited: list[tuple[tuple[str, ...], set[str]]] = []
     for ref in find_references(item.definition, "en"):
         after = _TITLE_AFTER.match(item.definition[ref.end :])
@@ -412,8 +437,16 @@ def _glossary_targets(
     term_words = set(phrase_words(item.term, "en"))
     scores = [len(term_words & title) for _, title in cited]
     best = max(scores)
-    if best == 0:
-        return cited[0][0]
+    if best == 0:  # no title names it: the first rule, unless only later ones use the term
+        first = cited[0][0]
+
+        def uses(number: str) -> bool:
+            return number not in bodies or term_words <= set(phrase_words(bodies[number], "en"))
+
+        if len(cited) == 1 or any(uses(n) for n in first):
+            return first
+        using = [n for nums, _ in cited[1:] for n in nums if n in bodies and uses(n)]
+        return tuple(dict.fromkeys(using)) or first
     chosen = [nums for (nums, _), s in zip(cited, scores, strict=True) if s == best]
     return tuple(dict.fromkeys(n for nums in chosen for n in nums))
 
@@ -453,8 +486,15 @@ def english_vocabulary(
     concepts: dict[str, tuple[str, ...]] = {}
     by_name = {g.term.casefold(): g for g in glossary}
     titles = {r.number: r.title for r in rules if r.title}
-    own = {g.term.casefold(): _glossary_targets(g, titles) for g in glossary}
+    bodies = {r.number: r.body for r in rules if r.body}
+    own = {g.term.casefold(): _glossary_targets(g, titles, bodies) for g in glossary}
+    keyword_rules = {
+        t.casefold(): n for n, t in titles.items() if n.startswith(("701.", "702.")) and t
+    }
+    actions = {t for t, n in keyword_rules.items() if n.startswith("701.")}
     for item in glossary:
+        if _LAND_TYPE.match(item.definition):  # "Swamp" names lands, as "Zombie" names creatures
+            continue
         targets = own[item.term.casefold()]
         borrowed = item.redirect
         obsolete_for = _OBSOLETE_FOR.match(item.definition)
@@ -470,6 +510,7 @@ def english_vocabulary(
             borrowed = see["term"] if see else None
         if not targets and borrowed and borrowed.casefold() in by_name:
             targets = own[borrowed.casefold()]
+        targets = all_senses_rule(item.term, item.definition, keyword_rules) or targets
         targets = tuple(_section_general(n, builder.exists) for n in targets)
         targets += _state_checks(item, targets)
         concepts[item.term.casefold()] = targets
@@ -481,6 +522,8 @@ def english_vocabulary(
             names = [n for n in names if len(n.split()) > 1]
         for name in names:
             builder.add(name, targets, "glossary", item.term, verb_targets=verbs)
+            for form in card_forms(name, actions):
+                builder.add(form, targets, "defined", item.term)
             kind = _KIND_OF_DAMAGE.match(name)
             if kind:  # combat damage is damage (510): "dealt lethal combat damage"
                 builder.add(f"{kind['kind']} Combat Damage", targets, "glossary", item.term)
@@ -494,7 +537,7 @@ def english_vocabulary(
             builder.add("{" + item.term + "}", targets, "symbol", item.term)
     for rule in rules:
         if rule.title and rule.kind in ("chapter", "rule") and rule.title != "General":
-            _add_title(builder, rule, concepts)
+            _add_title(builder, rule, concepts, actions)
         body = rule.body.replace("’", "'").casefold()
         for statement in RULE_STATEMENTS:
             if rule.kind in ("rule", "subrule") and statement in body:
@@ -503,6 +546,9 @@ def english_vocabulary(
             term = found["term"].strip()
             if 2 <= len(term.split()) <= 3 and not set(term.split()) & {"that", "for", "in"}:
                 builder.add(term, (rule.number,), "defined", term)
+        quoted = quoted_definition(rule.body)
+        if quoted and 2 <= len(quoted.split()) <= 3:
+            builder.add(quoted, (rule.number,), "defined", quoted)
     for phrase, concept in ALIASES.get(language, {}).items():
         builder.add(phrase, concepts.get(concept.casefold(), ()), "alias", concept)
     return Vocabulary(language, list(builder.terms.values()), concepts, frozenset(builder.exists))
@@ -523,7 +569,12 @@ def _section_general(number: str, exists: set[str]) -> str:
     return general if number.isdigit() and len(number) == 1 and general in exists else number
 
 
-def _add_title(builder: _Builder, rule: RuleEntry, concepts: dict[str, tuple[str, ...]]) -> None:
+def _add_title(
+    builder: _Builder,
+    rule: RuleEntry,
+    concepts: dict[str, tuple[str, ...]],
+    actions: Collection[str] = (),
+) -> None:
     title = re.sub(r"\s*\([^)]*\)", "", rule.title).strip()
     concepts.setdefault(rule.title.casefold(), (rule.number,))
     builder.add(title, (rule.number,), "title", rule.title)
@@ -544,6 +595,10 @@ def _add_title(builder: _Builder, rule: RuleEntry, concepts: dict[str, tuple[str
         head = title.removesuffix(" Cards")
         concepts.setdefault(head.casefold(), (rule.number,))
         builder.add(head, (rule.number,), "title", rule.title, capital=True)
+    for form in card_forms(title, actions):  # a one-word head is a word too: "Case spell"
+        head = form.split()[0]
+        capital = "-" not in head and len(form.split()) == 2
+        builder.add(form, (rule.number,), "defined", rule.title, capital=capital)
 
 
 def translated_vocabulary(

@@ -43,6 +43,9 @@ IRREGULAR: dict[str, dict[str, str]] = {
         "dies": "die",
         "died": "die",
         "dying": "die",
+        "drawn": "draw",
+        "drew": "draw",
+        "fought": "fight",
     },
     "fr": {},
     "es": {},
@@ -57,9 +60,9 @@ IRREGULAR: dict[str, dict[str, str]] = {
 GAME_NOUNS: frozenset[str] = frozenset(
     """
     ability card player creature permanent spell object turn game battlefield graveyard library
-    hand stack zone command mana color colorless land artifact enchantment instant sorcery
-    planeswalker battle kindred owner control controller opponent team effect power toughness
-    name type subtype supertype if unless instead during becomes option status step phase speed
+    hand zone command mana color colorless land artifact enchantment instant sorcery
+    planeswalker battle kindred owner control controller opponent team teammate effect
+    name type if unless instead during becomes option status step phase speed
     level map door lock locked room visit case class match tournament plane legend world event
     restriction requirement move choose create tapped untapped respond attach reveal pay
     """.split()
@@ -81,12 +84,14 @@ GAME_NOUNS: frozenset[str] = frozenset(
 # may cast it", "the spell resolves"), so they are linked only where the ruling is about them
 # (see kb.links.about: quoted, the subject of a clause, what a modal or passive verb says can or
 # can't happen, or "for more information about"). Procedure verbs (cast, activate, attack,
-# block) are here for the same reason.
+# block) are here for the same reason, and the characteristics and the stack, which a ruling
+# names on the way as often as it is about them (*removes supertypes*, *affect a creature's
+# power*, *on the stack on top of that spell*).
 GENERAL_CONCEPTS: frozenset[str] = frozenset(
     """
     exile damage deal counter cost double triple draw discard destroy tap untap search
     shuffle play token target day night sacrifice resolve skip
-    cast activate attack block
+    cast activate attack block subtype supertype power toughness stack
     """.split()
 ) | {"card type", "draw a card", "mana cost"}
 
@@ -101,6 +106,8 @@ RULE_STATEMENTS: tuple[str, ...] = (
     "follows its instructions in the order written",  # 608.2c
     "exists on the stack independently of its source",  # 113.7a
     "sets a land's subtype to one or more of the basic land types",  # 305.7
+    "allows a player to cast a spell during resolution",  # 608.2g
+    "is an illegal target for itself",  # 115.5
 )
 
 # Extra names of a concept, per language: phrase -> English glossary term or rule title.

@@ -10,7 +10,9 @@ is a fact of English or of how the Comprehensive Rules name things, not a list o
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
+
+from .references import find_references
 
 # Words that open a noun phrase: one of them between two words starts a new phrase.
 _DETERMINERS = frozenset("the a an this that these those".split())
@@ -25,10 +27,19 @@ _PREVENT_FROM = re.compile(
 # A quoted ability (“{T}: Add {R}.”): its cost's symbols are the card's wording, which the ruling
 # quotes whole; the ruling is about the ability, not the symbol.
 _QUOTED_ABILITY = re.compile(r"[“\"][^”\"]*:[^”\"]*[”\"]")
+# A symbol before "ability" or "abilities" (*its {T} abilities can be activated*) is a modifier
+# that sorts abilities by their cost: the text is about those abilities, not the symbol.
+_NAMES_ABILITIES = re.compile(r"\s+abilit(?:y|ies)\b", re.IGNORECASE)
 # English conjunctions and prepositions of condition, comparison and time (closed classes).
 _FUNCTION_WORDS = frozenset(
     "as though if unless instead when whenever while until before after than rather".split()
 )
+# 106.12 'To “tap [a permanent] for mana” is to …': a rule that defines a quoted phrase; its
+# placeholders ([a permanent], N) are left out (a text says "tapped for mana").
+_QUOTED_DEFINITION = re.compile(r"^To “(?P<term>[^”]{3,50})” (?:is|means) to\b")
+_PLACEHOLDER = re.compile(r"\[[^\]]*\]|\b[NX]\b")
+# A glossary definition's numbered senses ("1. To play a land … 2. To play a card …").
+_SENSE = re.compile(r"(?:^|\n)\s*\d\.\s+")
 _PLURAL_NOUNS = frozenset("spells abilities permanents turns phases steps cards".split())
 
 
@@ -63,10 +74,12 @@ def split_by_determiner(
 def ordinary_use(words: tuple[str, ...], symbol: bool, text: str, start: int, end: int) -> bool:
     """Where a term's words at ``text[start:end]`` mean something else than the rule: *prevent X
     from doing* (a restriction, not damage prevention), a cost ``symbol`` inside a quoted
-    ability."""
+    ability or sorting abilities (*{T} abilities*)."""
     if words == ("prevent",) and _PREVENT_FROM.match(text[end:]):
         return True
     if symbol:
+        if _NAMES_ABILITIES.match(text[end:]):
+            return True
         return any(q.start() < start and end < q.end() for q in _QUOTED_ABILITY.finditer(text))
     return False
 
@@ -98,3 +111,50 @@ def function_words(phrase: str) -> bool:
     it (quoted, defined), not wherever it occurs."""
     words = phrase.casefold().split()
     return bool(words) and all(w in _FUNCTION_WORDS for w in words)
+
+
+def quoted_definition(body: str) -> str | None:
+    """The phrase a rule defines in quotes (106.12 'To “tap [a permanent] for mana” is to …'
+    defines *tap for mana*), without its placeholders."""
+    found = _QUOTED_DEFINITION.match(body)
+    return " ".join(_PLACEHOLDER.sub(" ", found["term"]).split()) if found else None
+
+
+def all_senses_rule(
+    term: str, definition: str, keyword_rules: Mapping[str, str]
+) -> tuple[str, ...]:
+    """The keyword rule titled by the headword, where the definition's senses cite different
+    rules and none cites it: *Play* is a land's special action (116, 305) and a card's playing
+    (601), and 701.18 "Play" holds both senses, so a text that plays a card names 701.18.
+
+    ``keyword_rules``: the keyword actions' and abilities' numbers by casefolded title.
+    """
+    number = keyword_rules.get(term.casefold())
+    senses = [part for part in _SENSE.split(definition) if part.strip()]
+    if number is None or len(senses) < 2:
+        return ()
+    cited = {
+        frozenset(n for ref in find_references(part, "en") for n in ref.numbers) for part in senses
+    } - {frozenset()}
+    if len(cited) < 2 or any(number in c for c in cited):
+        return ()
+    return (number,)
+
+
+_CARD = re.compile(r"^(?P<kind>[A-Z][\w-]*(?: [A-Z][\w-]*){0,2}) Cards?$")
+_NOT_KINDS = frozenset({"permanent", "substitute", "magic"})
+
+
+def card_forms(name: str, actions: Collection[str] = ()) -> list[str]:
+    """The names a kind of card has where it is no card: *Double-Faced Cards* on the stack is a
+    double-faced spell, on the battlefield a double-faced permanent (108.1, 110.1, 112.1), and
+    rulings say so (*hybrid spells and permanents*). Not where the kind is itself one of them
+    (*Permanent Card*) or no game kind (*Substitute Card*, *Traditional Magic Card*), nor where
+    the kind is a keyword action's name (``actions``, casefolded): a *melded permanent* is what
+    the meld action (701.42) makes."""
+    found = _CARD.match(name)
+    if not found or found["kind"].split()[-1].casefold() in _NOT_KINDS:
+        return []
+    if found["kind"].split()[0].casefold() in actions:
+        return []
+    return [f"{found['kind']} spell", f"{found['kind']} permanent"]
