@@ -24,7 +24,7 @@ from typing import Any
 from whoosh.query import QueryError
 from whoosh.scoring import BM25F, WeightingModel
 
-from kb.search.columns import PartCache, dense, ranked_columns
+from kb.search.parts import PartCache, by_parts, matched_by_parts, scored_by_parts
 from kb.search.phrases import ValueCache, phrase_docs
 from kb.search.plan import Clause, Plan, plan_query
 from kb.search.postings import BlockCache, TermTable, read_term
@@ -159,8 +159,8 @@ class TermEngine(Scoring):
         self._tables: list[TermTable] | None = None
         self._searches = 0
         self._loaded = False
-        # The some-of-the-words pass by columns (kb.search.columns) once warm; False: by postings.
-        self.columns = True
+        # The some-of-the-words pass from the terms' parts kept (kb.search.parts) once warm.
+        self.parts_kept = True
         self.parts: PartCache = shared("term parts", PartCache) if shared else PartCache()
         self.live: set[int] | None = None
         if any(segment.has_deletions() for segment, _ in self.segments):
@@ -200,15 +200,15 @@ class TermEngine(Scoring):
         if not isinstance(weighting, BM25F) or type(weighting).scorer is not BM25F.scorer:
             return None
         self._look_up(plan, weighting)
-        if priors is None and self._loaded and self.columns and dense(plan, allowed):
-            # A question's some-of-the-words pass: thousands of candidates, a column at a time.
-            assert allowed is not None
-            ranked, total = ranked_columns(self, plan, allowed, self.parts)
-            return self._best(plan, ranked, total, limit)
-        docs = self._match(plan, allowed)
+        if self._loaded and self.parts_kept and by_parts(plan):
+            # The some-of-the-words pass, warm: from each term's part of the scores, kept.
+            scores: dict[int, float] | None = scored_by_parts(self, plan, allowed, self.parts)
+            docs: AbstractSet[int] = scores.keys()  # type: ignore[union-attr]
+        else:
+            docs = self._match(plan, allowed)
+            scores = self._scores(plan, docs) if docs else {}
         if not docs:
             return Ranking([], 0)
-        scores = self._scores(plan, docs)
         # Best score first, then the lower document number, as Whoosh's collector orders them.
         if scores is None:  # one term: scored and ranked in one pass
             ranked = self._one_term(plan.leaves[0], docs, priors)
@@ -234,6 +234,8 @@ class TermEngine(Scoring):
     def matching(self, plan: Plan, allowed: DocSet | set[int] | None = None) -> set[int]:
         """The documents matching a plan, among ``allowed``'s, unscored."""
         self._look_up(plan, self.searcher.weighting)
+        if self._loaded and self.parts_kept and by_parts(plan):
+            return matched_by_parts(self, plan, allowed, self.parts)
         return self._match(plan, allowed)
 
     def _term_tables(self) -> list[TermTable]:

@@ -8,9 +8,11 @@ operations in the same order as Whoosh's matchers, so that scores are equal, not
 
 from __future__ import annotations
 
-from bisect import bisect_right
+from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable, Sequence
+from itertools import repeat
+from operator import add, mul
 from typing import Any
 
 from kb.search.plan import Leaf, Plan
@@ -88,41 +90,50 @@ class Scoring:
                 w = postings[d]
                 scores[d] += idf * ((w * k) / (w + norms[d])) * boost
 
-    def _coordinate(self, plan: Plan, scores: dict[int, float]) -> None:
+    def _coordinate(
+        self, plan: Plan, scores: dict[int, float], matching: Counter[int] | None = None
+    ) -> None:
         """Whoosh's coordination bonus (CoordMatcher): more of the terms, a higher score.
 
         It counts the query's terms that the document's segment holds, as Whoosh's matcher does
         when it is built. (Whoosh recounts whenever a term's postings run out midway through a
         search, so that there a document's bonus depends on the documents before it.)
+        ``matching``: how many of the terms each document holds, when the caller counted them.
         """
         scale = plan.scale
         assert scale is not None
         leaves = [leaf for leaf in plan.leaves if leaf.found]
         termcount = self._term_counts(plan)
-        # How many of the terms each document holds, counted a term at a time (in C): the
-        # words of a phrase count where the phrase matches.
-        matching: Counter[int] = Counter()
-        for clause in plan.clauses:
-            for leaf in clause.leaves:
-                if leaf.found:
-                    held = clause.docs if clause.phrase else leaf.postings.keys()
-                    matching.update(held & scores.keys())
-        if len(self.offsets) == 1:  # one segment: the same bonus for the same number of terms
-            count = termcount[self.offsets[0]]
+        if matching is None:
+            # How many of the terms each document holds, counted a term at a time (in C): the
+            # words of a phrase count where the phrase matches.
+            matching = Counter()
+            for clause in plan.clauses:
+                for leaf in clause.leaves:
+                    if leaf.found:
+                        held = clause.docs if clause.phrase else leaf.postings.keys()
+                        matching.update(held & scores.keys())
+        offsets = self.offsets
+        if len(offsets) == 1:  # one segment: every document's
+            parts: list[tuple[int, Any]] = [(offsets[0], list(scores))]
+        else:  # the documents of each segment, whose term count is the segment's
+            ordered = sorted(scores)
+            bounds = [bisect_left(ordered, offset) for offset in offsets] + [len(ordered)]
+            parts = [
+                (offset, ordered[bounds[i] : bounds[i + 1]]) for i, offset in enumerate(offsets)
+            ]
+        for offset, docs in parts:
+            count = termcount[offset]
             if count == 0 or count == scale:
-                scores.update(dict.fromkeys(scores, 0))
-                return
+                scores.update(dict.fromkeys(docs, 0))
+                continue
+            # (score + (held - 1) / (count - scale) ** 2) * ((count - 1) / count), in C
             bonus = [(m - 1) / (count - scale) ** 2 for m in range(len(leaves) + 1)]
             factor = (count - 1) / count
-            for d, score in scores.items():
-                scores[d] = (score + bonus[matching[d]]) * factor
-            return
-        for d, score in scores.items():
-            count = termcount[self._segment_offset(d)]
-            if count == 0 or count == scale:
-                scores[d] = 0
-                continue
-            scores[d] = (score + ((matching[d] - 1) / (count - scale) ** 2)) * ((count - 1) / count)
+            held = map(bonus.__getitem__, map(matching.__getitem__, docs))
+            with_bonus = map(add, map(scores.__getitem__, docs), held)
+            coordinated = list(map(mul, with_bonus, repeat(factor)))
+            scores.update(zip(docs, coordinated, strict=True))
 
     def _term_counts(self, plan: Plan) -> dict[int, int]:
         """The number of the plan's terms each segment holds (by its first document number)."""
@@ -137,10 +148,6 @@ class Scoring:
                 elif all(held):
                     termcount[offset] += len(held)
         return termcount
-
-    def _segment_offset(self, docnum: int) -> int:
-        """The first document number of the segment holding a document."""
-        return self.offsets[bisect_right(self.offsets, docnum) - 1]
 
     def _norm_list(self, fieldname: str, b: float, k1: float, avgfl: float) -> list[float]:
         """``K1 * ((1 - B) + B * length / avgfl)`` of every document, by document number."""
