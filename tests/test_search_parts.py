@@ -147,3 +147,39 @@ def test_the_parts_kept_stay_within_their_budget(twins: Any) -> None:
         again = engine.search(SCALED[0][1], limit=25)  # computed again, the same
         assert again is not None
         assert [(h.docnum, h.score) for h in again] == [(h.docnum, h.score) for h in first]
+
+
+def test_the_weakest_words_documents_are_counted_not_scored(twins: Any) -> None:
+    """Documents holding only common words that cannot reach the top few are counted, not
+    scored, and the best few are those of scoring every match (random word sets, boosts and
+    limits, so that some of the best hold only common words)."""
+    from kb.search import parts
+
+    ours, _ = twins
+    rng = random.Random(3)
+    pruned = 0
+    with ours.searcher(weighting=BM25F()) as searcher:
+        engine = TermEngine(searcher)
+        engine._searches = WARM_AFTER + 1
+        filters = _filters(ours)[:2]
+        for _ in range(16):
+            words = rng.sample(engine_tests.WORDS[:12], 2) + rng.sample(engine_tests.WORDS[12:], 2)
+            q = wq.Or(
+                [_t(rng.choice(["en", "fr"]), w, rng.choice([1.0, 0.5, 1.7])) for w in words],
+                scale=0.9,
+            )
+            for allowed in filters:
+                for limit in (1, 4, 10, 20):
+                    plan = plan_query(q)
+                    assert plan is not None
+                    engine._look_up(plan, searcher.weighting)
+                    scores, total = parts.scored_by_parts(engine, plan, allowed, engine.parts)
+                    best = sorted((-s, d) for d, s in scores.items())[:limit]
+                    some, counted = parts.scored_by_parts(
+                        engine, plan, allowed, engine.parts, limit
+                    )
+                    assert counted == total == len(scores)
+                    assert all(some[d] == scores[d] for d in some)
+                    assert sorted((-s, d) for d, s in some.items())[:limit] == best
+                    pruned += len(some) < total
+    assert pruned > 10  # documents were left unscored

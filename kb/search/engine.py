@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterator, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from math import log
+from operator import neg
 from typing import Any
 
 from whoosh.query import QueryError
@@ -67,11 +68,18 @@ class DocSet:
     Not a set subclass: ``set & dict.keys()`` walks the smaller side only for exact sets.
     """
 
-    __slots__ = ("docs", "ordered")
+    __slots__ = ("_ordered", "docs")
 
     def __init__(self, docs: Any = ()) -> None:
         self.docs: set[int] = set(docs)
-        self.ordered = sorted(self.docs)
+        self._ordered: list[int] | None = None
+
+    @property
+    def ordered(self) -> list[int]:
+        """The documents in order (sorted when first asked: the kept parts need no order)."""
+        if self._ordered is None:
+            self._ordered = sorted(self.docs)
+        return self._ordered
 
 
 def as_set(allowed: DocSet | set[int] | None) -> set[int] | None:
@@ -202,24 +210,27 @@ class TermEngine(Scoring):
         self._look_up(plan, weighting)
         if self._loaded and self.parts_kept and by_parts(plan):
             # The some-of-the-words pass, warm: from each term's part of the scores, kept.
-            scores: dict[int, float] | None = scored_by_parts(self, plan, allowed, self.parts)
-            docs: AbstractSet[int] = scores.keys()  # type: ignore[union-attr]
+            # Without priors, only the documents that may be among the best are scored.
+            wanted = limit if priors is None else None
+            scores, total = scored_by_parts(self, plan, allowed, self.parts, wanted)
+            docs: AbstractSet[int] = scores.keys()
         else:
             docs = self._match(plan, allowed)
-            scores = self._scores(plan, docs) if docs else {}
+            total = len(docs)
+            scores = self._scores(plan, docs) if docs else {}  # type: ignore[assignment]
         if not docs:
-            return Ranking([], 0)
+            return Ranking([], total)
         # Best score first, then the lower document number, as Whoosh's collector orders them.
         if scores is None:  # one term: scored and ranked in one pass
             ranked = self._one_term(plan.leaves[0], docs, priors)
         elif priors is None:
-            ranked = [(-s, d) for d, s in scores.items()]
+            ranked = list(zip(map(neg, scores.values()), scores, strict=True))
         elif len(priors) >= self.doc_count_all:
             ranked = [(-(s * priors[d]), d) for d, s in scores.items()]
         else:
             count = len(priors)
             ranked = [(-(s * priors[d] if d < count else s), d) for d, s in scores.items()]
-        return self._best(plan, ranked, len(docs), limit)
+        return self._best(plan, ranked, total, limit)
 
     def _best(self, plan: Plan, ranked: list[tuple[float, int]], total: int, limit: int) -> Ranking:
         """The best ``limit`` of (minus the score, document) pairs, as hits."""

@@ -17,12 +17,22 @@ one-off search reads only the postings its candidates need, as before.
 
 from __future__ import annotations
 
+import heapq
 import threading
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from kb.search.plan import Leaf, Plan
 from kb.search.postings import read_term
+
+# Matches per wanted document from which the weakest clauses' documents are bounded, not scored.
+PRUNE_FROM = 4
+# The strongest clauses' documents scored first, to find a score the others must reach: at
+# least this many per wanted document.
+FIRST = 2
+# A bound is raised by this share before it is compared with a score: both add the same numbers,
+# in different orders.
+MARGIN = 1e-9
 
 if TYPE_CHECKING:
     from kb.search.engine import DocSet, TermEngine
@@ -38,21 +48,24 @@ class PartCache:
     def __init__(self, budget: int = 600_000) -> None:
         self.budget = budget
         self.size = 0
-        self.parts: dict[Any, dict[int, float]] = {}
+        # key -> (each document's part, the highest of them)
+        self.parts: dict[Any, tuple[dict[int, float], float]] = {}
         self._lock = threading.Lock()
 
-    def get(self, key: Any) -> dict[int, float] | None:
+    def get(self, key: Any) -> tuple[dict[int, float], float] | None:
         return self.parts.get(key)
 
-    def put(self, key: Any, parts: dict[int, float]) -> None:
+    def put(self, key: Any, parts: dict[int, float]) -> tuple[dict[int, float], float]:
+        kept = (parts, max(parts.values(), default=0.0))
         with self._lock:
             if key in self.parts:
-                return
-            self.parts[key] = parts
+                return self.parts[key]
+            self.parts[key] = kept
             self.size += len(parts)
             while self.size > self.budget and len(self.parts) > 1:
                 oldest = next(iter(self.parts))
-                self.size -= len(self.parts.pop(oldest))
+                self.size -= len(self.parts.pop(oldest)[0])
+        return kept
 
 
 def by_parts(plan: Plan) -> bool:
@@ -72,15 +85,36 @@ def matched_by_parts(
 
 
 def scored_by_parts(
-    engine: TermEngine, plan: Plan, filt: DocSet | set[int] | None, parts: PartCache
-) -> dict[int, float]:
-    """The score of every document of ``filt`` (None: of the index) matching the plan: the
-    term engine's scores (``TermEngine._scores``), the coordination bonus included."""
+    engine: TermEngine,
+    plan: Plan,
+    filt: DocSet | set[int] | None,
+    parts: PartCache,
+    limit: int | None = None,
+) -> tuple[dict[int, float], int]:
+    """The scores of the documents of ``filt`` (None: of the index) matching the plan, and how
+    many match: the term engine's scores (``TermEngine._scores``), the coordination bonus
+    included. With ``limit``, only the documents that may be among the best ``limit`` are
+    scored (:func:`_contenders`); the others are counted."""
     docs, chosen = _held(engine, plan, filt, parts)
+    total = len(docs)
+    kept = docs
+    if limit is not None and total > PRUNE_FROM * limit:
+        kept = _contenders(engine, plan, chosen, docs, limit)
+    return _scored(engine, plan, chosen, kept, kept is not docs), total
+
+
+Chosen = list[tuple[set[int], list[tuple[Leaf, dict[int, float], float]]]]
+
+
+def _scored(
+    engine: TermEngine, plan: Plan, chosen: Chosen, docs: set[int], some: bool
+) -> dict[int, float]:
+    """The scores of ``docs`` (``some``: only some of the matches) from the clauses' parts."""
     scores = dict.fromkeys(docs, 0.0)
     matching: Counter[int] = Counter()  # how many of the terms each document holds
-    for mine, found in chosen:  # in the plan's order, as TermEngine._add_scores adds them
-        for leaf, part in found:
+    for held, found in chosen:  # in the plan's order, as TermEngine._add_scores adds them
+        mine = held & docs if some else held
+        for leaf, part, _top in found:
             matching.update(mine)
             boost = leaf.boost
             if boost == 1.0:
@@ -94,9 +128,45 @@ def scored_by_parts(
     return scores
 
 
+def _contenders(
+    engine: TermEngine, plan: Plan, chosen: Chosen, docs: set[int], limit: int
+) -> set[int]:
+    """The matches that may be among the best ``limit`` (MaxScore): all but those holding only
+    the weakest clauses, whose most (each term's highest part, and the bonus of holding them
+    all) is below the worst of the best ``limit`` scores of the strongest clauses' documents."""
+    scale = plan.scale
+    assert scale is not None
+    if any(not leaf.boost > 0 for _, found in chosen for leaf, _, _ in found):
+        return docs
+    counts = [c for c in engine._term_counts(plan).values() if c != 0 and c != scale]
+    if not counts:
+        return docs
+    tops = [sum(top * leaf.boost for leaf, _, top in found) for _, found in chosen]
+    order = sorted(range(len(chosen)), key=tops.__getitem__, reverse=True)
+    first: set[int] = set()
+    for i in order:
+        first |= chosen[i][0]
+        if len(first) >= FIRST * limit:
+            break
+    if len(first) < limit or len(first) == len(docs):
+        return docs
+    scores = _scored(engine, plan, chosen, first, True)
+    floor = heapq.nlargest(limit, scores.values())[-1]  # the worst of the best ``limit``
+    most, terms, weak = 0.0, 0, 0
+    for i in reversed(order):  # the weakest clauses first
+        top, held = most + tops[i], terms + len(chosen[i][1])
+        bound = max((top + (held - 1) / (c - scale) ** 2) * ((c - 1) / c) for c in counts)
+        if bound + abs(bound) * MARGIN + 1e-12 >= floor:
+            break
+        most, terms, weak = top, held, weak + 1
+    if not weak:
+        return docs
+    return first.union(*(chosen[i][0] for i in order[: len(order) - weak]))
+
+
 def _held(
     engine: TermEngine, plan: Plan, filt: DocSet | set[int] | None, parts: PartCache
-) -> tuple[set[int], list[tuple[set[int], list[tuple[Leaf, dict[int, float]]]]]]:
+) -> tuple[set[int], Chosen]:
     """The documents matching the plan, and each clause's (in order) with its terms' parts.
 
     Sets each clause's ``docs`` (its hits' matched terms) and each term's ``postings`` (the
@@ -104,19 +174,21 @@ def _held(
     """
     allowed: set[int] | None = filt if filt is None or isinstance(filt, set) else filt.docs
     live = engine.live
-    within = None if allowed is None else sorted(allowed) if isinstance(filt, set) else filt.ordered
-    chosen: list[tuple[set[int], list[tuple[Leaf, dict[int, float]]]]] = []
+    chosen: Chosen = []
     docs: set[int] = set()
     for clause in plan.clauses:
         clause.df = min(leaf.df for leaf in clause.leaves)
         if not clause.df:
             clause.docs = set()
             continue
-        found = [(leaf, term_parts(engine, leaf, parts)) for leaf in clause.leaves]
+        found = [(leaf, *term_parts(engine, leaf, parts)) for leaf in clause.leaves]
         if clause.phrase:  # where the words stand in a row (their postings read as before)
+            within = (
+                None if filt is None else sorted(filt) if isinstance(filt, set) else filt.ordered
+            )
             clause.docs = engine._clause_docs(clause, within)
         else:
-            leaf, part = found[0]
+            leaf, part, _ = found[0]
             leaf.postings = part  # only read from here on
             clause.docs = part.keys()
         mine: set[int] = clause.docs & allowed if allowed is not None else set(clause.docs)
@@ -127,9 +199,10 @@ def _held(
     return docs, chosen
 
 
-def term_parts(engine: TermEngine, leaf: Leaf, parts: PartCache) -> dict[int, float]:
+def term_parts(engine: TermEngine, leaf: Leaf, parts: PartCache) -> tuple[dict[int, float], float]:
     """A term's part of the score of every document holding it (deleted ones included): its
-    BM25F score, or its weight in a field that is not scored; computed once, then kept."""
+    BM25F score, or its weight in a field that is not scored; computed once, then kept. With
+    the highest of them."""
     key = (leaf.fieldname, leaf.text, leaf.bm25)
     found = parts.get(key)
     if found is not None:
@@ -147,5 +220,4 @@ def term_parts(engine: TermEngine, leaf: Leaf, parts: PartCache) -> dict[int, fl
         norms = engine._norm_list(leaf.fieldname, b, k1, avgfl)
         # The very expression of TermEngine._add_scores, before the boost.
         made = {d: idf * ((w * k) / (w + norms[d])) for d, w in postings.items()}
-    parts.put(key, made)
-    return made
+    return parts.put(key, made)
