@@ -15,6 +15,7 @@ None, and the caller runs it through Whoosh.
 from __future__ import annotations
 
 import heapq
+import itertools
 from collections.abc import Callable, Iterator, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
@@ -68,11 +69,16 @@ class DocSet:
     Not a set subclass: ``set & dict.keys()`` walks the smaller side only for exact sets.
     """
 
-    __slots__ = ("_ordered", "docs")
+    __slots__ = ("_ordered", "docs", "lasting")
 
-    def __init__(self, docs: Any = ()) -> None:
+    _made = itertools.count(1)
+
+    def __init__(self, docs: Any = (), *, lasting: bool = False) -> None:
         self.docs: set[int] = set(docs)
         self._ordered: list[int] | None = None
+        # A filter kept for the index's lifetime (the default ones): its number, never reused,
+        # keys what is kept of it (each term's documents among its own, kb.search.parts).
+        self.lasting = next(DocSet._made) if lasting else 0
 
     @property
     def ordered(self) -> list[int]:

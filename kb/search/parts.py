@@ -50,10 +50,30 @@ class PartCache:
         self.size = 0
         # key -> (each document's part, the highest of them)
         self.parts: dict[Any, tuple[dict[int, float], float]] = {}
+        # (term key, lasting filter) -> the term's documents among the filter's (read only)
+        self.amongs: dict[Any, set[int]] = {}
+        self.among_size = 0
         self._lock = threading.Lock()
 
     def get(self, key: Any) -> tuple[dict[int, float], float] | None:
         return self.parts.get(key)
+
+    def among(self, leaf: Leaf, part: dict[int, float], filt: DocSet | set[int]) -> set[int]:
+        """The documents of a term's parts among a filter's (kept for a lasting filter)."""
+        if isinstance(filt, set):
+            return part.keys() & filt
+        if not filt.lasting:
+            return part.keys() & filt.docs
+        key = (leaf.fieldname, leaf.text, leaf.bm25, filt.lasting)
+        found = self.amongs.get(key)
+        if found is None:
+            found = part.keys() & filt.docs
+            with self._lock:
+                self.amongs[key] = found
+                self.among_size += len(found)
+                while self.among_size > self.budget and len(self.amongs) > 1:
+                    self.among_size -= len(self.amongs.pop(next(iter(self.amongs))))
+        return found
 
     def put(self, key: Any, parts: dict[int, float]) -> tuple[dict[int, float], float]:
         kept = (parts, max(parts.values(), default=0.0))
@@ -187,20 +207,21 @@ def _held(
                 None if filt is None else sorted(filt) if isinstance(filt, set) else filt.ordered
             )
             clause.docs = engine._clause_docs(clause, within)
-        else:
+            mine: set[int] = clause.docs & allowed if allowed is not None else set(clause.docs)
+            if live is not None:
+                mine &= live
+        else:  # a term's parts hold its live documents only
             leaf, part, _ = found[0]
             leaf.postings = part  # only read from here on
             clause.docs = part.keys()
-        mine: set[int] = clause.docs & allowed if allowed is not None else set(clause.docs)
-        if live is not None:
-            mine &= live
+            mine = parts.among(leaf, part, filt) if allowed is not None else set(part)
         docs |= mine
         chosen.append((mine, found))
     return docs, chosen
 
 
 def term_parts(engine: TermEngine, leaf: Leaf, parts: PartCache) -> tuple[dict[int, float], float]:
-    """A term's part of the score of every document holding it (deleted ones included): its
+    """A term's part of the score of every live document holding it: its
     BM25F score, or its weight in a field that is not scored; computed once, then kept. With
     the highest of them."""
     key = (leaf.fieldname, leaf.text, leaf.bm25)
@@ -212,6 +233,9 @@ def term_parts(engine: TermEngine, leaf: Leaf, parts: PartCache) -> tuple[dict[i
         read_term(
             segment, offset, leaf.fieldname, leaf.text, terminfo, None, postings, engine.cache
         )
+    live = engine.live
+    if live is not None:  # deleted documents never match
+        postings = {d: w for d, w in postings.items() if d in live}
     if leaf.bm25 is None:
         made = postings
     else:
