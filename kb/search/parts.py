@@ -7,7 +7,9 @@ BM25F for each (document, term) was most of a question's time. Here each term's 
 document's score (its BM25F score before the boosts, or its weight in a field that is not
 scored) is computed once per open index, for every document holding it, and kept
 (:class:`PartCache`: a server's questions share their common words, "player", "battlefield");
-a search then adds the parts of its candidates.
+a search then adds the parts of its candidates. Without priors, the documents holding only
+the weakest words are counted but not scored when even the most those words can give stays
+below the best few's scores (MaxScore: each term's highest part is kept beside its parts).
 
 The scores are the term engine's to the last bit: the same numbers, added in the same order,
 then Whoosh's coordination bonus by the engine's own code. Only a scaled OR (the
