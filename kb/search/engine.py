@@ -15,20 +15,22 @@ None, and the caller runs it through Whoosh.
 from __future__ import annotations
 
 import heapq
-from bisect import bisect_right
-from collections import Counter
+import itertools
 from collections.abc import Callable, Iterator, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from math import log
+from operator import neg
 from typing import Any
 
 from whoosh.query import QueryError
 from whoosh.scoring import BM25F, WeightingModel
 
+from kb.search.parts import PartCache, by_parts, matched_by_parts, scored_by_parts
 from kb.search.phrases import ValueCache, phrase_docs
-from kb.search.plan import Clause, Leaf, Plan, plan_query
-from kb.search.postings import BlockCache, TermTable, field_norms, read_term
+from kb.search.plan import Clause, Plan, plan_query
+from kb.search.postings import BlockCache, TermTable, read_term
+from kb.search.scoring import Scoring
 
 # The whoosh-reloaded versions whose on-disk format (W3 codec: term tables, posting blocks,
 # length columns) this engine was verified on; pyproject.toml allows only these.
@@ -67,11 +69,23 @@ class DocSet:
     Not a set subclass: ``set & dict.keys()`` walks the smaller side only for exact sets.
     """
 
-    __slots__ = ("docs", "ordered")
+    __slots__ = ("_ordered", "docs", "lasting")
 
-    def __init__(self, docs: Any = ()) -> None:
+    _made = itertools.count(1)
+
+    def __init__(self, docs: Any = (), *, lasting: bool = False) -> None:
         self.docs: set[int] = set(docs)
-        self.ordered = sorted(self.docs)
+        self._ordered: list[int] | None = None
+        # A filter kept for the index's lifetime (the default ones): its number, never reused,
+        # keys what is kept of it (each term's documents among its own, kb.search.parts).
+        self.lasting = next(DocSet._made) if lasting else 0
+
+    @property
+    def ordered(self) -> list[int]:
+        """The documents in order (sorted when first asked: the kept parts need no order)."""
+        if self._ordered is None:
+            self._ordered = sorted(self.docs)
+        return self._ordered
 
 
 def as_set(allowed: DocSet | set[int] | None) -> set[int] | None:
@@ -131,7 +145,7 @@ class Ranking:
 WARM_AFTER = 3  # searches before the term dictionaries are loaded into memory
 
 
-class TermEngine:
+class TermEngine(Scoring):
     """Ranks term queries over one open searcher (its segments, lengths and statistics)."""
 
     def __init__(
@@ -159,6 +173,9 @@ class TermEngine:
         self._tables: list[TermTable] | None = None
         self._searches = 0
         self._loaded = False
+        # The some-of-the-words pass from the terms' parts kept (kb.search.parts) once warm.
+        self.parts_kept = True
+        self.parts: PartCache = shared("term parts", PartCache) if shared else PartCache()
         self.live: set[int] | None = None
         if any(segment.has_deletions() for segment, _ in self.segments):
             self.live = set(self.reader.all_doc_ids())
@@ -197,31 +214,45 @@ class TermEngine:
         if not isinstance(weighting, BM25F) or type(weighting).scorer is not BM25F.scorer:
             return None
         self._look_up(plan, weighting)
-        docs = self._match(plan, allowed)
+        if self._loaded and self.parts_kept and by_parts(plan):
+            # The some-of-the-words pass, warm: from each term's part of the scores, kept.
+            # Without priors, only the documents that may be among the best are scored.
+            wanted = limit if priors is None else None
+            scores, total = scored_by_parts(self, plan, allowed, self.parts, wanted)
+            docs: AbstractSet[int] = scores.keys()
+        else:
+            docs = self._match(plan, allowed)
+            total = len(docs)
+            scores = self._scores(plan, docs) if docs else {}  # type: ignore[assignment]
         if not docs:
-            return Ranking([], 0)
-        scores = self._scores(plan, docs)
+            return Ranking([], total)
         # Best score first, then the lower document number, as Whoosh's collector orders them.
         if scores is None:  # one term: scored and ranked in one pass
             ranked = self._one_term(plan.leaves[0], docs, priors)
         elif priors is None:
-            ranked = [(-s, d) for d, s in scores.items()]
+            ranked = list(zip(map(neg, scores.values()), scores, strict=True))
         elif len(priors) >= self.doc_count_all:
             ranked = [(-(s * priors[d]), d) for d, s in scores.items()]
         else:
             count = len(priors)
             ranked = [(-(s * priors[d] if d < count else s), d) for d, s in scores.items()]
+        return self._best(plan, ranked, total, limit)
+
+    def _best(self, plan: Plan, ranked: list[tuple[float, int]], total: int, limit: int) -> Ranking:
+        """The best ``limit`` of (minus the score, document) pairs, as hits."""
         if len(ranked) <= 4 * limit:  # a few: sorting them all is quicker than a heap
             best = sorted(ranked)[:limit]
         else:
             best = heapq.nsmallest(limit, ranked)
         clauses = plan.clauses
         hits = [Hit(self.searcher, docnum, -negated, clauses) for negated, docnum in best]
-        return Ranking(hits, len(docs))
+        return Ranking(hits, total)
 
     def matching(self, plan: Plan, allowed: DocSet | set[int] | None = None) -> set[int]:
         """The documents matching a plan, among ``allowed``'s, unscored."""
         self._look_up(plan, self.searcher.weighting)
+        if self._loaded and self.parts_kept and by_parts(plan):
+            return matched_by_parts(self, plan, allowed, self.parts)
         return self._match(plan, allowed)
 
     def _term_tables(self) -> list[TermTable]:
@@ -376,134 +407,3 @@ class TermEngine:
             decode = self._positions(clause.leaves[0].fieldname)
             return phrase_docs(clause.leaves, docs, decode, self.cache, self.values)
         return docs or set()
-
-    # --- scoring -------------------------------------------------------------------------------
-
-    def _scores(self, plan: Plan, docs: set[int]) -> dict[int, float] | None:
-        """Each document's score: the sum of its matched terms' BM25F scores, times boosts.
-
-        None for a plan of one scored term, which :meth:`_one_term` ranks in one pass.
-        """
-        if len(plan.leaves) == 1 and plan.leaves[0].bm25 is not None and not plan.scale:
-            return None
-        scores = dict.fromkeys(docs, 0.0)
-        for clause in plan.clauses:
-            mine = docs & clause.docs
-            if mine:
-                for leaf in clause.leaves:
-                    self._add_scores(scores, mine, leaf)
-        if plan.scale:
-            self._coordinate(plan, scores)
-        return scores
-
-    def _one_term(
-        self, leaf: Leaf, docs: set[int], priors: Sequence[float] | None
-    ) -> list[tuple[float, int]]:
-        """(minus the score, document) of each document of a one-term query, prior applied.
-
-        The same operations in the same order as :meth:`_add_scores` then the prior, in one pass.
-        """
-        assert leaf.bm25 is not None
-        postings, boost = leaf.postings, leaf.boost
-        idf, k1, b, avgfl = leaf.bm25
-        k = k1 + 1
-        norms = self._norm_list(leaf.fieldname, b, k1, avgfl)
-        if boost == 1.0 and priors is not None and len(priors) >= self.doc_count_all:
-            return [
-                (-(idf * ((postings[d] * k) / (postings[d] + norms[d])) * priors[d]), d)
-                for d in docs
-            ]
-        scores = {d: idf * ((postings[d] * k) / (postings[d] + norms[d])) for d in docs}
-        if boost != 1.0:
-            scores = {d: score * boost for d, score in scores.items()}
-        if priors is None:
-            return [(-score, d) for d, score in scores.items()]
-        count = len(priors)
-        return [(-(s * priors[d] if d < count else s), d) for d, s in scores.items()]
-
-    def _add_scores(self, scores: dict[int, float], docs: set[int], leaf: Leaf) -> None:
-        """Add a term's score to each of ``docs`` (all hold the term), as Whoosh's scorer would."""
-        postings, boost = leaf.postings, leaf.boost
-        if leaf.bm25 is None:  # a field that is not scored: the posting's weight (WeightScorer)
-            for d in docs:
-                scores[d] += postings[d] * boost
-            return
-        idf, k1, b, avgfl = leaf.bm25
-        k = k1 + 1
-        norms = self._norm_list(leaf.fieldname, b, k1, avgfl)
-        # whoosh.scoring.bm25, with its length part computed beforehand for every document.
-        if boost == 1.0:
-            for d in docs:
-                w = postings[d]
-                scores[d] += idf * ((w * k) / (w + norms[d]))
-        else:
-            for d in docs:
-                w = postings[d]
-                scores[d] += idf * ((w * k) / (w + norms[d])) * boost
-
-    def _coordinate(self, plan: Plan, scores: dict[int, float]) -> None:
-        """Whoosh's coordination bonus (CoordMatcher): more of the terms, a higher score.
-
-        It counts the query's terms that the document's segment holds, as Whoosh's matcher does
-        when it is built. (Whoosh recounts whenever a term's postings run out midway through a
-        search, so that there a document's bonus depends on the documents before it.)
-        """
-        scale = plan.scale
-        assert scale is not None
-        leaves = [leaf for leaf in plan.leaves if leaf.found]
-        termcount = dict.fromkeys(self.offsets, 0)
-        for clause in plan.clauses:
-            for offset in termcount:
-                # A term counts where its segment holds it; a phrase missing a word in a
-                # segment has no term matchers there (Whoosh's Phrase matches nothing).
-                held = [any(o == offset for _, o, _ in leaf.found) for leaf in clause.leaves]
-                if not clause.phrase:
-                    termcount[offset] += sum(held)
-                elif all(held):
-                    termcount[offset] += len(held)
-        # How many of the terms each document holds, counted a term at a time (in C): the
-        # words of a phrase count where the phrase matches.
-        matching: Counter[int] = Counter()
-        for clause in plan.clauses:
-            for leaf in clause.leaves:
-                if leaf.found:
-                    held = clause.docs if clause.phrase else leaf.postings.keys()
-                    matching.update(held & scores.keys())
-        if len(self.offsets) == 1:  # one segment: the same bonus for the same number of terms
-            count = termcount[self.offsets[0]]
-            if count == 0 or count == scale:
-                scores.update(dict.fromkeys(scores, 0))
-                return
-            bonus = [(m - 1) / (count - scale) ** 2 for m in range(len(leaves) + 1)]
-            factor = (count - 1) / count
-            for d, score in scores.items():
-                scores[d] = (score + bonus[matching[d]]) * factor
-            return
-        for d, score in scores.items():
-            count = termcount[self._segment_offset(d)]
-            if count == 0 or count == scale:
-                scores[d] = 0
-                continue
-            scores[d] = (score + ((matching[d] - 1) / (count - scale) ** 2)) * ((count - 1) / count)
-
-    def _segment_offset(self, docnum: int) -> int:
-        """The first document number of the segment holding a document."""
-        return self.offsets[bisect_right(self.offsets, docnum) - 1]
-
-    def _norm_list(self, fieldname: str, b: float, k1: float, avgfl: float) -> list[float]:
-        """``K1 * ((1 - B) + B * length / avgfl)`` of every document, by document number."""
-        key = (fieldname, b, k1, avgfl)
-        norms = self._norms.get(key)
-        if norms is None:
-
-            def make() -> list[float]:
-                made: list[float] = []
-                for segment, _ in self.segments:
-                    made.extend(
-                        field_norms(segment, fieldname, lambda n: k1 * ((1 - b) + b * n / avgfl))
-                    )
-                return made
-
-            shared = self._shared
-            norms = self._norms[key] = make() if shared is None else shared(("norms", key), make)
-        return norms

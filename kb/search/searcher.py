@@ -205,7 +205,7 @@ class SearchIndex:
             # A plain set (Whoosh tests a filter's truth on every search, which walks a BitSet),
             # sorted too: kb's term engine skips the posting blocks that hold none of it.
             docs = None if filt is None else self._filter_docs(filt)
-            filters[key] = None if docs is None else DocSet(docs)
+            filters[key] = None if docs is None else DocSet(docs, lasting=True)
         return filters[key]
 
     def _scope(self, context: QueryContext) -> DocSet | None:
@@ -223,7 +223,7 @@ class SearchIndex:
         docs = scope.get("docs")
         if not isinstance(docs, int) or not 0 <= docs <= count:
             return None
-        return DocSet(range(docs))
+        return DocSet(range(docs), lasting=True)
 
     def _filter_docs(self, q: Any) -> Any:
         """The documents of a filter: by the term engine when it is terms, ORs and ANDs (the
