@@ -129,9 +129,19 @@ def ingest(
                     _update_search_index(
                         settings, db, changed, build_missing=True, scope=changes if scoped else None
                     )
+                _keep_counts(db)
                 return report
         finally:
             db.dispose()
+
+
+def _keep_counts(db: Database) -> None:
+    """Keep the knowledge base's counts for the summary, under the writer lock (kb.stats):
+    the next no-op ingest prints them without counting again."""
+    from kb.stats import keep_counts
+
+    with db.session() as session, session.begin():
+        keep_counts(session)
 
 
 def rebuild_links(db: Database) -> dict[str, object]:
@@ -436,6 +446,9 @@ def import_translations(
                 if dry_run:
                     session.rollback()
                     return report
+                from kb.stats import forget_counts
+
+                forget_counts(session)  # counted translations may change, no document does
                 session.commit()
                 if report.imported or report.updated:
                     rebuild_links(db)  # the new texts' rule references
