@@ -279,8 +279,12 @@ def _update_search_index(
 
 
 def index(settings: Settings, *, rebuild: bool = False, wait: bool = True) -> IndexReport:
-    """Build the search index (``rebuild``, or when there is none) or bring it in step."""
-    from kb.search import build_index, update_index
+    """Build the search index (``rebuild``, or when there is none) or bring it in step.
+
+    An index the database marks as in step with its documents is trusted, as ``kb ingest``
+    trusts it: nothing is built or compared. ``rebuild`` is the full check.
+    """
+    from kb.search import build_index, index_in_step, update_index
 
     with writer_lock(settings, wait=wait), storage_errors(settings):
         db = open_db(settings, create=False)
@@ -288,6 +292,8 @@ def index(settings: Settings, *, rebuild: bool = False, wait: bool = True) -> In
             with db.writer_lock(wait=wait):
                 if rebuild:
                     report = build_index(db, settings.index_dir)
+                elif _in_step(db, "index") and _has_index(settings):
+                    return index_in_step(settings.index_dir)
                 else:
                     report = update_index(db, settings.index_dir)
                 _mark_in_step(db, "index")

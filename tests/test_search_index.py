@@ -528,3 +528,43 @@ def test_a_language_with_no_words_suggests_nothing_instead_of_failing(tmp_path: 
     vocabulary = Vocabulary(tmp_path)
     assert vocabulary.suggest("contct", ["fr", "en"]) is None
     assert vocabulary.suggest("deathtuch", ["es", "en"]) == "deathtouch"
+
+
+def test_index_in_step_builds_no_item_and_rebuild_builds_them_all(
+    settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``kb index`` trusts the database's in-step mark, as an ingest does: nothing is built or
+    compared. ``--rebuild`` builds every item; a mark out of step brings the update back."""
+    from kb import pipeline
+    from kb.db import mark_derived
+    from kb.search import indexer
+
+    make_small_kb(settings)
+    real = indexer.all_items
+    built: list[int] = []
+
+    def counted(db: Any) -> Any:
+        built.append(1)
+        return real(db)
+
+    monkeypatch.setattr(indexer, "all_items", counted)
+    manifest = indexer.read_manifest(settings.index_dir)
+    report = pipeline.index(settings)
+    assert not built and not report.full and (report.written, report.removed) == (0, 0)
+    assert report.items == manifest["items"] > 50
+    assert indexer.read_manifest(settings.index_dir) == manifest  # the index was not touched
+
+    report = pipeline.index(settings, rebuild=True)
+    assert built and report.full and report.items == manifest["items"]
+
+    built.clear()
+    db = pipeline.open_db(settings, create=False)
+    try:
+        with db.session() as session, session.begin():
+            mark_derived(session, "index", inputs="")  # as a run killed before the index
+    finally:
+        db.dispose()
+    report = pipeline.index(settings)
+    assert built and not report.full and report.written == 0
+    built.clear()
+    assert pipeline.index(settings).items == report.items and not built  # in step again
