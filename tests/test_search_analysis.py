@@ -198,6 +198,7 @@ TEXTS = [
     "",
     "    ",
     "'s l' qu' ’ 's's",
+    "vote, " * 7 + "the Ring tempts you " * 4,  # positions lists longer than the cached ones
 ]
 
 

@@ -568,3 +568,52 @@ def test_index_in_step_builds_no_item_and_rebuild_builds_them_all(
     assert built and not report.full and report.written == 0
     built.clear()
     assert pipeline.index(settings).items == report.items and not built  # in step again
+
+
+def test_the_fast_text_fields_index_what_whooshs_own_would(
+    settings: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """An index built with kb's text fields (kb.search.analysis.PositionalText) and one built
+    with Whoosh's TEXT hold the same postings, weights and field lengths, and answer the same."""
+    from whoosh import index as whoosh_index
+    from whoosh.fields import TEXT
+
+    from kb import pipeline
+    from kb.search import analysis, open_index
+    from kb.search.schema import INDEX_NAME
+
+    make_small_kb(settings)
+    ours = settings.index_dir
+    whooshs = tmp_path / "whoosh-index"
+    monkeypatch.setattr(analysis, "PositionalText", TEXT)
+    db = pipeline.open_db(settings, create=False)
+    try:
+        from kb.search import build_index
+
+        build_index(db, whooshs)
+    finally:
+        db.dispose()
+    monkeypatch.undo()
+
+    def content(folder: Path) -> list[Any]:
+        ix = whoosh_index.open_dir(str(folder), indexname=INDEX_NAME)
+        with ix.searcher() as searcher:
+            reader = searcher.reader()
+            found: list[Any] = [reader.doc_count(), reader.field_length("text_en")]
+            for name in sorted(reader.indexed_field_names()):
+                for term in reader.lexicon(name):
+                    postings = reader.postings(name, term)
+                    while postings.is_active():
+                        found.append(
+                            (name, term, postings.id(), postings.weight(), postings.value())
+                        )
+                        postings.next()
+            for docnum in reader.all_doc_ids():
+                found.append([reader.doc_field_length(docnum, f) for f in ("text_en", "card")])
+        ix.close()
+        return found
+
+    assert content(ours) == content(whooshs)
+    with open_index(ours) as a, open_index(whooshs) as b:
+        for query in ("vote", "ring tempts you", "voto empate", "compteur de lore", "trickster"):
+            assert a.search(query) == b.search(query)

@@ -262,7 +262,7 @@ class PositionalText(TEXT):  # type: ignore[misc]
             else:
                 found.append(pos)
         boost = self.format.field_boost
-        encode = self.format.encode
+        encode = _encoded_positions
         for term, positions in poses.items():
             yield (
                 term.encode("utf-8"),
@@ -270,6 +270,24 @@ class PositionalText(TEXT):  # type: ignore[misc]
                 float(len(positions)) * boost,
                 encode(positions),
             )
+
+
+_ENCODED: dict[tuple[int, ...], bytes] = {}
+_POSITIONS = Positions()
+
+
+def _encoded_positions(positions: list[int]) -> bytes:
+    """:meth:`whoosh.formats.Positions.encode` (a pure function of the positions), cached for
+    the short lists most terms have: a word once or twice in an item, at a small position."""
+    if len(positions) > 3:
+        return bytes(_POSITIONS.encode(positions))
+    key = tuple(positions)
+    encoded = _ENCODED.get(key)
+    if encoded is None:
+        encoded = bytes(_POSITIONS.encode(positions))
+        if len(_ENCODED) < 200_000:
+            _ENCODED[key] = encoded
+    return encoded
 
 
 def _own_chain(analyzer: Any) -> tuple[NormalizeFilter, StemmingFilter | None] | None:
