@@ -474,6 +474,24 @@ class DerivedState(Base):
     inputs: Mapped[str] = mapped_column(String(64))
 
 
+class StoredCounts(Base):
+    """The knowledge base's counts (kb.stats.stats_view) as the last completed ingest left them.
+
+    Counting every edition, text and translation status at the whole history costs about a
+    second, which a no-op re-ingest would spend only to print the same summary again. The ingest
+    keeps the counts here with a digest of what they were counted from (every document's path,
+    content, status and parser version, and the counting code); a reader trusts ``payload``
+    (JSON) only while that digest still holds, and writers that change counted rows without a
+    document (``kb import po``) delete the row. A cache: an empty table only means counting again.
+    """
+
+    __tablename__ = "stored_counts"
+
+    name: Mapped[str] = mapped_column(String(32), primary_key=True)
+    inputs: Mapped[str] = mapped_column(String(64))
+    payload: Mapped[str] = mapped_column(Text)
+
+
 class LinkWalkState(Base):
     """What the term-link walk knew after the newest English edition it walked (kb.links.walk).
 

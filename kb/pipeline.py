@@ -129,9 +129,19 @@ def ingest(
                     _update_search_index(
                         settings, db, changed, build_missing=True, scope=changes if scoped else None
                     )
+                _keep_counts(db)
                 return report
         finally:
             db.dispose()
+
+
+def _keep_counts(db: Database) -> None:
+    """Keep the knowledge base's counts for the summary, under the writer lock (kb.stats):
+    the next no-op ingest prints them without counting again."""
+    from kb.stats import keep_counts
+
+    with db.session() as session, session.begin():
+        keep_counts(session)
 
 
 def rebuild_links(db: Database) -> dict[str, object]:
@@ -269,8 +279,12 @@ def _update_search_index(
 
 
 def index(settings: Settings, *, rebuild: bool = False, wait: bool = True) -> IndexReport:
-    """Build the search index (``rebuild``, or when there is none) or bring it in step."""
-    from kb.search import build_index, update_index
+    """Build the search index (``rebuild``, or when there is none) or bring it in step.
+
+    An index the database marks as in step with its documents is trusted, as ``kb ingest``
+    trusts it: nothing is built or compared. ``rebuild`` is the full check.
+    """
+    from kb.search import build_index, index_in_step, update_index
 
     with writer_lock(settings, wait=wait), storage_errors(settings):
         db = open_db(settings, create=False)
@@ -278,6 +292,8 @@ def index(settings: Settings, *, rebuild: bool = False, wait: bool = True) -> In
             with db.writer_lock(wait=wait):
                 if rebuild:
                     report = build_index(db, settings.index_dir)
+                elif _in_step(db, "index") and _has_index(settings):
+                    return index_in_step(settings.index_dir)
                 else:
                     report = update_index(db, settings.index_dir)
                 _mark_in_step(db, "index")
@@ -436,6 +452,9 @@ def import_translations(
                 if dry_run:
                     session.rollback()
                     return report
+                from kb.stats import forget_counts
+
+                forget_counts(session)  # counted translations may change, no document does
                 session.commit()
                 if report.imported or report.updated:
                     rebuild_links(db)  # the new texts' rule references

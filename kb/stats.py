@@ -1,18 +1,24 @@
 """`kb stats`: counts of everything, per edition and per language, and translation coverage.
 
 Apart from the lookups (kb.lookup): a whole-database report, not a view of one rule or card.
+The ingest summary prints the same counts; at the whole history counting costs about a second,
+so a completed ingest keeps them (:func:`keep_counts`, table ``stored_counts``) and the summary
+of the next one reads them back while nothing they were counted from changed (:func:`kept_counts`).
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
+from functools import cache
+from pathlib import Path
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
 
 from kb.errors import NotFoundError
 from kb.langs import LANGS
-from kb.lookup import find_edition
 from kb.models import (
     Card,
     CardLocalization,
@@ -26,7 +32,82 @@ from kb.models import (
     Rule,
     RuleText,
     RulingsPage,
+    StoredCounts,
 )
+
+_KEPT = "stats"
+# The code the counts come from: this module and the versions stage (translation drift). A kb
+# that counts differently does not trust counts an older one kept.
+_COUNTING_CODE = (Path(__file__), *sorted((Path(__file__).parent / "versions").glob("*.py")))
+
+
+@cache
+def _code_digest() -> str:
+    digest = hashlib.sha256()
+    for path in _COUNTING_CODE:
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
+
+
+def counts_inputs(session: Session) -> str:
+    """Digest of what the counts are counted from: every document row (loaded or failed, with
+    its content, format and parser version) and the counting code.
+
+    Every count comes from rows a document owns or brought (recognition and the drift of
+    translations follow the documents too), so the same documents give the same counts. The
+    one writer of counted rows without a document, ``kb import po``, calls :func:`forget_counts`.
+    """
+    digest = hashlib.sha256(_code_digest().encode())
+    rows = session.execute(
+        select(
+            Document.path,
+            Document.sha256,
+            Document.status,
+            Document.format,
+            Document.parser_version,
+        )
+    ).all()
+    for row in sorted(rows, key=lambda r: r[0]):
+        digest.update("\0".join("" if v is None else str(v) for v in row).encode() + b"\n")
+    return digest.hexdigest()
+
+
+def kept_counts(session: Session) -> dict[str, Any] | None:
+    """The counts kept by the last completed ingest, if still those of the knowledge base."""
+    row = session.execute(
+        select(StoredCounts.inputs, StoredCounts.payload).where(StoredCounts.name == _KEPT)
+    ).first()
+    if row is None or row.inputs != counts_inputs(session):
+        return None
+    counts: dict[str, Any] = json.loads(row.payload)
+    return counts
+
+
+def keep_counts(session: Session) -> dict[str, Any]:
+    """Count (unless the kept counts still hold) and keep the counts, in the caller's
+    transaction; the caller holds the writer lock, so nothing changes while it counts."""
+    kept = kept_counts(session)
+    if kept is not None:
+        return kept
+    counts = stats_view(session)
+    payload = json.dumps(counts, ensure_ascii=False)
+    if json.loads(payload) != counts:  # a key JSON cannot keep as it is (None, a number)
+        forget_counts(session)
+        return counts
+    session.merge(StoredCounts(name=_KEPT, inputs=counts_inputs(session), payload=payload))
+    session.flush()
+    return counts
+
+
+def forget_counts(session: Session) -> None:
+    """Drop the kept counts (a writer changed counted rows without changing a document)."""
+    session.execute(delete(StoredCounts))
+
+
+def summary_counts(session: Session) -> dict[str, Any]:
+    """The counts for a summary: the kept ones when they hold, else counted now."""
+    kept = kept_counts(session)
+    return kept if kept is not None else stats_view(session)
 
 
 def _count(session: Session, query: Any) -> int:
@@ -116,6 +197,8 @@ def _language_stats(session: Session, lang: str) -> dict[str, Any]:
         "clarification_texts": dict(sorted(texts.items())),
         "card_names": card_names,
     }
+    from kb.lookup import find_edition
+
     try:
         newest = find_edition(session)
     except NotFoundError:

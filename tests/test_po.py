@@ -215,6 +215,7 @@ def test_round_trip_keeps_examples(newest_edition, tmp_path):
     fill(path, lambda m: f"[es] {m.id}")
     result = run(settings, "import", "po", str(path))
     assert result.exit_code == 0, result.output
+    assert kept_counts_after_import(settings)
     texts = community_texts(settings)
     english = {m.context: m.id for m in read(path) if m.id}
     examples = [english[c] for c in sorted(english) if c.startswith("702.19b example")]
@@ -223,6 +224,20 @@ def test_round_trip_keeps_examples(newest_edition, tmp_path):
     assert (
         "imported 0 new and 0 updated" in again.output and f"{len(texts)} unchanged" in again.output
     )
+
+
+def kept_counts_after_import(settings) -> bool:
+    """The import changed counted translations and no document: the summary's kept counts
+    (kb.stats) are gone, and the summary counts again."""
+    from kb.pipeline import open_db
+    from kb.stats import kept_counts, stats_view, summary_counts
+
+    db = open_db(settings)
+    try:
+        with db.session() as session:
+            return kept_counts(session) is None and summary_counts(session) == stats_view(session)
+    finally:
+        db.dispose()
 
 
 BAD_HEADER = """msgid ""

@@ -188,3 +188,47 @@ def test_a_stem_changing_spanish_verb_crosses_the_bridge() -> None:
     language = search_language("es")
     (stem,) = analyze(text_analyzer("es"), "pierde")
     assert "lose" in language.english_for(stem)
+
+
+TEXTS = [
+    "La Règle 701.54a: l'original doesn’t vote; Trickster-God's Heist, qu'il égalité",
+    "The the THE of a vote vote — and the Ring tempts you. The Ring tempts you again.",
+    "El Anillo te tienta. Portador del Anillo — sabiduría, de la de la",
+    "Le Anneau vous tente\nl'Anneau, qu'il, jusqu'à 3 fois: 702.19b 702.19b",
+    "",
+    "    ",
+    "'s l' qu' ’ 's's",
+    "vote, " * 7 + "the Ring tempts you " * 4,  # positions lists longer than the cached ones
+]
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "es", None])
+def test_positional_text_indexes_as_whoosh_does(lang: str | None) -> None:
+    """The index field's own path gives Whoosh's postings: terms, counts, weights, positions."""
+    from whoosh.fields import TEXT
+
+    from kb.search.analysis import PositionalText
+
+    def make(cls):  # fresh analyzers: no cache filled by the other path
+        return cls(analyzer=text_analyzer(lang) if lang else name_analyzer(), phrase=True)
+
+    for text in TEXTS:
+        ours, whooshs = make(PositionalText), make(TEXT)
+        expected = sorted(whooshs.index(text))
+        assert sorted(ours.index(text)) == expected
+        assert sorted(ours.index(text)) == expected  # and again, from the cache
+        assert sorted(make(PositionalText).index(text, mode="query")) == sorted(
+            make(TEXT).index(text, mode="query")
+        )
+
+
+def test_positional_text_takes_whooshs_path_for_another_analyzer() -> None:
+    from whoosh.analysis import StandardAnalyzer
+    from whoosh.fields import TEXT
+
+    from kb.search.analysis import PositionalText
+
+    ours = PositionalText(analyzer=StandardAnalyzer(), phrase=True)
+    theirs = TEXT(analyzer=StandardAnalyzer(), phrase=True)
+    assert sorted(ours.index(TEXTS[1])) == sorted(theirs.index(TEXTS[1]))
+    assert pickle.loads(pickle.dumps(ours)).analyzer == ours.analyzer

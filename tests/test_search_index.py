@@ -528,3 +528,92 @@ def test_a_language_with_no_words_suggests_nothing_instead_of_failing(tmp_path: 
     vocabulary = Vocabulary(tmp_path)
     assert vocabulary.suggest("contct", ["fr", "en"]) is None
     assert vocabulary.suggest("deathtuch", ["es", "en"]) == "deathtouch"
+
+
+def test_index_in_step_builds_no_item_and_rebuild_builds_them_all(
+    settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``kb index`` trusts the database's in-step mark, as an ingest does: nothing is built or
+    compared. ``--rebuild`` builds every item; a mark out of step brings the update back."""
+    from kb import pipeline
+    from kb.db import mark_derived
+    from kb.search import indexer
+
+    make_small_kb(settings)
+    real = indexer.all_items
+    built: list[int] = []
+
+    def counted(db: Any) -> Any:
+        built.append(1)
+        return real(db)
+
+    monkeypatch.setattr(indexer, "all_items", counted)
+    manifest = indexer.read_manifest(settings.index_dir)
+    report = pipeline.index(settings)
+    assert not built and not report.full and (report.written, report.removed) == (0, 0)
+    assert report.items == manifest["items"] > 50
+    assert indexer.read_manifest(settings.index_dir) == manifest  # the index was not touched
+
+    report = pipeline.index(settings, rebuild=True)
+    assert built and report.full and report.items == manifest["items"]
+
+    built.clear()
+    db = pipeline.open_db(settings, create=False)
+    try:
+        with db.session() as session, session.begin():
+            mark_derived(session, "index", inputs="")  # as a run killed before the index
+    finally:
+        db.dispose()
+    report = pipeline.index(settings)
+    assert built and not report.full and report.written == 0
+    built.clear()
+    assert pipeline.index(settings).items == report.items and not built  # in step again
+
+
+def test_the_fast_text_fields_index_what_whooshs_own_would(
+    settings: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """An index built with kb's text fields (kb.search.analysis.PositionalText) and one built
+    with Whoosh's TEXT hold the same postings, weights and field lengths, and answer the same."""
+    from whoosh import index as whoosh_index
+    from whoosh.fields import TEXT
+
+    from kb import pipeline
+    from kb.search import analysis, open_index
+    from kb.search.schema import INDEX_NAME
+
+    make_small_kb(settings)
+    ours = settings.index_dir
+    whooshs = tmp_path / "whoosh-index"
+    monkeypatch.setattr(analysis, "PositionalText", TEXT)
+    db = pipeline.open_db(settings, create=False)
+    try:
+        from kb.search import build_index
+
+        build_index(db, whooshs)
+    finally:
+        db.dispose()
+    monkeypatch.undo()
+
+    def content(folder: Path) -> list[Any]:
+        ix = whoosh_index.open_dir(str(folder), indexname=INDEX_NAME)
+        with ix.searcher() as searcher:
+            reader = searcher.reader()
+            found: list[Any] = [reader.doc_count(), reader.field_length("text_en")]
+            for name in sorted(reader.indexed_field_names()):
+                for term in reader.lexicon(name):
+                    postings = reader.postings(name, term)
+                    while postings.is_active():
+                        found.append(
+                            (name, term, postings.id(), postings.weight(), postings.value())
+                        )
+                        postings.next()
+            for docnum in reader.all_doc_ids():
+                found.append([reader.doc_field_length(docnum, f) for f in ("text_en", "card")])
+        ix.close()
+        return found
+
+    assert content(ours) == content(whooshs)
+    with open_index(ours) as a, open_index(whooshs) as b:
+        for query in ("vote", "ring tempts you", "voto empate", "compteur de lore", "trickster"):
+            assert a.search(query) == b.search(query)

@@ -66,12 +66,12 @@ def progress_bar(enabled: bool = True) -> Iterator[ProgressHook | None]:
 def ingest_summary(settings: Settings, report: IngestReport) -> dict[str, Any]:
     """The run's outcome and the knowledge base's counts after it."""
     from kb.pipeline import open_db
-    from kb.stats import stats_view
+    from kb.stats import summary_counts
 
     db = open_db(settings)
     try:
         with db.session() as session:
-            stats = stats_view(session)
+            stats = summary_counts(session)
     finally:
         db.dispose()
     return {

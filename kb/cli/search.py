@@ -29,7 +29,9 @@ def index_command(ctx: click.Context, rebuild: bool, as_json: bool, no_wait: boo
     """Build the full-text search index, or rewrite only what changed in the database.
 
     `kb ingest` and `kb import po` keep an existing index in step by themselves: run this once
-    to create it (an index made by another version of kb is rebuilt); --rebuild starts afresh.
+    to create it (an index made by another version of kb is rebuilt). An index recorded as in
+    step with the loaded documents is trusted and nothing is built; --rebuild starts afresh,
+    the full check.
 
     \b
     Example:

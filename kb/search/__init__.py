@@ -75,6 +75,13 @@ def update_index(
     return update(db, index_dir, changed, scope)
 
 
+def index_in_step(index_dir: Path) -> IndexReport:
+    """The report of ``kb index`` when the database marks the index as in step: nothing built."""
+    from kb.search.indexer import in_step_report
+
+    return in_step_report(index_dir)
+
+
 def index_ready(index_dir: Path) -> bool:
     """True when the folder holds an index this version of kb can search."""
     from kb.search.indexer import index_ready as ready

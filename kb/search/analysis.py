@@ -14,6 +14,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from whoosh.analysis import Filter, RegexTokenizer, Token
+from whoosh.fields import TEXT
+from whoosh.formats import Positions
 
 from kb.search.lang import SearchLanguage, fold_word, search_language
 
@@ -211,6 +213,100 @@ def term_spans(analyzer: Any, text: str) -> list[tuple[int, int, str]]:
         if term:
             spans.append((match.start() + lead, match.end() - trail, term))
     return spans
+
+
+class PositionalText(TEXT):  # type: ignore[misc]
+    """A phrase-searchable text field that indexes a text without Whoosh's token objects.
+
+    Whoosh indexes a text by running its analyzer's chain of generators over one token object
+    per word, then counting positions; for the whole history's items that was most of an index
+    build. For kb's own analyzers (:func:`text_analyzer`, :func:`name_analyzer`) this makes the
+    same postings from the per-word cache of :func:`term_spans`: each kept word's term, at the
+    position the chain gives it (the first kept word keeps its place among all the words, each
+    next kept word the next place), with a weight of one per occurrence. Any other analyzer,
+    format or option takes Whoosh's own path.
+    """
+
+    def index(self, value: Any, **kwargs: Any) -> Iterator[tuple[bytes, int, float, bytes]]:
+        chain = _own_chain(self.analyzer)
+        if (
+            chain is None
+            or not isinstance(value, str)
+            or set(kwargs) - {"mode"}
+            or kwargs.get("mode", "index") != "index"
+            or type(self.format) is not Positions
+        ):
+            yield from super().index(value, **kwargs)
+            return
+        normalize, stemmer = chain
+        cache = normalize.span_cache(stemmer)
+        stops = normalize._stops
+        poses: dict[str, list[int]] = {}
+        pos: int | None = None
+        for place, match in enumerate(_TOKENS.finditer(value)):
+            raw = match.group()
+            entry = cache.get(raw)
+            if entry is None:
+                word, lead, trail = normalize.normalize(raw)
+                term = ""
+                if word and word not in stops:
+                    term = stemmer.stem(word) if stemmer is not None else word
+                entry = cache[raw] = (term, lead, trail)
+            term = entry[0]
+            if not term:
+                continue
+            pos = place if pos is None else pos + 1
+            found = poses.get(term)
+            if found is None:
+                poses[term] = [pos]
+            else:
+                found.append(pos)
+        boost = self.format.field_boost
+        encode = _encoded_positions
+        for term, positions in poses.items():
+            yield (
+                term.encode("utf-8"),
+                len(positions),
+                float(len(positions)) * boost,
+                encode(positions),
+            )
+
+
+_ENCODED: dict[tuple[int, ...], bytes] = {}
+_POSITIONS = Positions()
+
+
+def _encoded_positions(positions: list[int]) -> bytes:
+    """:meth:`whoosh.formats.Positions.encode` (a pure function of the positions), cached for
+    the short lists most terms have: a word once or twice in an item, at a small position."""
+    if len(positions) > 3:
+        return bytes(_POSITIONS.encode(positions))
+    key = tuple(positions)
+    encoded = _ENCODED.get(key)
+    if encoded is None:
+        encoded = bytes(_POSITIONS.encode(positions))
+        if len(_ENCODED) < 200_000:
+            _ENCODED[key] = encoded
+    return encoded
+
+
+def _own_chain(analyzer: Any) -> tuple[NormalizeFilter, StemmingFilter | None] | None:
+    """(normalize, stemmer) of an analyzer made by :func:`text_analyzer` or
+    :func:`name_analyzer`, None for any other."""
+    items = getattr(analyzer, "items", ())
+    if not 2 <= len(items) <= 3:
+        return None
+    tokenizer, normalize = items[0], items[1]
+    if (
+        type(tokenizer) is not RegexTokenizer
+        or tokenizer.gaps
+        or tokenizer.expression.pattern != TOKEN_PATTERN
+        or type(normalize) is not NormalizeFilter
+    ):
+        return None
+    if len(items) == 3:
+        return (normalize, items[2]) if type(items[2]) is StemmingFilter else None
+    return normalize, None
 
 
 def query_terms(analyzer: Any, text: str) -> tuple[str, ...]:

@@ -74,9 +74,9 @@ def field_language(fieldname: str) -> str | None:
 
 def build_schema() -> Any:
     """Build the schema (Whoosh is imported here, not at module import)."""
-    from whoosh.fields import DATETIME, ID, KEYWORD, STORED, TEXT, Schema
+    from whoosh.fields import DATETIME, ID, KEYWORD, STORED, Schema
 
-    from kb.search.analysis import name_analyzer, text_analyzer
+    from kb.search.analysis import PositionalText, name_analyzer, text_analyzer
 
     fields: dict[str, Any] = {
         "key": ID(stored=True, unique=True, sortable=True),
@@ -91,12 +91,12 @@ def build_schema() -> Any:
         "bound": ID(),
         "langs": KEYWORD(stored=True, lowercase=True, scorable=False),
         "provenance": KEYWORD(stored=True, lowercase=True, scorable=False),
-        "card": TEXT(analyzer=name_analyzer(), phrase=True),
+        "card": PositionalText(analyzer=name_analyzer(), phrase=True),
         "set": KEYWORD(stored=True, lowercase=True, scorable=False),
         "date": DATETIME(stored=True),
         "source": KEYWORD(stored=True, lowercase=True, scorable=False),
         "data": STORED(),
     }
     for lang in LANGS:
-        fields[text_field(lang)] = TEXT(analyzer=text_analyzer(lang), phrase=True)
+        fields[text_field(lang)] = PositionalText(analyzer=text_analyzer(lang), phrase=True)
     return Schema(**fields)
