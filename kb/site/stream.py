@@ -228,7 +228,9 @@ class StreamWriter:
                 return report
             for key in report.unchanged:
                 target = self.tmp / key
-                target.parent.mkdir(parents=True, exist_ok=True)
+                if target.parent not in self._folders:
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    self._folders.add(target.parent)
                 try:
                     os.link(self.out / key, target)
                 except OSError:
