@@ -6,6 +6,9 @@ from __future__ import annotations
 import json
 import math
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 
 def _shard(content: bytes) -> dict:
     text = content.decode()
@@ -126,3 +129,26 @@ def test_ids_and_links_are_found_as_the_attribute_patterns_find_them():
     assert ("en/p.html", "x.html#a") in broken  # x.html has no anchor "a"
     links.clear()
     assert not links.ids and not links.targets and not links.paths
+
+
+_HREFS = st.text(alphabet="ab/.#%:?é \t-", max_size=12) | st.sampled_from(
+    ["../a/b.html#x", "#top", "https://x.y/z", "//cdn/x", "x.html?q=1#f", "caf%C3%A9.html#é", ""]
+)
+
+
+@given(_HREFS)
+def test_a_plain_link_resolves_as_urlsplit_reads_it(href: str) -> None:
+    import posixpath
+    from urllib.parse import unquote, urlsplit
+
+    from kb.site.stream import _resolve
+
+    parts = urlsplit(href)
+    if parts.scheme or href.startswith("//"):
+        expected = None
+    elif not parts.path:
+        expected = ("", unquote(parts.fragment))
+    else:
+        target = posixpath.normpath(posixpath.join("en/cards", unquote(parts.path)))
+        expected = (target, unquote(parts.fragment) if target.endswith(".html") else "")
+    assert _resolve("en/cards", href) == expected

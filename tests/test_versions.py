@@ -229,3 +229,15 @@ def test_word_ops_rebuild_both_texts(a: list[str], b: list[str]) -> None:
     assert "".join(t for op, t in ops if op != "insert") == old
     assert "".join(t for op, t in ops if op != "delete") == new
     assert all(op in ("equal", "insert", "delete") for op, _ in ops)
+
+
+def test_word_ops_of_a_pair_are_computed_once_and_the_lists_are_the_callers() -> None:
+    from kb.versions.diff import _cached_ops
+
+    _cached_ops.cache_clear()
+    first = word_ops("The Ring tempts you.", "The Ring tempts you again.")
+    first[0][1] = "changed by the caller"
+    first.append(["equal", "more"])
+    again = word_ops("The Ring tempts you.", "The Ring tempts you again.")
+    assert _cached_ops.cache_info().hits == 1 and _cached_ops.cache_info().misses == 1
+    assert "".join(t for op, t in again if op != "delete") == "The Ring tempts you again."

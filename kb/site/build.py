@@ -182,8 +182,7 @@ def build_site(
         def skip(path: str, digest: str) -> bool:
             found = cache.lookup(path, digest)
             if found is not None and writer.reuse(path, *found):
-                notes = cache.noted(path)
-                cache.record(path, digest, *found, notes)
+                notes = cache.keep(path)
                 for numbers, count in notes.items():
                     kept[numbers] = kept.get(numbers, 0) + count
                 return True

@@ -78,11 +78,6 @@ class SiteCache:
         ids, links = zlib.decompress(found[1]).decode().split("\0")
         return _lines(ids), _lines(links)
 
-    def noted(self, path: str) -> dict[str, int]:
-        """The unresolved rule references the page showed when the last build rendered it."""
-        found = self.previous.get(path)
-        return dict(found[2] or {}) if found is not None else {}
-
     def record(
         self,
         path: str,
@@ -96,6 +91,13 @@ class SiteCache:
             return  # not representable as lines: such a page is simply rendered next time
         text = "\n".join(ids) + "\0" + "\n".join(links)
         self.pages[path] = (digest, zlib.compress(text.encode(), 1), unresolved or None)
+
+    def keep(self, path: str) -> dict[str, int]:
+        """Carry a page the build kept over to this build's cache as it was (not compressed
+        again); return the unresolved rule references it showed."""
+        found = self.previous[path]
+        self.pages[path] = found
+        return dict(found[2] or {})
 
     def cached_extras(self, key: str) -> Any:
         """The rule history and diffs of the last build if its rules documents were the same."""

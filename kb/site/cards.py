@@ -230,35 +230,58 @@ class CardPages(RulePages):
 
     # --- pages -----------------------------------------------------------------------------------
 
-    def _card_inputs(self, card: dict[str, Any]) -> str:
-        """A digest of everything a card page's context is computed from (cheaper than it)."""
+    def shared_card_inputs(self, batch: list[dict[str, Any]]) -> dict[str, str]:
+        """Per card of a batch: a digest of what its page is made of in every language.
+
+        The card's data, the rules its rulings link to, its sets and the rules references can
+        link to are the same in each language: digested once per card, not once per page (the
+        card's data is most of what a page's digest reads).
+        """
         if not hasattr(self, "_known_digest"):
             known = "\n".join(sorted(self.linker.known))  # the rules references can link to
             self._known_digest = hashlib.sha256(known.encode()).hexdigest()
-        ids = [ruling["id"] for ruling in card["rulings"]]
-        payload = [
-            self._known_digest,
-            {k: v for k, v in card.items() if k != "id"},  # a database id is no page input
-            [[(k, self.card_titles.get(k)) for k in self._holders.get(i, [])] for i in ids],
-            [self.extras.rules_of_clarification.get(i, []) for i in ids],
-            [self.data.sets.get(p["set"]) for p in card["printings"]],
+        result = {}
+        for card in batch:
+            ids = [ruling["id"] for ruling in card["rulings"]]
+            payload = [
+                self._known_digest,
+                {k: v for k, v in card.items() if k != "id"},  # a database id is no page input
+                [self.extras.rules_of_clarification.get(i, []) for i in ids],
+                [self.data.sets.get(p["set"]) for p in card["printings"]],
+            ]
+            text = json.dumps(payload, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+            result[card["key"]] = hashlib.sha256(text.encode()).hexdigest()
+        return result
+
+    def _card_inputs(self, card: dict[str, Any], shared: str) -> str:
+        """A digest of everything a card page's context is computed from (cheaper than it):
+        ``shared`` (:meth:`shared_card_inputs`) and the titles, in this language, of the cards
+        sharing its rulings."""
+        holders = [
+            [(k, self.card_titles.get(k)) for k in self._holders.get(ruling["id"], [])]
+            for ruling in card["rulings"]
         ]
-        text = json.dumps(payload, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+        text = json.dumps([shared, holders], ensure_ascii=False, separators=(",", ":"))
         return hashlib.sha256(text.encode()).hexdigest()
 
-    def card_pages(self, batch: list[dict[str, Any]]) -> Iterator[LazyPage]:
+    def card_pages(
+        self, batch: list[dict[str, Any]], shared: dict[str, str] | None = None
+    ) -> Iterator[LazyPage]:
         """One page per card of a batch of full cards (:meth:`SiteData.card_batches`).
 
         A card page's context is computed only if the page is rendered (see :class:`LazyPage`).
+        ``shared``: the batch's :meth:`shared_card_inputs` (computed here if not given).
         """
         self._init_cards()
+        shared = shared if shared is not None else self.shared_card_inputs(batch)
         for card in batch:
             path = f"{self.lang}/cards/{card_file(card['key'])}.html"
 
             def make(card: dict[str, Any] = card, path: str = path) -> dict[str, Any]:
                 return {"card": self.card_view(card, page_root(path)), "page_kind": "cards"}
 
-            yield LazyPage(path, "card.html", self.lang, self._card_inputs(card), make)
+            inputs = self._card_inputs(card, shared[card["key"]])
+            yield LazyPage(path, "card.html", self.lang, inputs, make)
 
     def card_list_pages(self) -> Iterator[Page]:
         """The lists by initial and by set (paginated), and one page per set, from the index."""

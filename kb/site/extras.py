@@ -66,7 +66,7 @@ def _versions(session: Session, data: SiteData, extras: Extras) -> None:
         extras.status[lang] = stages.translation_status(session, lang, data.edition)
         extras.stale[lang] = stages.stale_translations(session, lang, data.edition)
     terms = {g["term"] for g in data.glossary}
-    extras.diffs = stages.diffs(session, data.editions, set(data.nodes), terms)
+    extras.diffs, texts = stages.edition_history(session, data.editions, set(data.nodes), terms)
     for diff in extras.diffs:
         url_base = f"/{{lang}}/changes/{diff['slug']}.html"
         for item in diff["added"]:
@@ -99,7 +99,6 @@ def _versions(session: Session, data: SiteData, extras: Extras) -> None:
                 }
             )
     if len(data.editions) > 1:
-        texts = stages.family_texts(session)
         rules = {n for n, node in data.nodes.items() if node.kind == "rule"}
         extras.versions = history.rule_versions(
             extras.diffs, data.editions, texts, rules, stages.word_ops

@@ -121,8 +121,10 @@ def iter_site(
             yield emit(env, site, page)
     shards = 0
     for batch in site_data.card_batches():
+        shared: dict[str, str] | None = None  # the same in every language
         for lang, (env, site) in sites.items():
-            for page in site.card_pages(batch):
+            shared = shared if shared is not None else site.shared_card_inputs(batch)
+            for page in site.card_pages(batch, shared):
                 yield emit(env, site, page)
             search = site.card_search_data(batch)
             yield f"assets/search-cards-{lang}-{shards}.js", card_shard_script(lang, shards, search)

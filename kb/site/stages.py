@@ -7,10 +7,8 @@ into what the page builders look up.
 
 from __future__ import annotations
 
-import itertools
 from typing import Any
 
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from kb.corpus.numbers import sort_key
@@ -50,38 +48,24 @@ def stale_translations(session: Session, lang: str, edition: str | None) -> list
     return list(versions().stale_translations(session, lang, edition))
 
 
-def family_texts(session: Session) -> list[dict[str, str]]:
-    """Per English edition (oldest first): each rule's text with its subrules', as one text.
+def family_text(contents: dict[str, Any]) -> dict[str, str]:
+    """One English edition's rules (``edition_contents``): each with its subrules, as one text.
 
     A rule's own text is often only its title (701.38 "Vote"): its history is that of the rule
     and its subrules together, each subrule on its own line after its letter.
     """
-    from kb.models import Edition
-
-    result = []
-    for edition in session.scalars(
-        select(Edition)
-        .where(Edition.kind == "comprules", Edition.language == "en")
-        .where(Edition.effective_date.is_not(None))
-        .order_by(Edition.effective_date)
-    ):
-        contents = versions().edition_contents(session, edition)
-        lines: dict[str, list[tuple[str, str]]] = {}
-        for number, content in contents.items():
-            if content.kind == "rule":
-                lines.setdefault(number, []).append((content.sort_key, content.full))
-            elif content.kind == "subrule":
-                rule = number.rstrip("abcdefghijklmnopqrstuvwxyz")
-                # The letter only: a renumbered rule whose words stay is the same version.
-                letter = number[len(rule) :]
-                lines.setdefault(rule, []).append((content.sort_key, f"({letter}) {content.full}"))
-        result.append(
-            {
-                number: "\n".join(text for _key, text in sorted(parts))
-                for number, parts in lines.items()
-            }
-        )
-    return result
+    lines: dict[str, list[tuple[str, str]]] = {}
+    for number, content in contents.items():
+        if content.kind == "rule":
+            lines.setdefault(number, []).append((content.sort_key, content.full))
+        elif content.kind == "subrule":
+            rule = number.rstrip("abcdefghijklmnopqrstuvwxyz")
+            # The letter only: a renumbered rule whose words stay is the same version.
+            letter = number[len(rule) :]
+            lines.setdefault(rule, []).append((content.sort_key, f"({letter}) {content.full}"))
+    return {
+        number: "\n".join(text for _key, text in sorted(parts)) for number, parts in lines.items()
+    }
 
 
 def word_ops(old: str, new: str) -> list[list[str]]:
@@ -103,46 +87,62 @@ def _term_of(item: Any) -> str:
     return str(item["term"] if isinstance(item, dict) else item)
 
 
-def diffs(
+def edition_history(
     session: Session, editions: list[str], known: set[str], terms: set[str]
-) -> list[dict[str, Any]]:
-    """The diff of each pair of consecutive English editions, oldest first."""
-    result = []
-    for old, new in itertools.pairwise(editions):
-        diff = versions().diff_editions(session, old, new)
-        added = [
-            {"number": _number_of(i), "text": _label_of(i), "current": _number_of(i) in known}
-            for i in diff.get("added", [])
-        ]
-        removed = [{"number": _number_of(i), "text": _label_of(i)} for i in diff.get("removed", [])]
-        changed = [{**c, "current": c["new_number"] in known} for c in diff.get("changed", [])]
-        renumbered = [
-            {**r, "current": r["new_number"] in known} for r in diff.get("renumbered", [])
-        ]
-        glossary = {"added": [], "removed": [], "changed": [], **(diff.get("glossary") or {})}
-        changed_terms = {
-            key: [{"term": _term_of(t), "current": _term_of(t) in terms} for t in glossary[key]]
-            for key in ("added", "removed", "changed")
-        }
-        result.append(
-            {
-                "slug": f"{old}_{new}",
-                "old": old,
-                "new": new,
-                "added": added,
-                "removed": removed,
-                "changed": changed,
-                "renumbered": renumbered,
-                "glossary": changed_terms if any(changed_terms.values()) else None,
-                "counts": {
-                    "added": len(added),
-                    "removed": len(removed),
-                    "changed": len(changed),
-                    "renumbered": len(renumbered),
-                },
-            }
-        )
-    return result
+) -> tuple[list[dict[str, Any]], list[dict[str, str]]]:
+    """The diff of each pair of consecutive English editions, and each edition's family texts
+    (:func:`family_text`), oldest first.
+
+    One pass over the editions: each edition's rules are read once (the version stage keeps the
+    last few), for the diffs with its neighbours and for its texts.
+    """
+    stage = versions()
+    diffs: list[dict[str, Any]] = []
+    texts: list[dict[str, str]] = []
+    previous: tuple[str, Any] | None = None
+    for date in editions:
+        edition = stage.resolve_edition(session, date)
+        if previous is not None:
+            found = stage.diff_editions(session, previous[1], edition)
+            diffs.append(_diff_view(found, previous[0], date, known, terms))
+        if len(editions) > 1:
+            texts.append(family_text(stage.edition_contents(session, edition)))
+        previous = (date, edition)
+    return diffs, texts
+
+
+def _diff_view(
+    diff: dict[str, Any], old: str, new: str, known: set[str], terms: set[str]
+) -> dict[str, Any]:
+    """One edition diff as the pages show it (what is still in the edition shown is marked)."""
+    added = [
+        {"number": _number_of(i), "text": _label_of(i), "current": _number_of(i) in known}
+        for i in diff.get("added", [])
+    ]
+    removed = [{"number": _number_of(i), "text": _label_of(i)} for i in diff.get("removed", [])]
+    changed = [{**c, "current": c["new_number"] in known} for c in diff.get("changed", [])]
+    renumbered = [{**r, "current": r["new_number"] in known} for r in diff.get("renumbered", [])]
+    glossary = {"added": [], "removed": [], "changed": [], **(diff.get("glossary") or {})}
+    changed_terms = {
+        key: [{"term": _term_of(t), "current": _term_of(t) in terms} for t in glossary[key]]
+        for key in ("added", "removed", "changed")
+    }
+    return {
+        "slug": f"{old}_{new}",
+        "old": old,
+        "new": new,
+        "added": added,
+        "removed": removed,
+        "changed": changed,
+        "renumbered": renumbered,
+        "glossary": changed_terms if any(changed_terms.values()) else None,
+        "counts": {
+            "added": len(added),
+            "removed": len(removed),
+            "changed": len(changed),
+            "renumbered": len(renumbered),
+        },
+    }
 
 
 def clarifications_by_rule(

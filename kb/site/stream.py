@@ -69,17 +69,26 @@ def extract(page: str, data: bytes) -> tuple[list[str], list[str]]:
     return ids, hrefs
 
 
+# A link urlsplit would read as a path and a fragment only: no scheme, query, host, whitespace
+# or control character (what the pages' own links are): split by hand, the same parts.
+_PLAIN_LINK = re.compile(r"[^:?\x00-\x20\x7f]*\Z")
+
+
 @lru_cache(maxsize=262144)  # the pages of one folder share most of their links (menus, assets)
 def _resolve(base: str, href: str) -> tuple[str, str] | None:
     """The (file, anchor) a link from folder ``base`` leads to: None if external, file "" if
     the link is to the page itself."""
-    parts = urlsplit(href)
-    if parts.scheme or href.startswith("//"):
-        return None
-    if not parts.path:
-        return ("", unquote(parts.fragment))
-    target = posixpath.normpath(posixpath.join(base, unquote(parts.path)))
-    return (target, unquote(parts.fragment) if target.endswith(".html") else "")
+    if _PLAIN_LINK.match(href) and not href.startswith("//"):
+        path, _, fragment = href.partition("#")
+    else:
+        parts = urlsplit(href)
+        if parts.scheme or href.startswith("//"):
+            return None
+        path, fragment = parts.path, parts.fragment
+    if not path:
+        return ("", unquote(fragment))
+    target = posixpath.normpath(posixpath.join(base, unquote(path)))
+    return (target, unquote(fragment) if target.endswith(".html") else "")
 
 
 class LinkCollector:
@@ -151,8 +160,8 @@ class StreamWriter:
         self._seen: set[str] = set()
         self._folders: set[Path] = set()
 
-    def _claim(self, path: str) -> str:
-        key = str(safe_path(path))
+    def _claim(self, path: str, key: str | None = None) -> str:
+        key = key if key is not None else str(safe_path(path))
         if key in self._seen:
             raise KbError(f"two pages were built at the same path {key}")
         self._seen.add(key)
@@ -162,10 +171,10 @@ class StreamWriter:
         """Keep the output's page as it is (its inputs did not change); False if it is gone."""
         key = str(safe_path(path))
         try:
-            size = (self.out / key).stat().st_size
+            size = os.stat(os.path.join(self.out, key)).st_size
         except OSError:
             return False
-        self._claim(path)
+        self._claim(path, key)
         self.files += 1
         self.bytes += size
         self.links.add_extracted(key, ids, hrefs)
@@ -198,13 +207,22 @@ class StreamWriter:
         return found
 
     def _existing(self) -> set[str]:
+        """The files of the output folder (its marker and generated folders aside)."""
         if not self.out.is_dir():
             return set()
         found = set()
-        for path in self.out.rglob("*"):
-            rel = path.relative_to(self.out).as_posix()
-            if path.is_file() and rel != MARKER and rel.split("/")[0] not in GENERATED:
-                found.add(rel)
+        root = str(self.out)
+        for folder, dirs, files in os.walk(root):
+            rel = os.path.relpath(folder, root).replace(os.sep, "/")
+            prefix = "" if rel == "." else rel + "/"
+            if not prefix:
+                dirs[:] = [d for d in dirs if d not in GENERATED]
+            for name in files:
+                path = prefix + name
+                if not prefix and name in GENERATED:
+                    continue
+                if path != MARKER and os.path.isfile(os.path.join(folder, name)):
+                    found.add(path)
         return found
 
     def commit(
@@ -228,7 +246,9 @@ class StreamWriter:
                 return report
             for key in report.unchanged:
                 target = self.tmp / key
-                target.parent.mkdir(parents=True, exist_ok=True)
+                if target.parent not in self._folders:
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    self._folders.add(target.parent)
                 try:
                     os.link(self.out / key, target)
                 except OSError:

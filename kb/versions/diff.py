@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from difflib import SequenceMatcher
+from functools import lru_cache
 from typing import Any
 
 from sqlalchemy import select
@@ -29,8 +30,17 @@ def word_ops(old: str, new: str) -> list[list[str]]:
 
     Joining the equal and delete texts gives the old text, the equal and insert texts the new
     one. Each run of changes is one delete then one insert; a lone space between two changes is
-    folded into them, so the diff reads by phrases rather than word by word.
+    folded into them, so the diff reads by phrases rather than word by word. Each distinct pair
+    of texts is diffed once per process (see :func:`_cached_ops`); the lists are the caller's.
     """
+    return [list(op) for op in _cached_ops(old, new)]
+
+
+@lru_cache(maxsize=1 << 14)
+def _cached_ops(old: str, new: str) -> tuple[tuple[str, str], ...]:
+    """The word diff of one pair of texts, computed once: the same pair comes back in the
+    edition diffs, the rule histories and each language's stale translations, and a diff of
+    long texts costs milliseconds (difflib compares every pair of equal tokens)."""
     a, b = _TOKENS.findall(old), _TOKENS.findall(new)
     raw: list[list[str]] = []
     for tag, i1, i2, j1, j2 in SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
@@ -64,7 +74,7 @@ def word_ops(old: str, new: str) -> list[list[str]]:
         else:
             pending[op] += text
     flush()
-    return ops
+    return tuple((op, text) for op, text in ops)
 
 
 def reference_only(old: RuleContent, new: RuleContent, alignment: Alignment) -> bool:
