@@ -308,3 +308,25 @@ def test_a_renumbering_that_changes_a_prefix_test_matches_its_rulings_again() ->
     # Matching every text finds the state-based actions implied once Vote is out of 704.
     implied = {(r["matched"], r["first_date"].year) for r in every_lineage_rows}
     assert ("0 toughness", 2022) in implied
+
+
+def test_a_number_given_to_another_rule_that_a_term_still_names_is_resolved_again() -> None:
+    """Vote moves from 701.32 to 701.38 and Goad takes 701.32, which the glossary's Council still
+    cites: which of the card text's two 701.32 outputs moved is not known, so it is matched again
+    (renumbering both would send "council" to Vote)."""
+    council = GlossaryItem("Council", "A group. See rule 701.32.")
+
+    def edition(rules: list[tuple[str, str, int]]) -> tuple:
+        entries = [RuleEntry(number, "rule", title, "") for number, title, _ in rules]
+        lineages = {number: lineage for number, _, lineage in rules}
+        numbers = {number: 100 + i for i, (number, *_) in enumerate(rules)}
+        return english_vocabulary(entries, [_REPLACEMENT, council]), numbers, lineages
+
+    editions = [
+        edition([("701.32", "Vote", 1)]),
+        edition([("701.32", "Goad", 4), ("701.38", "Vote", 1)]),
+    ]
+    own, lineage_rows, _ = _rows_of(editions, walked=True)
+    assert (own, lineage_rows) == _rows_of(editions, walked=False)[:2]
+    last = {(r["matched"], r["target"]) for r in lineage_rows if r["last_date"].year == 2021}
+    assert {("council", "701.32"), ("votes", "701.38")} <= last

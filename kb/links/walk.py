@@ -95,6 +95,7 @@ class TermWalk:
         again: set[int]
         placed: set[int] = set()
         resolved: set[int] = set()  # texts whose terms' rules or implied rules may differ
+        kept: set[str] = set()  # rule numbers some term (or the implied rules) names as before
         fresh = self.order is None or order != self.order + 1 or shared is not self.shared
         if fresh:  # no run goes on: every text's rows are placed anew
             self.finish()
@@ -109,9 +110,14 @@ class TermWalk:
                 index = self.by_words.get(language, {})
                 for words in terms.keys() | before.keys():
                     a, b = terms.get(words), before.get(words)
-                    if a != b and now.nested(a) != then.nested(b):
+                    if a == b:
+                        if a is not None:
+                            kept.update(a[0], a[1])
+                    elif now.nested(a) != then.nested(b):
                         resolved.update(index.get(words, ()))
-            if now.nested(implied) != then.nested(self.implied):
+            if implied == self.implied:
+                kept |= _numbers(implied)
+            elif now.nested(implied) != then.nested(self.implied):
                 concerns = implied_change(then.nested(self.implied), now.nested(implied))
                 for i in self.english:
                     source = self.sources[i]
@@ -123,7 +129,7 @@ class TermWalk:
                 for number in lineages.keys() | self.lineages.keys():
                     if lineages.get(number) != self.lineages.get(number):
                         placed.update(self.by_number.get(number, ()))
-                placed |= self._renumber(lineages, resolved, implied)
+                placed |= self._renumber(lineages, resolved, implied, kept)
             again = stale | resolved
         linked: dict[str, set[int]] = {}
         same: set[int] = set()  # matched again, the same spans: its outputs stand
@@ -195,14 +201,18 @@ class TermWalk:
         self.open = [{} for _ in range(len(self.sources))]
         self.order = None
 
-    def _renumber(self, lineages: Mapping[str, int], resolved: set[int], implied: Any) -> set[int]:
+    def _renumber(
+        self, lineages: Mapping[str, int], resolved: set[int], implied: Any, kept: set[str]
+    ) -> set[int]:
         """Give the texts that name a rule now numbered otherwise (same lineage) its new number;
         return them (their rows are placed again). Run after the comparison by lineage: the
         texts not ``resolved`` then match as in the edition before, their rules renumbered.
 
-        Matching compares rule numbers only for equality, but for one prefix test (a state-based
-        action's rule, kb.links.implied): where a renumbering changes a prefix relation between
-        the numbers a ruling reads, its rulings are resolved again instead (added to ``resolved``).
+        Two cases are resolved again instead (added to ``resolved``): a moved number that some
+        term still names as before (``kept``: the number went to another lineage, and which of
+        the text's outputs moved is not known), and a renumbering that changes a prefix relation
+        between the numbers a ruling reads (matching compares numbers only for equality, but for
+        the test of a state-based action's rule, kb.links.implied).
         """
         number_of = {lineage: number for number, lineage in lineages.items()}
         moved = {
@@ -210,20 +220,27 @@ class TermWalk:
             for number, lineage in self.lineages.items()
             if number_of.get(lineage, number) != number
         }
+        for number in moved.keys() & kept:
+            resolved.update(self.by_number.get(number, ()))
         texts = {i for n in moved for i in self.by_number.get(n, ())} - resolved
         if not texts:
             return set()
-        read = _numbers(self.implied) | _numbers(implied)
-        named = {o[0] for i in texts for o in self.outputs[i]} | read
-        if any(
-            a.startswith(b) != moved.get(a, a).startswith(moved.get(b, b))
-            for a in named
-            for b in read
-            if a in moved or b in moved
-        ):
-            english = {i for i in texts if self.sources[i].source_type == "clarification_text"}
-            resolved.update(english)
-            texts -= english
+        before, after = _flat(self.implied), _flat(implied)
+        rulings = {i for i in texts if self.sources[i].source_type == "clarification_text"}
+        if rulings and len(before) == len(after):
+            read = list(zip(before, after, strict=True))
+            named = {(o[0], moved.get(o[0], o[0])) for i in rulings for o in self.outputs[i]}
+            if any(
+                a.startswith(b) != new_a.startswith(new_b)
+                for a, new_a in named | set(read)
+                for b, new_b in read
+                if a != new_a or b != new_b
+            ):
+                resolved.update(rulings)
+                texts -= rulings
+        elif rulings:
+            resolved.update(rulings)
+            texts -= rulings
         for i in texts:
             self._note_outputs(i, tuple((moved.get(o[0], o[0]), *o[1:]) for o in self.outputs[i]))
         return texts
@@ -328,8 +345,13 @@ class _Labels:
 
 def _numbers(value: Any) -> set[str]:
     """Every string in a nested value (what :func:`implied_inputs` holds: rule numbers, words)."""
+    return set(_flat(value))
+
+
+def _flat(value: Any) -> list[str]:
+    """The strings of a nested value in order (two values of one shape pair up place by place)."""
     if isinstance(value, str):
-        return {value}
+        return [value]
     if isinstance(value, tuple | list):
-        return {n for v in value for n in _numbers(v)}
-    return set()
+        return [n for v in value for n in _flat(v)]
+    return []
