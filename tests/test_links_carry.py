@@ -55,3 +55,37 @@ def test_carried_matches_equal_fresh_matches_edition_after_edition() -> None:
     # third added terms whose words three of the texts hold.
     assert carried.rematched == len(TEXTS) + 3
     assert any(targets == ("701.38",) for *_, targets in got[0])
+
+
+def test_a_term_is_matched_again_only_where_its_words_come_in_a_row() -> None:
+    """Holding a new term's words apart, or with a break between them, is not enough to be
+    matched again (the term cannot match there); holding them in a row, small words aside, is."""
+    texts = [
+        _Text("en", "Each player votes. The turn ends after that."),  # the words apart
+        _Text("en", "Each player votes. Then you end the turn."),  # in a row
+        _Text("en", "Each player votes at the end, and then the turn passes."),  # a break
+    ]
+    carried = CarriedMatches(texts)
+    before = english_vocabulary([RuleEntry("701.38", "rule", "Vote", "")], [])
+    after = english_vocabulary(
+        [RuleEntry("701.38", "rule", "Vote", ""), RuleEntry("723", "rule", "End the Turn", "")],
+        [],
+    )
+    list(carried.matches({"en": before}))
+    assert carried.stale({"en": after}) == {1}
+    carried.shapes = {"en": before.shape()}  # as before the call above
+    got = {i: _plain(m) for i, m in carried.matches({"en": after})}
+    assert got == {i: _plain(after.match(t.text, mask=t.mask)) for i, t in enumerate(texts)}
+    assert carried.rematched == len(texts) + 1
+    assert any(targets == ("723",) for *_, targets in got[1])
+
+
+def test_a_restored_state_finds_the_same_texts_to_match_again() -> None:
+    """The word sequences are not kept with the state: they are made again when needed."""
+    carried = CarriedMatches(TEXTS)
+    first = english_vocabulary(*EDITIONS[0])
+    list(carried.matches({"en": first}))
+    restored = CarriedMatches(TEXTS)
+    restored.restore(carried.state())
+    third = english_vocabulary(*EDITIONS[2])
+    assert restored.stale({"en": third}) == carried.stale({"en": third}) != set()

@@ -249,3 +249,84 @@ def test_the_kept_state_is_of_its_texts_and_masks_only() -> None:
         len({digest, inputs_digest(changed), inputs_digest(masked), inputs_digest(SOURCES[::-1])})
         == 4
     )
+
+
+_RENUMBERED_SOURCES = [
+    _TermSource("clarification_text", 1, 1, "en", "Each player votes once.", ()),
+    _TermSource(
+        "clarification_text",
+        2,
+        2,
+        "en",
+        "Each player votes. A creature with 0 toughness is put into the graveyard.",
+        (),
+    ),
+    _TermSource("card_text", 3, 7, "en", "Will of the council — each player votes.", ()),
+]
+# Vote renumbered within 704, then out of it: the second ruling's prefix test (is a rule it
+# links one of the state-based actions?) reads otherwise, so that ruling is matched again.
+_RENUMBERED = [
+    _edition([("704", "rule", "State-Based Actions", 10), (number, "rule", "Vote", 1)])
+    for number in ("704.8", "704.9", "701.38")
+]
+
+
+def _rows_of(editions: list[tuple], walked: bool) -> tuple[list[list[dict]], list[dict], int]:
+    """Each edition's own rows and the lineage rows: walked, or every text matched in each."""
+    shared = LineageLinks(STUBS)
+    walk = TermWalk(_RENUMBERED_SOURCES)
+    own = []
+    for place, (vocabulary, numbers, lineages) in enumerate(editions):
+        rows = _Rows(STUBS[place], numbers, lineages, shared, place)
+        if walked:
+            walk.step({"en": vocabulary}, rows)
+        else:
+            for source in _RENUMBERED_SOURCES:
+                matches = vocabulary.match(source.text, mask=source.mask)
+                if source.source_type == "clarification_text":
+                    rows.explicit(source.source_type, source.source_id, "en", source.text)
+                    matches += implied_matches(vocabulary, source.text, matches, source.context)
+                rows.terms(source, matches)
+        own.append(rows.rows)
+    walk.finish()
+    return own, shared.rows(), walk.looked_at
+
+
+def test_a_renumbering_alone_renumbers_the_rows_without_matching_again() -> None:
+    own, lineage_rows, looked_at = _rows_of(_RENUMBERED[:2], walked=True)
+    assert (own, lineage_rows) == _rows_of(_RENUMBERED[:2], walked=False)[:2]
+    assert looked_at == len(_RENUMBERED_SOURCES)  # the first edition only
+    votes = {(r["matched"], r["target"], r["last_date"].year) for r in lineage_rows}
+    assert ("votes", "704.9", 2021) in votes
+
+
+def test_a_renumbering_that_changes_a_prefix_test_matches_its_rulings_again() -> None:
+    own, lineage_rows, looked_at = _rows_of(_RENUMBERED, walked=True)
+    every_own, every_lineage_rows, _ = _rows_of(_RENUMBERED, walked=False)
+    assert (own, lineage_rows) == (every_own, every_lineage_rows)
+    assert looked_at > len(_RENUMBERED_SOURCES)
+    # Matching every text finds the state-based actions implied once Vote is out of 704.
+    implied = {(r["matched"], r["first_date"].year) for r in every_lineage_rows}
+    assert ("0 toughness", 2022) in implied
+
+
+def test_a_number_given_to_another_rule_that_a_term_still_names_is_resolved_again() -> None:
+    """Vote moves from 701.32 to 701.38 and Goad takes 701.32, which the glossary's Council still
+    cites: which of the card text's two 701.32 outputs moved is not known, so it is matched again
+    (renumbering both would send "council" to Vote)."""
+    council = GlossaryItem("Council", "A group. See rule 701.32.")
+
+    def edition(rules: list[tuple[str, str, int]]) -> tuple:
+        entries = [RuleEntry(number, "rule", title, "") for number, title, _ in rules]
+        lineages = {number: lineage for number, _, lineage in rules}
+        numbers = {number: 100 + i for i, (number, *_) in enumerate(rules)}
+        return english_vocabulary(entries, [_REPLACEMENT, council]), numbers, lineages
+
+    editions = [
+        edition([("701.32", "Vote", 1)]),
+        edition([("701.32", "Goad", 4), ("701.38", "Vote", 1)]),
+    ]
+    own, lineage_rows, _ = _rows_of(editions, walked=True)
+    assert (own, lineage_rows) == _rows_of(editions, walked=False)[:2]
+    last = {(r["matched"], r["target"]) for r in lineage_rows if r["last_date"].year == 2021}
+    assert {("council", "701.32"), ("votes", "701.38")} <= last

@@ -3,9 +3,12 @@
 Every clarification and card text is matched against each English edition's vocabulary; at the
 full history that is over a hundred editions times every text, and an edition's vocabulary
 differs from the one before it by a handful of terms. A term can match only a text that holds
-every one of its words, so after the first edition a text is matched again only when it holds all
-the words of a term that was added, removed or changed (:meth:`Vocabulary.shape`); the spans of
-the others are kept and resolved against the new edition's rules.
+its words one after the other, so after the first edition a text is matched again only when it
+holds the words of a term that was added, removed or changed (:meth:`Vocabulary.shape`) in a row
+(no break between them, small words aside); the spans of the others are kept and resolved against
+the new edition's rules. A term whose words are nowhere in a row in a text is passed over at
+every place of it (``Vocabulary._longest_at`` compares the words first), so adding, removing or
+changing it cannot move that text's spans.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, Protocol
 
 from .terms import Span, TermMatch, Vocabulary
-from .words import tokenize
+from .words import Token, tokenize
 
 
 class _Source(Protocol):
@@ -34,6 +37,8 @@ class CarriedMatches:
         self.shapes: dict[str, dict[tuple[str, ...], tuple[Any, ...]]] = {}
         self.words: dict[str, dict[str, array[int]]] = {}  # language -> word -> texts with it
         self.rematched = 0
+        # Per text, its content words in order, breaks marked (built when first needed).
+        self.sequences: list[str | None] = [None] * len(sources)
         # The same, noted as each text is first matched (its words are at hand then).
         self.noted: dict[str, dict[str, array[int]]] = {}
         self.counts: dict[str, list[int]] = {}  # language -> [texts noted, texts]
@@ -58,12 +63,22 @@ class CarriedMatches:
         first = self.spans[i] is None
         spans = self.spans[i] = vocabulary.spans(source.text, source.mask)
         self.rematched += 1
+        if first:  # its tokens are at hand now (tokenize keeps the last texts')
+            self.sequences[i] = _sequence(tokenize(source.text, source.language))
         if first and source.language not in self.words:
             index = self.noted.setdefault(source.language, {})
             for word in {t.norm for t in tokenize(source.text, source.language)}:
                 index.setdefault(word, array("i")).append(i)
             self.counts[source.language][0] += 1
         return spans
+
+    def sequence(self, i: int) -> str:
+        """The text's content words in order, each between separators, a break as ``\0``."""
+        found = self.sequences[i]
+        if found is None:
+            source = self.sources[i]
+            found = self.sequences[i] = _sequence(tokenize(source.text, source.language))
+        return found
 
     def stale(self, vocabularies: Mapping[str, Vocabulary]) -> set[int]:
         """The texts whose spans the change of vocabulary since the last call may move
@@ -79,7 +94,10 @@ class CarriedMatches:
             if changed:
                 index = self._index(language)
                 for words in changed:
-                    stale.update(_holding_all(index, words))
+                    needle = _SEP + _SEP.join(words) + _SEP
+                    stale.update(
+                        i for i in _holding_all(index, words) if needle in self.sequence(i)
+                    )
         return stale
 
     def state(self) -> dict[str, Any]:
@@ -102,6 +120,7 @@ class CarriedMatches:
         self.shapes = dict(state["shapes"])
         self.noted = {}
         self.words = {}
+        self.sequences = [None] * len(self.sources)
         for language, words in state["words"].items():
             index = self.words[language] = {}
             for word, data in words.items():
@@ -125,6 +144,18 @@ class CarriedMatches:
                     for word in {t.norm for t in tokenize(source.text, language)}:
                         index.setdefault(word, array("i")).append(i)
         return index
+
+
+_SEP = "\x1f"  # between the words of a sequence (no token holds it)
+_BREAK = "\x00"  # a break (punctuation, a conjunction) in a sequence
+
+
+def _sequence(tokens: Sequence[Token]) -> str:
+    """A text's content words (not small words) in order, breaks marked: a term's words in a
+    row in it (``_SEP``-joined) is what :meth:`Vocabulary.spans` can match. A masked card name
+    breaks a phrase there too; leaving it in only lets more texts through (matched again)."""
+    words = [_BREAK if t.brk else t.norm for t in tokens if t.brk or not t.stop]
+    return _SEP + _SEP.join(words) + _SEP
 
 
 def _holding_all(index: dict[str, array[int]], words: tuple[str, ...]) -> set[int]:

@@ -6,7 +6,8 @@ So the walk keeps, for each text, its term spans (:mod:`kb.links.carry`), what t
 implied-rule patterns resolved to (the rule numbers, in the order a link row is made) and the
 lineage rows open for it, and in each edition looks again only at the texts something concerns:
 
-- a term whose shape changed (the text is matched again, :class:`CarriedMatches`);
+- a term whose shape changed (the text is matched again, :class:`CarriedMatches`; when its
+  spans come out the same and nothing else concerns it, its outputs and rows simply go on);
 - a term whose rules changed (the text's spans are resolved again);
 - the vocabulary the implied-rule patterns read (:func:`kb.links.implied.implied_inputs`) changed:
   the implied rules of the English rulings it concerns are found again (all of them, or when only
@@ -93,39 +94,55 @@ class TermWalk:
         implied = implied_inputs(english) if english is not None else None
         again: set[int]
         placed: set[int] = set()
+        resolved: set[int] = set()  # texts whose terms' rules or implied rules may differ
+        kept: set[str] = set()  # rule numbers some term (or the implied rules) names as before
         fresh = self.order is None or order != self.order + 1 or shared is not self.shared
         if fresh:  # no run goes on: every text's rows are placed anew
             self.finish()
         if self.resolution is None:  # nothing matched yet: every text is
             again = set(range(len(self.sources)))
         else:  # from the texts' matches in the vocabulary walked last (or a kept state's)
-            again = set(stale)
+            # Consecutive editions: compared by lineage, so a renumbering alone only renumbers.
+            now = _Labels(lineages if not fresh else None)
+            then = _Labels(self.lineages if not fresh else None)
             for language, terms in resolution.items():
                 before = (self.resolution or {}).get(language, {})
                 index = self.by_words.get(language, {})
                 for words in terms.keys() | before.keys():
-                    if terms.get(words) != before.get(words):
-                        again.update(index.get(words, ()))
-            if implied != self.implied:
-                concerns = implied_change(self.implied, implied)
+                    a, b = terms.get(words), before.get(words)
+                    if a == b:
+                        if a is not None:
+                            kept.update(a[0], a[1])
+                    elif now.nested(a) != then.nested(b):
+                        resolved.update(index.get(words, ()))
+            if implied == self.implied:
+                kept |= _numbers(implied)
+            elif now.nested(implied) != then.nested(self.implied):
+                concerns = implied_change(then.nested(self.implied), now.nested(implied))
                 for i in self.english:
                     source = self.sources[i]
-                    if i not in again and concerns(source.text, source.context):
-                        again.add(i)
+                    if i not in resolved and concerns(source.text, source.context):
+                        resolved.add(i)
             if fresh:
                 placed = set(range(len(self.sources)))
             else:
                 for number in lineages.keys() | self.lineages.keys():
                     if lineages.get(number) != self.lineages.get(number):
                         placed.update(self.by_number.get(number, ()))
-            placed -= again
+                placed |= self._renumber(lineages, resolved, implied, kept)
+            again = stale | resolved
         linked: dict[str, set[int]] = {}
+        same: set[int] = set()  # matched again, the same spans: its outputs stand
         for i in sorted(again):
             source = self.sources[i]
             vocabulary = vocabularies[source.language]
             if self.carried.spans[i] is None or i in stale:
-                self.carried.rematch(i, vocabulary)
+                before = self.carried.spans[i]
+                spans = self.carried.rematch(i, vocabulary)
                 self._index_words(i, source.language)
+                if before is not None and i not in resolved and spans == before:
+                    same.add(i)
+                    continue
             matches = self._matches(i, vocabulary)
             if matches:
                 linked.setdefault(source.source_type, set()).add(source.owner)
@@ -134,7 +151,7 @@ class TermWalk:
                 self.hit.discard(i)
             self._set_outputs(i, matches)
             self._place(i, order, lineages, shared)
-        for i in placed:
+        for i in placed - (again - same):
             self._place(i, order, lineages, shared)
         if fresh:  # as if every text had been looked at
             for i in self.hit:
@@ -183,6 +200,50 @@ class TermWalk:
                 run[1] = self.order
         self.open = [{} for _ in range(len(self.sources))]
         self.order = None
+
+    def _renumber(
+        self, lineages: Mapping[str, int], resolved: set[int], implied: Any, kept: set[str]
+    ) -> set[int]:
+        """Give the texts that name a rule now numbered otherwise (same lineage) its new number;
+        return them (their rows are placed again). Run after the comparison by lineage: the
+        texts not ``resolved`` then match as in the edition before, their rules renumbered.
+
+        Two cases are resolved again instead (added to ``resolved``): a moved number that some
+        term still names as before (``kept``: the number went to another lineage, and which of
+        the text's outputs moved is not known), and a renumbering that changes a prefix relation
+        between the numbers a ruling reads (matching compares numbers only for equality, but for
+        the test of a state-based action's rule, kb.links.implied).
+        """
+        number_of = {lineage: number for number, lineage in lineages.items()}
+        moved = {
+            number: number_of[lineage]
+            for number, lineage in self.lineages.items()
+            if number_of.get(lineage, number) != number
+        }
+        for number in moved.keys() & kept:
+            resolved.update(self.by_number.get(number, ()))
+        texts = {i for n in moved for i in self.by_number.get(n, ())} - resolved
+        if not texts:
+            return set()
+        before, after = _flat(self.implied), _flat(implied)
+        rulings = {i for i in texts if self.sources[i].source_type == "clarification_text"}
+        if rulings and len(before) == len(after):
+            read = list(zip(before, after, strict=True))
+            named = {(o[0], moved.get(o[0], o[0])) for i in rulings for o in self.outputs[i]}
+            if any(
+                a.startswith(b) != new_a.startswith(new_b)
+                for a, new_a in named | set(read)
+                for b, new_b in read
+                if a != new_a or b != new_b
+            ):
+                resolved.update(rulings)
+                texts -= rulings
+        elif rulings:
+            resolved.update(rulings)
+            texts -= rulings
+        for i in texts:
+            self._note_outputs(i, tuple((moved.get(o[0], o[0]), *o[1:]) for o in self.outputs[i]))
+        return texts
 
     def _matches(self, i: int, vocabulary: Vocabulary) -> list[TermMatch]:
         """The text's term matches in this vocabulary, and for a ruling the rules it implies."""
@@ -262,3 +323,35 @@ class TermWalk:
                 for target, matched, start, end in self.outputs[i]:
                     if target not in rows.lineages:
                         rows.add(kind, source_id, language, target, "term", matched, start, end)
+
+
+class _Labels:
+    """Rule numbers as an edition's lineages (a number without one stays itself): what two
+    consecutive editions' vocabularies resolve is compared so (``None``: by number)."""
+
+    def __init__(self, lineages: Mapping[str, int] | None) -> None:
+        self.lineages = lineages
+
+    def nested(self, value: Any) -> Any:
+        """The value (strings in tuples and lists) with each rule number as its lineage."""
+        if self.lineages is None:
+            return value
+        if isinstance(value, str):
+            return self.lineages.get(value, value)
+        if isinstance(value, tuple | list):
+            return tuple(self.nested(v) for v in value)
+        return value
+
+
+def _numbers(value: Any) -> set[str]:
+    """Every string in a nested value (what :func:`implied_inputs` holds: rule numbers, words)."""
+    return set(_flat(value))
+
+
+def _flat(value: Any) -> list[str]:
+    """The strings of a nested value in order (two values of one shape pair up place by place)."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, tuple | list):
+        return [n for v in value for n in _flat(v)]
+    return []
