@@ -46,7 +46,7 @@ from .references import Reference, find_references
 from .rule_sources import BodyReferences, edition_sources, translation_sources
 from .terms import TermMatch
 from .text_sources import _term_sources, _TermSource, card_names, name_forms
-from .vocabularies import edition_vocabulary, vocabularies
+from .vocabularies import edition_vocabulary, forget_vocabularies, vocabularies
 from .walk import TermWalk
 from .walk_state import keep_walk, take_up_walk
 
@@ -250,6 +250,7 @@ def build_links(
     done = _done_editions(session, digest) if commit_each else set()
     if editions is None and not done:
         session.execute(delete(Link))
+        forget_vocabularies(session)  # a full rebuild builds every edition's vocabulary afresh
     sources = _term_sources(session) if targets else []
     walk = TermWalk(sources)
     if sources and editions is not None:  # kb link from scratch matches every text itself

@@ -36,7 +36,7 @@ from kb.models import LinkWalkState
 
 from .walk import TermWalk
 
-__all__ = ["forget_walk", "keep_walk", "take_up_walk"]
+__all__ = ["code_digest", "forget_walk", "keep_walk", "plain_values", "take_up_walk"]
 
 log = logging.getLogger(__name__)
 
@@ -51,8 +51,13 @@ class _PlainValues(pickle.Unpickler):
         raise pickle.UnpicklingError(f"the link walk's state names {module}.{name}")
 
 
+def plain_values(data: bytes) -> Any:
+    """Unpickle data made of plain values only (any class named in it is refused)."""
+    return _PlainValues(io.BytesIO(data)).load()
+
+
 @lru_cache(maxsize=1)
-def _code_digest() -> str:
+def code_digest() -> str:
     """A digest of the link stage's source: spans found by other code are not reused."""
     digest = hashlib.sha256()
     for path in sorted(Path(__file__).parent.glob("*.py")):
@@ -62,7 +67,7 @@ def _code_digest() -> str:
 
 def inputs_digest(sources: Sequence[Any]) -> str:
     """What a walk's state depends on: its texts, in order, as matched, and the matching code."""
-    digest = hashlib.sha256(f"{FORMAT}\0{_code_digest()}\n".encode())
+    digest = hashlib.sha256(f"{FORMAT}\0{code_digest()}\n".encode())
     for s in sources:
         digest.update(
             repr(
@@ -108,7 +113,7 @@ def take_up_walk(session: Session, walk: TermWalk) -> TermWalk:
     if row is None or row.inputs != inputs_digest(walk.sources):
         return walk
     try:
-        state = _PlainValues(io.BytesIO(zlib.decompress(row.data))).load()
+        state = plain_values(zlib.decompress(row.data))
         if len(state["outputs"]) != len(walk.sources):
             raise ValueError("another number of texts")
         walk.restore(state)
