@@ -117,9 +117,9 @@ def _count(session: Session, query: Any) -> int:
 def stats_view(session: Session) -> dict[str, Any]:
     """Counts of everything, per edition and per language, and translation coverage."""
     docs = session.execute(
-        select(Document.format, Document.status, func.count()).group_by(
-            Document.format, Document.status
-        )
+        select(Document.format, Document.status, func.count())
+        .group_by(Document.format, Document.status)
+        .order_by(Document.format, Document.status)  # the same view on every database
     ).all()
     documents: dict[str, dict[str, int]] = {}
     for fmt, status, n in docs:
@@ -128,7 +128,9 @@ def stats_view(session: Session) -> dict[str, Any]:
     # made the summary of a no-op ingest cost more than the ingest).
     kinds: dict[int, dict[str, int]] = {}
     for edition_id, kind, n in session.execute(
-        select(Rule.edition_id, Rule.kind, func.count()).group_by(Rule.edition_id, Rule.kind)
+        select(Rule.edition_id, Rule.kind, func.count())
+        .group_by(Rule.edition_id, Rule.kind)
+        .order_by(Rule.edition_id, Rule.kind)
     ):
         kinds.setdefault(edition_id, {})[kind] = n
     examples = dict(
@@ -188,6 +190,7 @@ def _language_stats(session: Session, lang: str) -> dict[str, Any]:
             select(ClarificationText.provenance, func.count())
             .where(ClarificationText.language == lang)
             .group_by(ClarificationText.provenance)
+            .order_by(ClarificationText.provenance)
         ).all()
     )
     card_names = _count(
@@ -227,6 +230,7 @@ def _language_stats(session: Session, lang: str) -> dict[str, Any]:
             .join(Edition, Edition.id == Rule.edition_id)
             .where(Edition.kind == "translations", RuleText.language == lang)
             .group_by(RuleText.provenance)
+            .order_by(RuleText.provenance)
         ).all()
     )
     translated = _count(session, numbered.where(Rule.number.in_(translated_numbers)).distinct())
