@@ -499,7 +499,9 @@ class LinkWalkState(Base):
     the next, so a link run keeps its walk's term spans and outputs here, and the next run that
     links a new edition starts from them instead of matching every text again. ``inputs`` is a
     digest of the texts walked (kb.links.walk_state): any change of them makes the row unusable.
-    ``data`` holds only plain values (no pickled classes), so reading it runs no code.
+    ``data`` holds only plain values (no pickled classes), so reading it runs no code. The rows
+    named ``vocabulary:<edition id>`` keep each edition's English term vocabulary the same way
+    (kb.links.vocabularies).
     """
 
     __tablename__ = "link_walk_state"

@@ -14,6 +14,7 @@ from kb.config import Settings
 from kb.db import derived_current, open_database
 from kb.export.dump import write_json
 from kb.ingest import ingest_paths
+from kb.links import walk_state
 from kb.models import LinkWalkState
 from kb.pipeline import ingest, open_db, rebuild_links
 
@@ -174,7 +175,9 @@ def _kept_walk(settings) -> dt.date | None:
     db = open_db(settings)
     try:
         with db.session() as session:
-            return session.scalar(select(LinkWalkState.edition_date))
+            return session.scalar(
+                select(LinkWalkState.edition_date).where(LinkWalkState.name == walk_state.NAME)
+            )
     finally:
         db.dispose()
 
