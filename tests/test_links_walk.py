@@ -141,6 +141,16 @@ EDITIONS = [
 STUBS = [_Edition(i + 1, dt.date(2020 + i, 1, 1)) for i in range(len(EDITIONS))]
 
 
+def _match_cold(vocabulary, rows, sources) -> None:
+    """Every text matched from scratch against one edition's vocabulary, as without a walk."""
+    for source in sources:
+        matches = vocabulary.match(source.text, mask=source.mask)
+        if source.source_type == "clarification_text":
+            rows.explicit(source.source_type, source.source_id, "en", source.text)
+            matches += implied_matches(vocabulary, source.text, matches, source.context)
+        rows.terms(source, matches)
+
+
 def _every_text_matched(places: list[int]) -> tuple[list[list[dict]], list[dict]]:
     """What matching each text afresh in each edition gives (as kb.links.build once did)."""
     shared = LineageLinks(STUBS)
@@ -148,12 +158,7 @@ def _every_text_matched(places: list[int]) -> tuple[list[list[dict]], list[dict]
     for place in places:
         vocabulary, numbers, lineages = EDITIONS[place]
         rows = _Rows(STUBS[place], numbers, lineages, shared, place)
-        for source in SOURCES:
-            matches = vocabulary.match(source.text, mask=source.mask)
-            if source.source_type == "clarification_text":
-                rows.explicit(source.source_type, source.source_id, "en", source.text)
-                matches += implied_matches(vocabulary, source.text, matches, source.context)
-            rows.terms(source, matches)
+        _match_cold(vocabulary, rows, SOURCES)
         own.append(rows.rows)
     return own, shared.rows()
 
@@ -281,12 +286,7 @@ def _rows_of(editions: list[tuple], walked: bool) -> tuple[list[list[dict]], lis
         if walked:
             walk.step({"en": vocabulary}, rows)
         else:
-            for source in _RENUMBERED_SOURCES:
-                matches = vocabulary.match(source.text, mask=source.mask)
-                if source.source_type == "clarification_text":
-                    rows.explicit(source.source_type, source.source_id, "en", source.text)
-                    matches += implied_matches(vocabulary, source.text, matches, source.context)
-                rows.terms(source, matches)
+            _match_cold(vocabulary, rows, _RENUMBERED_SOURCES)
         own.append(rows.rows)
     walk.finish()
     return own, shared.rows(), walk.looked_at
