@@ -123,6 +123,12 @@ def targets(vocab, text: str, cards: tuple[str, ...] = ()) -> list[str]:
         ("Target the creature with the greatest power.", None, "208"),
         ("You can change the target of the spell.", "115", None),
         ("You gain control of target creature until end of turn.", None, "115"),
+        ("You choose the target for the triggered ability when it triggers.", "115", None),
+        ("You choose whether the creature's power changes as it resolves.", None, "208"),
+        # an -ing form in the verb phrase of casting says how the spell is cast (601.2c)
+        ("You may cast it targeting any opponent, even one with no cards in hand.", "115", None),
+        ("You can activate it without targeting any creature.", "115", None),
+        ("It's cast while the other ability is targeting it.", None, "115"),
         # a future passive tells the story; a conditional one says whether it happens
         (
             "Neither Phylactery Lich will be sacrificed if one of those artifacts leaves.",

@@ -12,7 +12,8 @@ where the text is about it, which its wording shows without a parse:
   a form of *be*, a pronoun's clitic too (*can't be countered*, *would be destroyed*, *it's
   exiled*): the text says whether or how it happens. A future or a negation alone (*will
   resolve*, *won't draw*) only tells the story of the card, and a progressive form is a state
-  (*is attacking*), unless a player is doing it (*you're casting*, *you are casting*);
+  (*is attacking*), unless a player is doing it (*you're casting*, *you are casting*) or it says
+  how a spell is cast (*cast Fling targeting a creature*);
 - it is counted (*only one target*, *either target*, *zero targets*);
 - a card the text is about is the subject (*Strionic Resonator targets a triggered ability*):
   the names of the ruling's cards are names at the start of a sentence too; and since only
@@ -27,8 +28,8 @@ where the text is about it, which its wording shows without a parse:
   but not *the game is a draw*).
 
 - it is what something is or becomes (*if the enchanted creature is a token*, *can be chosen as
-  the target*, *it becomes day*, *it's not a card drawn*), the object of a verb of change
-  (*removes the type*, *doesn't remove supertypes*, *change the target*), or where something
+  the target*, *it becomes day*, *it's not a card drawn*), the object of a verb of change or
+  choice (*removes the type*, *change the target*, *you choose the target*), or where something
   stands in the stack (*put on the stack on top of that spell*).
 
 And where it is not: a participle between a determiner and a noun (*the targeted spell*, *the
@@ -133,15 +134,16 @@ _ENDS_OBJECT = (
     | _MODALS
     | _BE
     | _HAVE
-    | {"that", "which", "who"}
+    | {"that", "which", "who", "whether", "how"}
 )
-# Verbs of change: their object is what the sentence says changes (*removes the type*, *doesn't
-# affect supertypes or other card types*, *change the target*). Not verbs of choice: choosing
-# targets is how every spell is cast (*chooses targets for it, if any*), mentioned on the way.
+# Verbs of change and of choice: their object is what the sentence says changes or is chosen
+# (*removes the type*, *doesn't affect supertypes or other card types*, *change the target*,
+# *you choose the target when the ability triggers*, *may choose new targets*).
 _CHANGE_VERBS = frozenset(
     """
     remove removes removed removing lose loses lost losing gain gains gained gaining retain
     retains retained keep keeps kept affect affects affected change changes changed changing
+    choose chooses chose choosing
     """.split()
 )
 
@@ -194,7 +196,7 @@ def is_about(text: str, start: int, end: int, names: Sequence[tuple[int, int]] =
     ):
         return True  # "allows you to sacrifice": what a player is allowed to do
     if any(w.endswith("ing") for w in matched):  # "is attacking" is a state; "you're casting"
-        return before_verb[0] in _PLAYERS_DOING or _player_is(words)
+        return before_verb[0] in _PLAYERS_DOING or _player_is(words) or _manner(words)
     if before_verb[0] in _MODALS or _obliged(words):
         return True
     if _trigger_event(words) and matched[0].startswith(_TRIGGER_EVENTS):
@@ -237,10 +239,11 @@ def names_state(matched: Sequence[str]) -> bool:
 
 
 def _changed(words: list[str]) -> bool:
-    """The concept is in the object of a verb of change (*removes the type “artifact”*,
-    *doesn't remove any other types or any subtypes*, *doesn't affect supertypes or other card
-    types*): the sentence says what happens to it. A preposition or another verb between ends
-    the object (*gain control of target creature*, *change the division of damage*)."""
+    """The concept is in the object of a verb of change or choice (*removes the type
+    “artifact”*, *doesn't affect supertypes or other card types*, *chooses targets for it*): the
+    sentence says what happens to it, or what is chosen. A preposition, *whether* or another
+    verb between ends the object (*gain control of target creature*, *change the division of
+    damage*, *choose whether its power changes*)."""
     for word in reversed([w for w in words if w not in _ADVERBS]):
         if word in _CHANGE_VERBS:
             return True
@@ -286,6 +289,26 @@ def _named_subject(before: str, names: Sequence[tuple[int, int]]) -> bool:
     end = _AUXILIARY.search(before)
     at = end.start() if end else len(before)
     return any(b == at for _, b in names)
+
+
+def _manner(words: list[str]) -> bool:
+    """An *-ing* form in the verb phrase of casting or activating says how it is done (*cast
+    Fling targeting a creature*, *activate it without targeting*): 601.2's choices. Not after a
+    conjunction, a time or *be* (*cast it while the ability is targeting it*)."""
+    following = ""
+    for word in reversed(words):
+        if word in _MANNER_OF and not (word.endswith("ed") and following.startswith("abilit")):
+            return True  # "activated" is no verb where it names a kind of ability
+        if word in _BE or word in _NOT_MANNER:
+            return False
+        following = word
+    return False
+
+
+_MANNER_OF = frozenset("cast casts casting activate activates activated activating".split())
+_NOT_MANNER = frozenset(
+    "and or while when whenever if as after before until unless because once".split()
+)
 
 
 def _player_is(words: list[str]) -> bool:
