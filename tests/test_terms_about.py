@@ -98,9 +98,10 @@ def targets(vocab, text: str) -> list[str]:
         ("Spells that can't be countered are exiled by it.", ["701.6", "406"]),
         ("Counters on the land remain on it.", ["122"]),
         ("For more information about exile, see the rules.", ["406"]),
+        # the object of a verb of choice: what the player chooses
+        ("Its controller chooses targets for it, if any.", ["115"]),
         # mentioned on the way
         ("You cast it from your hand, then you draw a card.", []),
-        ("Its controller chooses targets for it, if any.", []),
         ("The spell will resolve and you won't draw a card.", []),
         # "play with" is no play (116)
         ("You don't have to play with any conspiracy you drafted.", []),
@@ -137,7 +138,7 @@ def _about(text: str, word: str) -> bool:
         ("It has the card types of the copied card.", "card types", False),
         # what a spell requires (115.1, 601.2c)
         ("If any of them require targets, those are chosen later.", "targets", True),
-        ("It requires that you choose a target.", "target", False),
+        ("It requires that you pay {1} for each target.", "target", False),
         # the cost of a procedure
         ("You unattach it as part of the cost of activating the ability.", "activating", True),
         ("You reduce the cost of the spell by {1}.", "spell", False),

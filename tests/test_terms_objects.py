@@ -11,7 +11,7 @@ import pytest
 
 from kb.links.implied import CardContext, implied_matches
 from kb.links.terms import GlossaryItem, RuleEntry, english_vocabulary
-from kb.links.wording import all_senses_rule, card_forms, quoted_definition
+from kb.links.wording import all_senses_rule, card_forms, permanent_forms, quoted_definition
 
 RULES = [
     RuleEntry("106.12", "rule", "", "To “tap [a permanent] for mana” is to activate a mana …"),
@@ -123,6 +123,12 @@ def targets(vocab, text: str, cards: tuple[str, ...] = ()) -> list[str]:
         ("Target the creature with the greatest power.", None, "208"),
         ("You can change the target of the spell.", "115", None),
         ("You gain control of target creature until end of turn.", None, "115"),
+        ("You choose the target for the triggered ability when it triggers.", "115", None),
+        ("You choose whether the creature's power changes as it resolves.", None, "208"),
+        # an -ing form in the verb phrase of casting says how the spell is cast (601.2c)
+        ("You may cast it targeting any opponent, even one with no cards in hand.", "115", None),
+        ("You can activate it without targeting any creature.", "115", None),
+        ("It's cast while the other ability is targeting it.", None, "115"),
         # a future passive tells the story; a conditional one says whether it happens
         (
             "Neither Phylactery Lich will be sacrificed if one of those artifacts leaves.",
@@ -259,6 +265,23 @@ def test_a_kind_of_card_names_its_spells_and_permanents() -> None:
     assert card_forms("Hybrid Card") == ["Hybrid spell", "Hybrid permanent"]
     assert card_forms("Meld Cards", {"meld"}) == []  # a melded permanent is 701.42's
     assert card_forms("Permanent Card") == card_forms("Substitute Card") == []
+
+
+def test_a_kind_of_permanent_names_its_creatures() -> None:
+    rules = [
+        RuleEntry("708", "chapter", "Face-Down Spells and Permanents", ""),
+        RuleEntry("712", "chapter", "Double-Faced Cards", ""),
+        RuleEntry("729", "chapter", "Merging with Permanents", ""),
+    ]
+    vocab = english_vocabulary(rules, [])
+    assert targets(vocab, "Because face-down creatures have no names, nothing shares one.") == [
+        "708"
+    ]
+    assert targets(vocab, "A double-faced land has only the name of its face up.") == ["712"]
+    assert targets(vocab, "The face-down cards in exile can't be looked at.") == []
+    assert targets(vocab, "Merging with creatures is not possible.") == []
+    assert permanent_forms("Merging with Permanents") == []
+    assert permanent_forms("Face-Down Permanents")[1] == "Face-Down creature"
 
 
 def test_a_basic_land_type_names_lands_not_its_rule() -> None:

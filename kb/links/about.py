@@ -12,7 +12,8 @@ where the text is about it, which its wording shows without a parse:
   a form of *be*, a pronoun's clitic too (*can't be countered*, *would be destroyed*, *it's
   exiled*): the text says whether or how it happens. A future or a negation alone (*will
   resolve*, *won't draw*) only tells the story of the card, and a progressive form is a state
-  (*is attacking*), unless a player is doing it (*you're casting*, *you are casting*);
+  (*is attacking*), unless a player is doing it (*you're casting*, *you are casting*) or it says
+  how a spell is cast (*cast Fling targeting a creature*);
 - it is counted (*only one target*, *either target*, *zero targets*);
 - a card the text is about is the subject (*Strionic Resonator targets a triggered ability*):
   the names of the ruling's cards are names at the start of a sentence too; and since only
@@ -27,8 +28,8 @@ where the text is about it, which its wording shows without a parse:
   but not *the game is a draw*).
 
 - it is what something is or becomes (*if the enchanted creature is a token*, *can be chosen as
-  the target*, *it becomes day*, *it's not a card drawn*), the object of a verb of change
-  (*removes the type*, *doesn't remove supertypes*, *change the target*), or where something
+  the target*, *it becomes day*, *it's not a card drawn*), the object of a verb of change or
+  choice (*removes the type*, *change the target*, *you choose the target*), or where something
   stands in the stack (*put on the stack on top of that spell*).
 
 And where it is not: a participle between a determiner and a noun (*the targeted spell*, *the
@@ -46,6 +47,48 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from .about_words import (
+    ACTORS,
+    ADVERBS,
+    AGENTS,
+    ANY,
+    ARTICLES,
+    AS,
+    BE,
+    BE_CLITICS,
+    CHANGE_VERBS,
+    COUNTS,
+    DETERMINERS,
+    ENDS_OBJECT,
+    EVENT_NOUNS,
+    FUTURE,
+    HAVE,
+    IRREGULAR_PARTICIPLES,
+    LEADERS,
+    LETS,
+    LINKING,
+    MANNER_OF,
+    MODALS,
+    NOT_MANNER,
+    NOT_NOUNS,
+    OBJECTS,
+    OBLIGED,
+    PART_OF,
+    PERSONS,
+    PLAYER_WORDS,
+    PLAYERS_DOING,
+    POSSESSIVES,
+    PRONOUNS,
+    QUOTE_ENDS,
+    RELATIVES,
+    REQUIRES,
+    STATES,
+    STORY,
+    TRIGGER_EVENTS,
+    VERB_BEFORE,
+    WHEN,
+)
+
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
 _CLAUSE = re.compile(r"[.;:!?,—()\[\]]")
 _SENTENCE = re.compile(r"[.!?](?:\s|$)")
@@ -55,96 +98,6 @@ _OPEN_QUOTES = ("“", '"', "‘")
 _POSITION = re.compile(r"\s+(?:on top of|above|below|beneath|under) (?:it|that|the|this)\b")
 _INFORMATION = re.compile(r"\binformation (?:about|on)\b", re.IGNORECASE)
 
-# Words that may come before a clause's subject.
-_LEADERS = frozenset(
-    """
-    if when whenever because although though once while since as unless even only so then also
-    however but and or for the a an each any all every no this that these those its their your
-    his her such other another multiple more both either neither same new original copied
-    """.split()
-)
-_MODALS = frozenset(
-    "can cannot can't may must could couldn't should shouldn't might would wouldn't".split()
-)
-_BE = frozenset("is are was were isn't aren't wasn't weren't be been being".split())
-# A pronoun's clitic 's or 're is a form of *be* (*it's destroyed*, *they're exiled*), never a
-# possessive: pronouns have possessives of their own (its, their).
-_BE_CLITICS = frozenset(
-    "it's that's there's he's she's who's what's which's they're you're we're".split()
-)
-_SUBJECTS_AND_TENSES = "to will won't do does did don't doesn't didn't you they player players"
-_VERB_BEFORE = _MODALS | _BE | frozenset(_SUBJECTS_AND_TENSES.split())
-_IRREGULAR_PARTICIPLES = frozenset("dealt chosen drawn cast put shown".split())
-_ADVERBS = frozenset(
-    "not only still also never always already even just simply normally then again somehow all "
-    "both each now".split()
-)
-_REQUIRES = frozenset("require requires required requiring".split())
-_COUNTS = frozenset(
-    "zero one two three four five six seven either neither multiple more fewer many several".split()
-)
-# The quote holds the word alone (“draw,”, “attacks alone”): a quoted ability's first word
-# (“Sacrifice an artifact: …”) is card text, not the concept talked about.
-_QUOTE_ENDS = re.compile(r"[\w’'-]*[.,;:!?]?\s*[”\"’]")
-_HAVE = frozenset("has have had".split())
-_STATES = frozenset("tapped untapped attached exiled".split())  # a state, not an action
-# "as part of casting a spell": the text says what the procedure consists of.
-_PART_OF = re.compile(
-    r"\bpart of(?:\s+[\w’']+){0,4}\s+(?:or|and)\s*$|\b(?:part|cost) of\s*$", re.IGNORECASE
-)
-# A verb that names an event, used as a noun: "replaces the draw" talks about the event itself.
-_EVENT_NOUNS = frozenset("draw discard sacrifice attack block".split())
-_DETERMINERS = frozenset("the that this each".split())
-_ANY = frozenset("any another every".split())
-_ARTICLES = frozenset({"a", "an"})
-_ACTORS = frozenset("player players opponent opponents controller owner".split())
-_LETS = frozenset("let lets letting allow allows".split())
-_PERSONS = frozenset("you them him her that player".split())
-_PLAYERS_DOING = frozenset("you're they're we're".split())
-_PLAYER_WORDS = frozenset("you they we player opponent".split())
-# "doesn't have to attack", "will need to sacrifice": whether it must happen, as after a modal.
-_OBLIGED = frozenset("have has had need needs needed required able allowed forced".split())
-# 603.2: a trigger event is worded "When/Whenever [event]"; 508.3a, 509.3, 601.2i and 121 word
-# the events of attacking, blocking, casting and drawing so.
-_WHEN = frozenset({"when", "whenever"})
-_TRIGGER_EVENTS = ("attack", "block", "cast", "draw", "discard", "sacrific")
-# 115.1: spells and abilities are what target (and counter, destroy, exile …): the verb after
-# one says what the spell or ability does; that it resolves only tells the story.
-_OBJECTS = frozenset("spell spells ability abilities".split())
-_PRONOUNS = frozenset({"it", "this"})
-_RELATIVES = frozenset("that which can can't cannot doesn't don't won't will".split())
-_STORY = ("resolv", "cast", "activat")
-# Words after a participle that show it is no adjective before a noun: a preposition, a
-# conjunction, a determiner or pronoun starting the verb's object or complement.
-_NOT_NOUNS = frozenset(
-    "by with from to of and or in on at into onto for as than this that these those it them him "
-    "her you a an the its their your any each all another but nor if when while until unless so "
-    "then way".split()
-)
-# Nouns that do the game's actions themselves: creatures attack and block.
-_AGENTS = frozenset("creature creatures permanent permanents player players planeswalker".split())
-_POSSESSIVES = frozenset("its their your his her my our".split())
-_LINKING = _BE | frozenset("become becomes became becoming".split())
-_AS = frozenset("chosen considered treated counted".split())
-# What ends a verb's object: a preposition, a conjunction of clauses, another verb or a pronoun
-# (determiners, possessives and "and"/"or" stay inside it: *any other types or any subtypes*).
-_ENDS_OBJECT = (
-    (_NOT_NOUNS - _DETERMINERS - _ARTICLES - _ANY - _POSSESSIVES - {"all", "and", "or", "nor"})
-    | _MODALS
-    | _BE
-    | _HAVE
-    | {"that", "which", "who"}
-)
-# Verbs of change: their object is what the sentence says changes (*removes the type*, *doesn't
-# affect supertypes or other card types*, *change the target*). Not verbs of choice: choosing
-# targets is how every spell is cast (*chooses targets for it, if any*), mentioned on the way.
-_CHANGE_VERBS = frozenset(
-    """
-    remove removes removed removing lose loses lost losing gain gains gained gaining retain
-    retains retained keep keeps kept affect affects affected change changes changed changing
-    """.split()
-)
-
 
 def is_about(text: str, start: int, end: int, names: Sequence[tuple[int, int]] = ()) -> bool:
     """Whether the text is about the concept it names at ``text[start:end]``.
@@ -152,7 +105,7 @@ def is_about(text: str, start: int, end: int, names: Sequence[tuple[int, int]] =
     ``names``: where the names of the cards the text is about stand in it (``start, end``).
     """
     before = _without_names(text[:start], names)
-    if before.rstrip().endswith(_OPEN_QUOTES) and _QUOTE_ENDS.match(text[end:]):
+    if before.rstrip().endswith(_OPEN_QUOTES) and QUOTE_ENDS.match(text[end:]):
         return True
     sentence = _SENTENCE.split(before)[-1]
     if _INFORMATION.search(sentence):
@@ -169,39 +122,34 @@ def is_about(text: str, start: int, end: int, names: Sequence[tuple[int, int]] =
         return True
     if names_state(_words(text[start:end])):
         return False
-    if _opens(clause) or _PART_OF.search(clause):
+    if _opens(clause) or PART_OF.search(clause):
         return True
     if _passive_subject(text[end:]) or _POSITION.match(text[end:]):
         return True
     matched = _words(text[start:end]) or [""]
     last = matched[-1:]  # the head of a noun phrase; a verb phrase starts with its verb
-    before_verb = [w for w in words if w not in _ADVERBS][-1:]
+    before_verb = [w for w in words if w not in ADVERBS][-1:]
     if not before_verb:
         return False
-    if before_verb[0] in _COUNTS:  # "only one target", "either target": how many of it
+    if before_verb[0] in COUNTS:  # "only one target", "either target": how many of it
         return True
-    if _REQUIRES & set(words[-2:]):  # "a spell that requires a target" (115.1, 601.2c)
+    if REQUIRES & set(words[-2:]):  # "a spell that requires a target" (115.1, 601.2c)
         return True
-    if last[0] in _EVENT_NOUNS and _event_noun(words):  # "the draw", "any other draw"
+    if last[0] in EVENT_NOUNS and _event_noun(words):  # "the draw", "any other draw"
         return True
-    if len(words) >= 2 and words[-1] in _PERSONS and _LETS & set(words[-3:-1]):  # let you draw
+    if len(words) >= 2 and words[-1] in PERSONS and LETS & set(words[-3:-1]):  # let you draw
         return True
-    if (
-        words[-1:] == ["to"]
-        and words[-2:-1]
-        and words[-2] in _PERSONS
-        and _LETS & set(words[-4:-2])
-    ):
+    if words[-1:] == ["to"] and words[-2:-1] and words[-2] in PERSONS and LETS & set(words[-4:-2]):
         return True  # "allows you to sacrifice": what a player is allowed to do
     if any(w.endswith("ing") for w in matched):  # "is attacking" is a state; "you're casting"
-        return before_verb[0] in _PLAYERS_DOING or _player_is(words)
-    if before_verb[0] in _MODALS or _obliged(words):
+        return before_verb[0] in PLAYERS_DOING or _player_is(words) or _manner(words)
+    if before_verb[0] in MODALS or _obliged(words):
         return True
-    if _trigger_event(words) and matched[0].startswith(_TRIGGER_EVENTS):
+    if _trigger_event(words) and matched[0].startswith(TRIGGER_EVENTS):
         return True  # "When the equipped creature attacks": the event a trigger watches for
     if last[0].startswith("target") and _named_subject(text[:start], names):
         return True  # "Order of Succession doesn't target any players": the card's spell does
-    if _object_does(words, last[0]) and not last[0].startswith(_STORY):
+    if _object_does(words, last[0]) and not last[0].startswith(STORY):
         return True  # "the triggered ability targets a player", "abilities that target a spell"
     return _is_be(before_verb[0]) and _participle(last[0]) and not _future_passive(words)
 
@@ -209,42 +157,40 @@ def is_about(text: str, start: int, end: int, names: Sequence[tuple[int, int]] =
 def _future_passive(words: list[str]) -> bool:
     """*will be sacrificed*, *won't be exiled*: a future passive tells the story of the card, as
     *will resolve* does; *would be destroyed* and *can't be countered* say whether it happens."""
-    kept = [w for w in words if w not in _ADVERBS]
-    return len(kept) >= 2 and kept[-1] == "be" and kept[-2] in _FUTURE
-
-
-_FUTURE = frozenset("will won't".split())
+    kept = [w for w in words if w not in ADVERBS]
+    return len(kept) >= 2 and kept[-1] == "be" and kept[-2] in FUTURE
 
 
 def _attributive(before: list[str], matched: list[str], after: str) -> bool:
     """A participle between a determiner and a noun is an adjective that picks an object out by
     its state (*the targeted spell*, *an attacking creature*, *the exiled card*): the text is
     about that object, not about targeting, attacking or exiling."""
-    if len(matched) != 1 or not before or before[-1] not in _DETERMINERS | _ARTICLES | _POSSESSIVES:
+    if len(matched) != 1 or not before or before[-1] not in DETERMINERS | ARTICLES | POSSESSIVES:
         return False
     word = matched[0]  # "-en" is no participle here: a token is a noun
-    if not (word.endswith(("ed", "ing")) or word in _IRREGULAR_PARTICIPLES):
+    if not (word.endswith(("ed", "ing")) or word in IRREGULAR_PARTICIPLES):
         return False
     following = _words(_CLAUSE.split(after)[0])[:1]
-    return bool(following) and following[0] not in _NOT_NOUNS
+    return bool(following) and following[0] not in NOT_NOUNS
 
 
 def names_state(matched: Sequence[str]) -> bool:
     """An *-ing* participle right before a noun that does the action (*an attacking creature*,
     *the blocking creatures*): the phrase names the object by its state, as *is attacking*
     does, not the action (a verb and its object, *casting a spell*, *casting spells*, is)."""
-    return len(matched) >= 2 and matched[0].endswith("ing") and matched[1] in _AGENTS
+    return len(matched) >= 2 and matched[0].endswith("ing") and matched[1] in AGENTS
 
 
 def _changed(words: list[str]) -> bool:
-    """The concept is in the object of a verb of change (*removes the type “artifact”*,
-    *doesn't remove any other types or any subtypes*, *doesn't affect supertypes or other card
-    types*): the sentence says what happens to it. A preposition or another verb between ends
-    the object (*gain control of target creature*, *change the division of damage*)."""
-    for word in reversed([w for w in words if w not in _ADVERBS]):
-        if word in _CHANGE_VERBS:
+    """The concept is in the object of a verb of change or choice (*removes the type
+    “artifact”*, *doesn't affect supertypes or other card types*, *chooses targets for it*): the
+    sentence says what happens to it, or what is chosen. A preposition, *whether* or another
+    verb between ends the object (*gain control of target creature*, *change the division of
+    damage*, *choose whether its power changes*)."""
+    for word in reversed([w for w in words if w not in ADVERBS]):
+        if word in CHANGE_VERBS:
             return True
-        if word in _ENDS_OBJECT:
+        if word in ENDS_OBJECT:
             return False
     return False
 
@@ -253,28 +199,28 @@ def _predicate(words: list[str]) -> bool:
     """The concept is what something is or becomes (*if the enchanted creature is a token*,
     *can be chosen as the target*, *becomes a copy*): the clause says whether it is one. Not
     *the game is a draw* (a tie, 104.4a)."""
-    kept = [w for w in words if w not in _ADVERBS]
+    kept = [w for w in words if w not in ADVERBS]
     if not kept or "game" in kept:
         return False
     if kept[-1] in ("become", "becomes", "became"):  # "it becomes day"
         return True
-    if len(kept) < 2 or kept[-1] not in _ARTICLES | {"the"}:
+    if len(kept) < 2 or kept[-1] not in ARTICLES | {"the"}:
         return False
     verb = kept[-2]
-    if verb in _LINKING or verb in _BE_CLITICS:
+    if verb in LINKING or verb in BE_CLITICS:
         return True
-    return verb == "as" and len(kept) >= 3 and kept[-3] in _AS
+    return verb == "as" and len(kept) >= 3 and kept[-3] in AS
 
 
 def _predicate_participle(words: list[str], matched: list[str]) -> bool:
     """A participle after the predicate's noun (*it's not a card drawn*: a card that was drawn)
     says whether the thing is one that was drawn, cast, exiled."""
-    kept = [w for w in words if w not in _ADVERBS]
-    if len(matched) != 1 or len(kept) < 3 or kept[-2] not in _ARTICLES:
+    kept = [w for w in words if w not in ADVERBS]
+    if len(matched) != 1 or len(kept) < 3 or kept[-2] not in ARTICLES:
         return False
     word = matched[0]
-    linking = kept[-3] in _LINKING or kept[-3] in _BE_CLITICS
-    return linking and (word.endswith("ed") or word in _IRREGULAR_PARTICIPLES)
+    linking = kept[-3] in LINKING or kept[-3] in BE_CLITICS
+    return linking and (word.endswith("ed") or word in IRREGULAR_PARTICIPLES)
 
 
 _AUXILIARY = re.compile(r"(?:\s+(?:[\w]+['’]t|can|will|may|must|only|also|still|not|never))*\s*$")
@@ -288,11 +234,25 @@ def _named_subject(before: str, names: Sequence[tuple[int, int]]) -> bool:
     return any(b == at for _, b in names)
 
 
+def _manner(words: list[str]) -> bool:
+    """An *-ing* form in the verb phrase of casting or activating says how it is done (*cast
+    Fling targeting a creature*, *activate it without targeting*): 601.2's choices. Not after a
+    conjunction, a time or *be* (*cast it while the ability is targeting it*)."""
+    following = ""
+    for word in reversed(words):
+        if word in MANNER_OF and not (word.endswith("ed") and following.startswith("abilit")):
+            return True  # "activated" is no verb where it names a kind of ability
+        if word in BE or word in NOT_MANNER:
+            return False
+        following = word
+    return False
+
+
 def _player_is(words: list[str]) -> bool:
     """*you are casting*, *the player is activating*: the uncontracted *you're casting*, a
     player doing it (a progressive after a player is the action, after an object a state)."""
-    kept = [w for w in words if w not in _ADVERBS]
-    return len(kept) >= 2 and kept[-1] in ("is", "are") and kept[-2] in _PLAYER_WORDS
+    kept = [w for w in words if w not in ADVERBS]
+    return len(kept) >= 2 and kept[-1] in ("is", "are") and kept[-2] in PLAYER_WORDS
 
 
 def _trigger_event(words: list[str]) -> bool:
@@ -300,9 +260,9 @@ def _trigger_event(words: list[str]) -> bool:
     it, or it follows *trigger(s)* later in the clause with at most a short subject before the
     verb (*triggers whenever you sacrifice*, *triggers when a player casts*). A *when* that
     follows no trigger is a time (*has 10 life when you cast it*)."""
-    if words[:1] and words[0] in _WHEN:
+    if words[:1] and words[0] in WHEN:
         return True
-    at = [k for k, w in enumerate(words) if w in _WHEN]
+    at = [k for k, w in enumerate(words) if w in WHEN]
     if not at or len(words) - at[-1] - 1 > 3:
         return False
     return any(w.startswith("trigger") for w in words[: at[-1]])
@@ -312,18 +272,18 @@ def _event_noun(words: list[str]) -> bool:
     """An event verb made a noun: a determiner before it, or before one adjective (*the
     additional draw*, *any other draw*), unless the word between is who acts (*have that player
     draw*: a bare infinitive)."""
-    if words[-1:] and words[-1] in _DETERMINERS:
+    if words[-1:] and words[-1] in DETERMINERS:
         return True
-    if words[-1:] and words[-1] in _ARTICLES:  # "a draw effect"; "the game is a draw" is a tie
+    if words[-1:] and words[-1] in ARTICLES:  # "a draw effect"; "the game is a draw" is a tie
         return "game" not in words
-    if len(words) < 2 or words[-2] not in _DETERMINERS | _ANY | _ARTICLES:
+    if len(words) < 2 or words[-2] not in DETERMINERS | ANY | ARTICLES:
         return False
     between = words[-1]
-    return between not in _PERSONS | _ACTORS | _MODALS | _BE and not between.endswith("s")
+    return between not in PERSONS | ACTORS | MODALS | BE and not between.endswith("s")
 
 
 def _is_be(word: str) -> bool:
-    return word in _BE or word in _BE_CLITICS
+    return word in BE or word in BE_CLITICS
 
 
 def _without_names(before: str, names: Sequence[tuple[int, int]]) -> str:
@@ -340,37 +300,37 @@ def _without_names(before: str, names: Sequence[tuple[int, int]]) -> str:
 
 def _obliged(words: list[str]) -> bool:
     """*doesn't have to attack*, *will need to sacrifice*: to, after a word of obligation."""
-    kept = [w for w in words if w not in _ADVERBS]
-    return len(kept) >= 2 and kept[-1] == "to" and kept[-2] in _OBLIGED
+    kept = [w for w in words if w not in ADVERBS]
+    return len(kept) >= 2 and kept[-1] == "to" and kept[-2] in OBLIGED
 
 
 def _object_does(words: list[str], verb: str) -> bool:
     """A spell or ability is the subject: *the ability targets*, *abilities that target*. Only
     spells and abilities target (115.1), so before *target* a pronoun stands for one too
     (*This doesn't target that opponent*, *it targets only a spell*)."""
-    kept = [w for w in words if w not in _ADVERBS]
-    while kept and kept[-1] in _RELATIVES:
+    kept = [w for w in words if w not in ADVERBS]
+    while kept and kept[-1] in RELATIVES:
         kept.pop()
-    if kept and kept[-1] in _PRONOUNS and verb.startswith("target"):
+    if kept and kept[-1] in PRONOUNS and verb.startswith("target"):
         # "the artifact creature it targets": a pronoun right after a noun opens a reduced
         # relative clause, which says which creature, not what the spell does
-        return len(kept) < 2 or kept[-2] in _LEADERS | _VERB_BEFORE | _RELATIVES
-    return bool(kept) and kept[-1] in _OBJECTS
+        return len(kept) < 2 or kept[-2] in LEADERS | VERB_BEFORE | RELATIVES
+    return bool(kept) and kept[-1] in OBJECTS
 
 
 def _passive_subject(after: str) -> bool:
     """The concept is the subject of a passive verb (*before blockers are chosen*, *after
     blockers have been declared*): the clause says how it happens, wherever the clause stands."""
     words = _words(_CLAUSE.split(after)[0])[:4]
-    words = [w for w in words if w not in _ADVERBS]
-    if not words or words[0] not in _BE | _HAVE:
+    words = [w for w in words if w not in ADVERBS]
+    if not words or words[0] not in BE | HAVE:
         return False
     rest = words[1:]
-    if words[0] in _HAVE:
+    if words[0] in HAVE:
         if rest[:1] != ["been"]:
             return False
         rest = rest[1:]
-    return bool(rest) and _participle(rest[0]) and rest[0] not in _STATES
+    return bool(rest) and _participle(rest[0]) and rest[0] not in STATES
 
 
 def is_verb(text: str, start: int, end: int) -> bool:
@@ -378,8 +338,8 @@ def is_verb(text: str, start: int, end: int) -> bool:
     last = _words(text[start:end])[-1:] or [""]
     if last[0].endswith("ed"):
         return True
-    before = [w for w in _words(_CLAUSE.split(text[:start])[-1]) if w not in _ADVERBS][-1:]
-    return bool(before) and before[0] in _VERB_BEFORE
+    before = [w for w in _words(_CLAUSE.split(text[:start])[-1]) if w not in ADVERBS][-1:]
+    return bool(before) and before[0] in VERB_BEFORE
 
 
 def _opens(clause: str) -> bool:
@@ -387,7 +347,7 @@ def _opens(clause: str) -> bool:
     somehow blocks*: a name is the subject, the concept its verb)."""
     raw = _WORD.findall(clause)
     return all(
-        w.casefold().replace("’", "'") in _LEADERS | _ADVERBS or (k > 0 and w[:1].isupper())
+        w.casefold().replace("’", "'") in LEADERS | ADVERBS or (k > 0 and w[:1].isupper())
         for k, w in enumerate(raw)
     )
 
@@ -397,4 +357,4 @@ def _words(text: str) -> list[str]:
 
 
 def _participle(word: str) -> bool:
-    return word.endswith(("ed", "en")) or word in _IRREGULAR_PARTICIPLES
+    return word.endswith(("ed", "en")) or word in IRREGULAR_PARTICIPLES

@@ -36,6 +36,7 @@ from .wording import (
     distributed,
     function_words,
     ordinary_use,
+    permanent_forms,
     quoted_definition,
     split_by_determiner,
     symbol_mana,
@@ -549,6 +550,10 @@ def english_vocabulary(
         quoted = quoted_definition(rule.body)
         if quoted and 2 <= len(quoted.split()) <= 3:
             builder.add(quoted, (rule.number,), "defined", quoted)
+    for term in list(builder.terms.values()):
+        for form in permanent_forms(term.phrase):
+            if phrase_words(form, language) not in builder.terms:
+                builder.add(form, term.targets, "defined", term.concept, capital=term.capital)
     for phrase, concept in ALIASES.get(language, {}).items():
         builder.add(phrase, concepts.get(concept.casefold(), ()), "alias", concept)
     return Vocabulary(language, list(builder.terms.values()), concepts, frozenset(builder.exists))

@@ -158,3 +158,18 @@ def card_forms(name: str, actions: Collection[str] = ()) -> list[str]:
     if found["kind"].split()[0].casefold() in actions:
         return []
     return [f"{found['kind']} spell", f"{found['kind']} permanent"]
+
+
+# 110.4: the permanent types. A permanent of a kind that is a creature is a creature of that kind.
+_PERMANENT_TYPES = ("artifact", "creature", "enchantment", "land", "planeswalker", "battle")
+_OF_PERMANENTS = re.compile(r"^(?P<kind>[\w-]+(?: [\w-]+){0,2}) Permanents?$", re.IGNORECASE)
+
+
+def permanent_forms(phrase: str) -> list[str]:
+    """The names a kind of permanent has as each permanent type: a *face-down permanent* that
+    is a creature is a *face-down creature*, a *double-faced permanent* a *double-faced
+    creature* or *double-faced land* (110.4), and rulings name them so."""
+    found = _OF_PERMANENTS.match(phrase)
+    if not found or found["kind"].split()[-1].casefold() in ("and", "with", "or"):
+        return []
+    return [f"{found['kind']} {kind}" for kind in _PERMANENT_TYPES]
