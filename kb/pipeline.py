@@ -34,7 +34,7 @@ from kb.db import (
 from kb.errors import DatabaseError, KbError
 from kb.ingest import IngestReport, ProgressHook, ingest_paths
 from kb.models import Link
-from kb.relink import card_changes, relink_after_ingest
+from kb.relink import card_changes, relink_after_ingest, rules_documents_only
 
 if TYPE_CHECKING:
     from kb.export import ImportReport
@@ -126,8 +126,15 @@ def ingest(
                     # Card data alone changed, the learned rule titles did not, and the index
                     # was in step before: only the touched cards' and rulings' items can differ.
                     scoped = cards_only and index_was_in_step and not _titles_changed(terms)
+                    # Rules documents alone changed: the card and ruling items did not.
+                    rules_only = index_was_in_step and rules_documents_only(db, report)
                     _update_search_index(
-                        settings, db, changed, build_missing=True, scope=changes if scoped else None
+                        settings,
+                        db,
+                        changed,
+                        build_missing=True,
+                        scope=changes if scoped else None,
+                        rules_only=rules_only,
                     )
                 _keep_counts(db)
                 return report
@@ -250,6 +257,7 @@ def _update_search_index(
     *,
     build_missing: bool = False,
     scope: CardChanges | None = None,
+    rules_only: bool = False,
 ) -> None:
     """Keep the search index in step: reindex only what the changed documents hold.
 
@@ -263,7 +271,7 @@ def _update_search_index(
         return
     try:
         if scope is None:
-            update_index(db, settings.index_dir, changed)
+            update_index(db, settings.index_dir, changed, rules_only=rules_only)
         else:
             update_index(
                 db,

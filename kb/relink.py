@@ -105,6 +105,21 @@ def _new_editions(db: Database, report: IngestReport) -> list[int] | None:
     return sorted(ids | ({newest} if newest is not None else set()))
 
 
+def rules_documents_only(db: Database, report: IngestReport) -> bool:
+    """Whether the run loaded Comprehensive Rules documents (any language) and nothing else.
+
+    Such a run changes no card data: the card and ruling search items stay as they were
+    (the index update then builds the rules' items only).
+    """
+    if report.removed or not report.loaded:
+        return False
+    with db.session() as session:
+        formats = session.scalars(
+            select(Document.format).where(Document.path.in_(report.loaded))
+        ).all()
+    return len(formats) == len(report.loaded) and all(f == "comprules" for f in formats)
+
+
 def relink_editions(db: Database, editions: list[int]) -> dict[str, object]:
     """Rebuild only the links into these English editions (batched and resumable as above)."""
     from kb.links import build_links

@@ -58,12 +58,15 @@ def update_index(
     *,
     cards: Collection[int] | None = None,
     clarifications: Collection[int] | None = None,
+    rules_only: bool = False,
 ) -> IndexReport:
     """Rewrite only the items that changed (a full build if there is no index).
 
     ``cards`` and ``clarifications`` (ids, given together): only card data changed since the
     index was last in step, in these cards and clarifications and nothing else (the learned
     terms included); then only their items are rebuilt and compared.
+    ``rules_only``: only Comprehensive Rules documents changed since the index was last in
+    step; then only the rule, example and glossary items are rebuilt and compared.
     """
     from kb.search.indexer import update_index as update
 
@@ -72,7 +75,7 @@ def update_index(
         from kb.search.card_docs import CardScope
 
         scope = CardScope(frozenset(cards), frozenset(clarifications))
-    return update(db, index_dir, changed, scope)
+    return update(db, index_dir, changed, scope, rules_only)
 
 
 def index_in_step(index_dir: Path) -> IndexReport:

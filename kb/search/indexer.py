@@ -24,8 +24,8 @@ from typing import TYPE_CHECKING, Any
 
 from kb.errors import KbError
 from kb.search.learned import save_learned_terms
+from kb.search.rules_update import write_words
 from kb.search.schema import INDEX_NAME, SCHEMA_VERSION, build_schema
-from kb.search.spelling import vocabulary, write_vocabulary
 
 if TYPE_CHECKING:  # the database is only needed to build: searching must not import SQLAlchemy
     from kb.db import Database
@@ -187,7 +187,7 @@ def build_index(db: Database, index_dir: Path) -> IndexReport:
         writer.commit(optimize=True)
         ix.close()
         count = len(items)
-        write_vocabulary(staging, vocabulary(items))
+        write_words(staging, items)
         save_learned_terms(db, staging)
         _write_manifest(staging, count, default_scope(items))
     except BaseException:
@@ -255,12 +255,15 @@ def update_index(
     index_dir: Path,
     changed: Iterable[str] = (),
     scope: CardScope | None = None,
+    rules_only: bool = False,
 ) -> IndexReport:
     """Rewrite only the items that differ from the database; build afresh if there is no index.
 
     ``changed`` names the corpus documents an ingest loaded or removed (for the report).
     ``scope``: only card data changed, in these cards and clarifications, and the index was in
     step before; then only their items are built and compared (:mod:`kb.search.card_update`).
+    ``rules_only``: only Comprehensive Rules documents changed and the index was in step
+    before; then only the rules' items are built and compared (:mod:`kb.search.rules_update`).
     """
     from whoosh import index as whoosh_index
 
@@ -280,6 +283,10 @@ def update_index(
             from kb.search.card_update import apply_card_scope
 
             applied = apply_card_scope(db, ix, index_dir, scope)
+        elif rules_only:
+            from kb.search.rules_update import apply_rules_scope
+
+            applied = apply_rules_scope(db, ix, index_dir)
         if applied is None:
             applied = _apply(db, ix, index_dir)
         report.written, report.removed, report.items, rebuild = applied
@@ -344,7 +351,7 @@ def _apply(db: Database, ix: Any, index_dir: Path) -> tuple[int, int, int, bool]
         return len(changed), len(stale), len(expected), True
 
     write_changes(ix, stale, [expected[key] for key in changed])
-    write_vocabulary(index_dir, vocabulary(expected.values()))
+    write_words(index_dir, expected.values())
     return len(changed), len(stale), len(expected), False
 
 

@@ -30,6 +30,7 @@ from kb.models import (
 )
 
 from .align import CardText, KeywordMatcher, learn, normal_name
+from .titles import inventory_of, only_unmentioned_additions
 
 log = logging.getLogger(__name__)
 
@@ -65,12 +66,18 @@ def terms_current(session: Session) -> bool:
     return state is not None and state.inputs == inputs_digest(session)
 
 
-def keyword_rules(session: Session) -> tuple[dict[str, tuple[str, str]], set[str]]:
-    """Titles of 701.x/702.x, newest English edition: {folded title: (rule, title)}, actions."""
+def keyword_rules(
+    session: Session, *, older: int = 0
+) -> tuple[dict[str, tuple[str, str]], set[str]]:
+    """Titles of 701.x/702.x, newest English edition: {folded title: (rule, title)}, actions.
+
+    ``older``: of the edition that many editions before the newest instead.
+    """
     edition = session.scalar(
         select(Edition.id)
         .where(Edition.kind == "comprules", Edition.language == "en")
         .order_by(Edition.effective_date.desc())
+        .offset(older)
         .limit(1)
     )
     if edition is None:
@@ -140,21 +147,18 @@ def rebuild_terms(session: Session, *, reuse: bool = False) -> dict[str, Any]:
     carried: set[str] = set()
     for keywords in session.scalars(select(Card.keywords)):
         carried.update(k for k in keywords or () if isinstance(k, str))
-    inventory = {name: True for name in sorted(carried)}
-    by_fold = {name.casefold() for name in carried}
-    for folded, (_, title) in rules.items():
-        if folded not in by_fold:
-            inventory[title] = False
+    inventory = inventory_of(rules, carried)
     texts = {language: card_texts(session, language) for language in LANGUAGES}
-    learnt_from = _learning_digest(rules, actions, inventory, texts)
+    payload = _texts_payload(texts)
+    learnt_from = _learning_digest(rules, actions, inventory, payload)
     before, titles = list_terms(session), _rule_titles(session)
     state = session.get(DerivedState, LEARNT_STAGE)
+    counts: dict[str, Any] = {
+        lang: sum(t["language"] == lang for t in before) for lang in LANGUAGES
+    }
     if reuse and state is not None and state.inputs == learnt_from:
         _mark(session, STAGE, inputs_digest(session))
         session.flush()
-        counts: dict[str, Any] = {
-            lang: sum(t["language"] == lang for t in before) for lang in LANGUAGES
-        }
         log.info("keyword terms kept: the cards they are learned from are unchanged")
         return {
             **counts,
@@ -163,6 +167,31 @@ def rebuild_terms(session: Session, *, reuse: bool = False) -> dict[str, Any]:
             "titles_changed": False,
             "seconds": 0.0,
         }
+    if reuse and state is not None:
+        previous, previous_actions = keyword_rules(session, older=1)
+        previous_inventory = inventory_of(previous, carried)
+        if state.inputs == _learning_digest(
+            previous, previous_actions, previous_inventory, payload
+        ) and only_unmentioned_additions(
+            (previous_inventory, previous_actions), (inventory, actions), texts
+        ):
+            # Learned from the edition before, whose titles this one only adds to: the same
+            # terms, their rule numbers those of the newest edition (kb.terminology.titles).
+            for term in session.scalars(select(CardTerm)):
+                number = rules.get(term.keyword.casefold(), (None, ""))[0]
+                if term.rule != number:
+                    term.rule = number
+            _mark(session, STAGE, inputs_digest(session))
+            _mark(session, LEARNT_STAGE, learnt_from)
+            session.flush()
+            log.info("keyword terms kept: the new edition's titles name no card's keyword")
+            return {
+                **counts,
+                "relearned": False,
+                "changed": list_terms(session) != before,
+                "titles_changed": _rule_titles(session) != titles,
+                "seconds": round(time.perf_counter() - started, 1),
+            }
     matcher = KeywordMatcher(inventory, actions)
     session.execute(delete(CardTerm))
     counts = {}
@@ -222,20 +251,28 @@ def _rule_titles(session: Session) -> dict[str, dict[str, str]]:
     return {language: rule_terms(session, numbers, language) for language in LANGUAGES}
 
 
+def _texts_payload(texts: dict[str, list[CardText]]) -> bytes:
+    """The cards' part of :func:`_learning_digest` (made once for two digests)."""
+    parts: list[bytes] = []
+    for language in LANGUAGES:
+        parts.append(f"\n{language}\n".encode())
+        for card in texts[language]:
+            parts.append(repr(tuple(vars(card).values())).encode())
+            parts.append(b"\n")
+    return b"".join(parts)
+
+
 def _learning_digest(
     rules: dict[str, tuple[str, str]],
     actions: set[str],
     inventory: dict[str, bool],
-    texts: dict[str, list[CardText]],
+    payload: bytes,
 ) -> str:
-    """Digest of everything :func:`learn` reads, in the order it reads it."""
+    """Digest of everything :func:`learn` reads, in the order it reads it (``payload``: the
+    cards' texts, :func:`_texts_payload`)."""
     digest = hashlib.sha256()
     digest.update(repr((sorted(rules.items()), sorted(actions), list(inventory.items()))).encode())
-    for language in LANGUAGES:
-        digest.update(f"\n{language}\n".encode())
-        for card in texts[language]:
-            digest.update(repr(tuple(vars(card).values())).encode())
-            digest.update(b"\n")
+    digest.update(payload)
     return digest.hexdigest()
 
 
