@@ -28,6 +28,8 @@ class LazyPriors:
         self._table = table
         self._known: dict[int, float] = {}
         self._lock = threading.Lock()  # the column reader reads a file shared by the threads
+        # A type the table does not name counts 1 (pruning bounds a score by this).
+        self.highest = max(1.0, *table.values())
 
     def __len__(self) -> int:
         return self._count
@@ -100,8 +102,25 @@ class Readers:
         self.engine = (
             TermEngine(self.searcher, snapshot.blocks, snapshot.shared) if term_engine else None
         )
+        self._weighted: list[tuple[Any, Searcher]] = []
+
+    def weighted(self, priors: Any) -> Searcher:
+        """A searcher whose BM25F scores are multiplied by ``priors`` (Whoosh's public path of a
+        some-of-the-words pass: the prior counts before the best are chosen)."""
+        if priors is self.searcher.weighting.priors:
+            return self.searcher
+        for known, searcher in self._weighted:
+            if known is priors:
+                return searcher
+        searcher = Searcher(
+            self.searcher.reader(), weighting=PriorWeighting(priors), closereader=False
+        )
+        self._weighted.append((priors, searcher))
+        return searcher
 
     def close(self) -> None:
+        for _, searcher in self._weighted:
+            searcher.close()
         self.plain.close()
         self.searcher.close()
 

@@ -522,24 +522,28 @@ class SearchIndex:
         """The best documents holding only some of the words (not in ``seen``), prior applied.
 
         Any word matches here, so matches can be thousands: they are ranked by plain BM25F (with
-        Whoosh's bonus for each further word), then the type prior reorders the best few.
+        Whoosh's bonus for each further word) times the type prior, over all of them. (Applying
+        the prior to the best few of plain BM25F only let the many cards and rulings of a full
+        history crowd out the rules before the prior could count.)
         """
-        limit = 3 * (wanted + len(seen)) + 10
+        limit = wanted + len(seen)
+        priors = priors if priors is not None else self.searcher.weighting.priors
         plan = plan_tree(tree) if self._engine is not None else None
         results = None
         if plan is not None:
             results = self._engine.rank(
-                plan, limit=limit, allowed=filt, weighting=self._plain.weighting
+                plan, limit=limit, allowed=filt, priors=priors, weighting=self._plain.weighting
             )
-        if results is None:  # Whoosh skips the blocks that cannot reach the top
+        if results is None:  # Whoosh applies the prior as a final step (no block skipping)
             q = to_query(tree)
             results = bounded_search(
-                self._plain, q, limit=limit, filter=as_set(filt), terms=True, optimize=True
+                self._thread_readers().weighted(priors),
+                q,
+                limit=limit,
+                filter=as_set(filt),
+                terms=True,
             )
-        priors = priors if priors is not None else self.searcher.weighting.priors
         kept = [h for h in results if h.docnum not in seen]
-        for hit in kept:
-            hit.score = hit.score * priors[hit.docnum]
         return sorted(kept, key=lambda h: (-h.score, h.docnum))[:wanted]
 
     def _keyword_rule_first(
