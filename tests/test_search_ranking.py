@@ -102,3 +102,38 @@ def test_a_question_weighs_the_type_prior_before_choosing_its_best(
     with SearchIndex(poison, term_engine=term_engine) as index:
         results = index.search(question, lang="en")["results"]
     assert results[0]["number"] == "704.5c", [r["title"] for r in results]
+
+
+@pytest.fixture(scope="module")
+def circles(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The rule "Protection", a long text, and thirty short cards named "Circle of Protection"
+    that BM25 ranks before it: more than the first pass looks at for the named rule."""
+    subrules = " ".join(
+        f"Protection from {quality} means the permanent can't be blocked, enchanted, equipped,"
+        f" fortified or targeted by anything {quality}, and damage from such sources is prevented."
+        for quality in ("white", "blue", "black", "red", "green", "artifacts")
+    )
+    items = [
+        rule("702.16", "Protection", subrules),
+        rule("702.16a", "Protection", subrules),
+        *(card("Circle of Protection", "Prevent damage.", key=f"c{n}") for n in range(30)),
+    ]
+    with pytest.MonkeyPatch.context() as patch:
+        return build(tmp_path_factory.mktemp("circles") / "index", items, patch)
+
+
+@pytest.mark.parametrize("lang", ["en", None])
+def test_the_named_rule_comes_first_when_many_cards_share_its_name(
+    circles: Path, lang: str | None
+) -> None:
+    """ "protection" names rule 702.16: it comes first, then its subrule, even when more cards
+    than the first hits looked at (naming.DEPTH) hold the word in their names."""
+    from kb.search.naming import DEPTH
+
+    with SearchIndex(circles) as index:
+        first = index.rank("protection", lang=lang, limit=DEPTH)
+        assert all(hit["type"] == "card" for hit in first)  # the rule is below the first hits
+        response = index.search("protection", lang=lang)
+    shown = [(r["type"], r.get("number")) for r in response["results"]]
+    assert shown[:2] == [("rule", "702.16"), ("rule", "702.16a")], shown
+    assert response["total"] == 32

@@ -112,9 +112,19 @@ def promote_named(schema: Any, hits: list[Any], text: str, context: QueryContext
     tie). When no rule title names them as well as a glossary term does, the rule that glossary
     entry sends to ("Timestamp Order … See rule 613.7") is the named one, if it was found.
     """
+    lead = named_lead(schema, hits, text, context)
+    if not lead:
+        return hits
+    chosen = {id(h) for h in lead}
+    return lead + [h for h in hits if id(h) not in chosen]
+
+
+def named_lead(schema: Any, hits: list[Any], text: str, context: QueryContext) -> list[Any]:
+    """The rule the words name, its subrules and glossary entries among the hits, in the order
+    :func:`promote_named` puts them first; empty when no rule is named."""
     words = word_terms(schema, text, context)
     if not words:
-        return hits
+        return []
     named, named_words = None, (0, 0)
     glossary: list[Any] = []
     sent_to, sent_words = None, (0, 0)
@@ -137,7 +147,7 @@ def promote_named(schema: Any, hits: list[Any], text: str, context: QueryContext
         if rule is not None:
             named = rule
     if named is None:
-        return hits
+        return []
     number = named.get("number") or ""
 
     def is_subrule(hit: Any) -> bool:
@@ -151,6 +161,4 @@ def promote_named(schema: Any, hits: list[Any], text: str, context: QueryContext
         )
 
     subrules = [h for h in hits if h is not named and is_subrule(h)]
-    first = [named, *subrules, *glossary]
-    chosen = {id(h) for h in first}
-    return first + [h for h in hits if id(h) not in chosen]
+    return [named, *subrules, *glossary]

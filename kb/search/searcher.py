@@ -27,7 +27,7 @@ from kb.search.lang import learned_language, learned_rule
 from kb.search.learned import load_learned_terms
 from kb.search.limits import bounded_search
 from kb.search.naming import DEPTH as NAMED_DEPTH
-from kb.search.naming import english_terms, promote_named
+from kb.search.naming import english_terms, named_lead
 from kb.search.plain import NULL, QUERY, parse, plain_tree, to_query
 from kb.search.plan import plan_tree
 from kb.search.query import (
@@ -389,14 +389,15 @@ class SearchIndex:
 
     def _first_pass(
         self, text: str, context: QueryContext, types: list[str] | None, limit: int
-    ) -> tuple[Any, Any]:
+    ) -> tuple[Any, Any, Any]:
+        """The filter, the ranking and the query tree of every word required."""
         tree = self._tree(text, context)
         if tree is NULL:
             if not context.filters:
                 raise QueryError(f"{text!r} holds only common words: nothing to search for")
             tree = (QUERY, wq.Every())
         filt = self._filter(context, types)
-        return filt, self._run(tree, limit, filt)
+        return filt, self._run(tree, limit, filt), tree
 
     def _tree(self, text: str, context: QueryContext, relaxed: bool = False) -> Any:
         """The query as a tree (:mod:`kb.search.plain`): plain words, or the parser's query."""
@@ -415,12 +416,19 @@ class SearchIndex:
         response: dict[str, Any],
         question: bool = False,
     ) -> None:
-        filt, results = self._first_pass(text, context, types, max(limit, NAMED_DEPTH))
-        hits = promote_named(self.schema, list(results), text, context)[:limit]
-        response["total"] = len(results)
+        filt, results, tree = self._first_pass(text, context, types, max(limit, NAMED_DEPTH))
         # A question of fewer words than QUESTION_WORDS once its stop words are left out
         # ("¿cuándo se puede lanzar un conjuro?") is ranked as other words are.
         question = question and len(context.words) >= QUESTION_WORDS
+        hits = list(results)
+        lead = named_lead(self.schema, hits, text, context)
+        if not lead and not question and len(results) > len(hits):
+            lead = self._named_below(tree, text, context, types)
+        if lead:
+            chosen = {h.docnum for h in lead}
+            hits = lead + [h for h in hits if h.docnum not in chosen]
+        hits = hits[:limit]
+        response["total"] = len(results)
         some_words: list[int] = []
         if question:
             # A question: the answer seldom holds every word of it (a ruling that does is long
@@ -455,6 +463,22 @@ class SearchIndex:
                 context.words,
                 context.lang,
             )
+
+    def _named_below(
+        self, tree: Any, text: str, context: QueryContext, types: list[str] | None
+    ) -> list[Any]:
+        """The rule the words name (then its subrules and glossary entries) when it is not among
+        the first hits: the best rules and glossary entries holding every word, looked at apart.
+
+        At full history some 30,000 cards share the words of a rule's title ("protection": the
+        Circles and Runes of Protection, short texts whose title is the word); BM25 puts them
+        before the rule, whose text is only its title among its subrules' words.
+        """
+        named = [t for t in ("rule", "glossary") if not types or t in types]
+        if not named or not context.words:
+            return []
+        ranked = self._run(tree, NAMED_DEPTH, self._filter(context, named))
+        return named_lead(self.schema, list(ranked), text, context)
 
     def _question_hits(
         self, text: str, context: QueryContext, filt: Any, limit: int
