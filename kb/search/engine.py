@@ -241,7 +241,14 @@ class TermEngine(Scoring):
         elif priors is None:
             ranked = list(zip(map(neg, scores.values()), scores, strict=True))
         elif len(priors) >= self.doc_count_all:
-            ranked = [(-(s * priors[d]), d) for d, s in scores.items()]
+            many = getattr(priors, "many", None)
+            if many is not None:  # the priors of all the documents in one call
+                ranked = [
+                    (-(s * p), d)
+                    for (d, s), p in zip(scores.items(), many(scores.keys()), strict=True)
+                ]
+            else:
+                ranked = [(-(s * priors[d]), d) for d, s in scores.items()]
         else:
             count = len(priors)
             ranked = [(-(s * priors[d] if d < count else s), d) for d, s in scores.items()]

@@ -6,7 +6,8 @@ generation of the index: the type priors they score with, the term engine's tabl
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Collection, KeysView
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,6 +34,20 @@ class LazyPriors:
 
     def __len__(self) -> int:
         return self._count
+
+    def many(self, docs: Collection[int]) -> list[float]:
+        """The priors of ``docs``, in their order: one call for thousands of candidates (a
+        question's), not one each."""
+        known = self._known
+        missing = docs - known.keys() if isinstance(docs, AbstractSet | KeysView) else None
+        if missing is None:
+            missing = {d for d in docs if d not in known}
+        if missing:
+            with self._lock:
+                table, types = self._table, self._types
+                for docnum in missing:
+                    known[docnum] = table.get(types[docnum], 1.0)
+        return list(map(known.__getitem__, docs))
 
     def __getitem__(self, docnum: int) -> float:
         prior = self._known.get(docnum)
