@@ -10,6 +10,7 @@ included): "ring tempts you" names 701.54 "The Ring Tempts You", "contact mortel
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from kb.search.analysis import analyze
@@ -119,9 +120,24 @@ def promote_named(schema: Any, hits: list[Any], text: str, context: QueryContext
     return lead + [h for h in hits if id(h) not in chosen]
 
 
-def named_lead(schema: Any, hits: list[Any], text: str, context: QueryContext) -> list[Any]:
+def stored_type(hit: Any) -> str:
+    """A hit's type, from its stored fields."""
+    return str(hit["type"])
+
+
+def named_lead(
+    schema: Any,
+    hits: list[Any],
+    text: str,
+    context: QueryContext,
+    kind_of: Callable[[Any], str] = stored_type,
+) -> list[Any]:
     """The rule the words name, its subrules and glossary entries among the hits, in the order
-    :func:`promote_named` puts them first; empty when no rule is named."""
+    :func:`promote_named` puts them first; empty when no rule is named.
+
+    ``kind_of``: a hit's type (a searcher reads it from the type column, so that the cards and
+    rulings among the hits are not unpickled for it).
+    """
     words = word_terms(schema, text, context)
     if not words:
         return []
@@ -129,7 +145,7 @@ def named_lead(schema: Any, hits: list[Any], text: str, context: QueryContext) -
     glossary: list[Any] = []
     sent_to, sent_words = None, (0, 0)
     for hit in hits:
-        kind = hit["type"]
+        kind = kind_of(hit)
         if kind not in ("rule", "glossary"):
             continue
         count = naming_words(schema, hit, words, context.lang)
@@ -143,7 +159,7 @@ def named_lead(schema: Any, hits: list[Any], text: str, context: QueryContext) -
         elif count > named_words:
             named, named_words = hit, count
     if sent_to is not None and sent_words > named_words:
-        rule = next((h for h in hits if h["type"] == "rule" and h.get("number") == sent_to), None)
+        rule = next((h for h in hits if kind_of(h) == "rule" and h.get("number") == sent_to), None)
         if rule is not None:
             named = rule
     if named is None:
@@ -151,10 +167,11 @@ def named_lead(schema: Any, hits: list[Any], text: str, context: QueryContext) -
     number = named.get("number") or ""
 
     def is_subrule(hit: Any) -> bool:
+        if kind_of(hit) != "rule":
+            return False
         other = hit.get("number") or ""
         return (
-            hit["type"] == "rule"
-            and other.startswith(number)
+            other.startswith(number)
             and len(other) > len(number)
             and (other[len(number)].isalpha() or other[len(number)] == ".")
             and newest_edition(named) in str(hit.get("edition") or "").split()

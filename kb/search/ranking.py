@@ -193,7 +193,8 @@ class Ranker(RuleJumps):
         # ("¿cuándo se puede lanzar un conjuro?") is ranked as other words are.
         question = question and len(context.words) >= QUESTION_WORDS
         hits = list(results)
-        lead = named_lead(self.schema, hits, text, context)
+        kind_of = self._state.priors(self.searcher).kind
+        lead = named_lead(self.schema, hits, text, context, kind_of)
         if not lead and not question and len(results) > len(hits):
             lead = self._named_below(tree, text, context, types)
         if lead:
@@ -250,7 +251,8 @@ class Ranker(RuleJumps):
         if not named or not context.words:
             return []
         ranked = self._run(tree, NAMED_DEPTH, self._filter(context, named))
-        return named_lead(self.schema, list(ranked), text, context)
+        kind_of = self._state.priors(self.searcher).kind
+        return named_lead(self.schema, list(ranked), text, context, kind_of)
 
     def _question_hits(
         self, text: str, context: QueryContext, filt: Any, limit: int
@@ -278,7 +280,8 @@ class Ranker(RuleJumps):
         priors = self._state.question_priors(self.searcher)
         best = self._best_partial(every, limit + QUESTION_SPARE, within, set(), priors)
         terms = english_terms(self.schema, text, context)
-        return question_order(best, limit, terms, self.schema[text_field("en")].analyzer)
+        english = self.schema[text_field("en")].analyzer
+        return question_order(best, limit, terms, english, self._state.priors(self.searcher).kind)
 
     def _matching(self, tree: Any, filt: Any) -> set[int]:
         """The documents matching a tree among the filter's, unscored."""

@@ -49,6 +49,11 @@ class LazyPriors:
                     known[docnum] = table.get(types[docnum], 1.0)
         return list(map(known.__getitem__, docs))
 
+    def kind(self, hit: Any) -> str:
+        """A hit's type, read from the type column (its stored fields are left unread)."""
+        with self._lock:
+            return str(self._types[hit.docnum])
+
     def __getitem__(self, docnum: int) -> float:
         prior = self._known.get(docnum)
         if prior is None:
