@@ -51,10 +51,15 @@ def word_terms(schema: Any, text: str, context: QueryContext) -> list[dict[str, 
     return found
 
 
-def english_terms(schema: Any, text: str, context: QueryContext) -> set[str]:
-    """The English index terms a query's words were searched as (the bridge's included)."""
+def english_terms(
+    schema: Any, text: str, context: QueryContext, words: list[dict[str, set[str]]] | None = None
+) -> set[str]:
+    """The English index terms a query's words were searched as (the bridge's included);
+    ``words``: :func:`word_terms` of them, when the caller has it."""
     english = text_field("en")
-    return {term for word in word_terms(schema, text, context) for term in word.get(english, ())}
+    if words is None:
+        words = word_terms(schema, text, context)
+    return {term for word in words for term in word.get(english, ())}
 
 
 def names(schema: Any, hit: Any, words: list[dict[str, set[str]]], lang: str) -> bool:
@@ -131,14 +136,17 @@ def named_lead(
     text: str,
     context: QueryContext,
     kind_of: Callable[[Any], str] = stored_type,
+    words: list[dict[str, set[str]]] | None = None,
 ) -> list[Any]:
     """The rule the words name, its subrules and glossary entries among the hits, in the order
     :func:`promote_named` puts them first; empty when no rule is named.
 
     ``kind_of``: a hit's type (a searcher reads it from the type column, so that the cards and
-    rulings among the hits are not unpickled for it).
+    rulings among the hits are not unpickled for it); ``words``: :func:`word_terms` of the
+    text, when the caller has it.
     """
-    words = word_terms(schema, text, context)
+    if words is None:
+        words = word_terms(schema, text, context)
     if not words:
         return []
     named, named_words = None, (0, 0)

@@ -19,7 +19,7 @@ from kb.search.jumps import RuleJumps
 from kb.search.lang import learned_language
 from kb.search.limits import bounded_search
 from kb.search.naming import DEPTH as NAMED_DEPTH
-from kb.search.naming import english_terms, named_lead
+from kb.search.naming import english_terms, named_lead, word_terms
 from kb.search.plain import NULL, QUERY, plain_tree, to_query
 from kb.search.plan import plan_tree
 from kb.search.query import (
@@ -194,9 +194,10 @@ class Ranker(RuleJumps):
         question = question and len(context.words) >= QUESTION_WORDS
         hits = list(results)
         kind_of = self._state.priors(self.searcher).kind
-        lead = named_lead(self.schema, hits, text, context, kind_of)
+        words = word_terms(self.schema, text, context)  # each word's terms, worked out once
+        lead = named_lead(self.schema, hits, text, context, kind_of, words)
         if not lead and not question and len(results) > len(hits):
-            lead = self._named_below(tree, text, context, types)
+            lead = self._named_below(tree, text, context, types, words)
         if lead:
             chosen = {h.docnum for h in lead}
             hits = lead + [h for h in hits if h.docnum not in chosen]
@@ -207,7 +208,7 @@ class Ranker(RuleJumps):
             # A question: the answer seldom holds every word of it (a ruling that does is long
             # and says little); rank by the words it holds, the rarer counting more.
             strict = {h.docnum for h in hits}
-            answers = self._question_hits(text, context, filt, limit)
+            answers = self._question_hits(text, context, filt, limit, words)
             if answers is not None:
                 hits = answers
                 some_words = [i for i, h in enumerate(hits) if h.docnum not in strict]
@@ -238,7 +239,12 @@ class Ranker(RuleJumps):
             )
 
     def _named_below(
-        self, tree: Any, text: str, context: QueryContext, types: list[str] | None
+        self,
+        tree: Any,
+        text: str,
+        context: QueryContext,
+        types: list[str] | None,
+        words: list[dict[str, set[str]]],
     ) -> list[Any]:
         """The rule the words name (then its subrules and glossary entries) when it is not among
         the first hits: the best rules and glossary entries holding every word, looked at apart.
@@ -252,10 +258,15 @@ class Ranker(RuleJumps):
             return []
         ranked = self._run(tree, NAMED_DEPTH, self._filter(context, named))
         kind_of = self._state.priors(self.searcher).kind
-        return named_lead(self.schema, list(ranked), text, context, kind_of)
+        return named_lead(self.schema, list(ranked), text, context, kind_of, words)
 
     def _question_hits(
-        self, text: str, context: QueryContext, filt: Any, limit: int
+        self,
+        text: str,
+        context: QueryContext,
+        filt: Any,
+        limit: int,
+        words: list[dict[str, set[str]]] | None = None,
     ) -> list[Any] | None:
         """The best answers to a question: documents holding one of its rarer words, scored by
         all of its words (None when it has no word to search).
@@ -279,7 +290,7 @@ class Ranker(RuleJumps):
                 within = DocSet(holding)
         priors = self._state.question_priors(self.searcher)
         best = self._best_partial(every, limit + QUESTION_SPARE, within, set(), priors)
-        terms = english_terms(self.schema, text, context)
+        terms = english_terms(self.schema, text, context, words)
         english = self.schema[text_field("en")].analyzer
         return question_order(best, limit, terms, english, self._state.priors(self.searcher).kind)
 
