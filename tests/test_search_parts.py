@@ -189,9 +189,20 @@ class _Priors(list):  # type: ignore[type-arg]
     """Priors by document number that know their highest value (as LazyPriors do)."""
 
     highest = 1.0
+    lowest = 0.4
 
 
-def test_with_priors_the_weakest_words_documents_are_counted_not_scored(twins: Any) -> None:
+class _ManyPriors(_Priors):
+    """Priors read many at a time too (as LazyPriors are)."""
+
+    def many(self, docs: Any) -> list[float]:
+        return [self[d] for d in docs]
+
+
+@pytest.mark.parametrize("kind", [_Priors, _ManyPriors])
+def test_with_priors_the_weakest_words_documents_are_counted_not_scored(
+    twins: Any, kind: Any
+) -> None:
     """With type priors (a question's: cards 0.4, rules 1), pruning compares scores times the
     priors, and bounds times the highest prior: the best few are those of scoring every match
     and applying the priors, and some documents are still left unscored."""
@@ -203,7 +214,7 @@ def test_with_priors_the_weakest_words_documents_are_counted_not_scored(twins: A
     with ours.searcher(weighting=BM25F()) as searcher:
         engine = TermEngine(searcher)
         engine._searches = WARM_AFTER + 1
-        priors = _Priors(rng.choice([0.4, 0.6, 1.0]) for _ in range(searcher.doc_count_all()))
+        priors = kind(rng.choice([0.4, 0.6, 1.0]) for _ in range(searcher.doc_count_all()))
         for _ in range(16):
             words = rng.sample(engine_tests.WORDS[:12], 2) + rng.sample(engine_tests.WORDS[12:], 2)
             q = wq.Or(

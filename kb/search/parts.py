@@ -203,6 +203,9 @@ def _contenders(
         count = len(priors)
         scores = {d: s * priors[d] if d < count else s for d, s in scores.items()}
     floor = heapq.nlargest(limit, scores.values())[-1]  # the worst of the best ``limit``
+    if priors is not None:
+        bounded = (order, tops, counts, ceiling)
+        return _contenders_by_prior(plan, chosen, bounded, first, floor, priors)
     most, terms, weak = 0.0, 0, 0
     for i in reversed(order):  # the weakest clauses first
         top, held = most + tops[i], terms + len(chosen[i][1])
@@ -213,6 +216,48 @@ def _contenders(
     if not weak:
         return docs
     return first.union(*(chosen[i][0] for i in order[: len(order) - weak]))
+
+
+def _contenders_by_prior(
+    plan: Plan,
+    chosen: Chosen,
+    bounded: tuple[list[int], list[float], list[int], float],
+    first: set[int],
+    floor: float,
+    priors: Priors,
+) -> set[int]:
+    """:func:`_contenders` with priors: a document holding only the ``m`` weakest clauses
+    scores at most their bound times its own prior. A question's weakest words are on many
+    cards (prior 0.4): those are counted, not scored, while a rule holding the same words is
+    scored (one bound times the highest prior would keep them all).
+    """
+    scale = plan.scale
+    assert scale is not None
+    order, tops, counts, ceiling = bounded  # the clauses strongest first, their most, …
+    bounds: list[float] = []  # bounds[m - 1]: the most of a document of the m weakest clauses
+    most, terms = 0.0, 0
+    for i in reversed(order):
+        most, terms = most + tops[i], terms + len(chosen[i][1])
+        bound = max((most + (terms - 1) / (c - scale) ** 2) * ((c - 1) / c) for c in counts)
+        bounds.append(bound + abs(bound) * MARGIN + 1e-12)
+    lowest = getattr(priors, "lowest", 0.0)
+    count = len(priors)
+    kept, seen = set(first), set(first)
+    for j, i in enumerate(order):  # the strongest clause of each document decides its bound
+        new = chosen[i][0] - seen
+        if not new:
+            continue
+        seen |= new
+        bound = bounds[len(order) - j - 1]
+        if lowest > 0 and bound * lowest >= floor:
+            kept |= new  # even the lowest prior may reach the best
+        elif bound < 0 or bound * ceiling >= floor:  # each document by its own prior
+            many = getattr(priors, "many", None)
+            if many is not None and max(new) < count:
+                kept.update(d for d, p in zip(new, many(new), strict=True) if bound * p >= floor)
+            else:
+                kept.update(d for d in new if bound * (priors[d] if d < count else 1.0) >= floor)
+    return kept
 
 
 def _held(

@@ -31,6 +31,7 @@ class LazyPriors:
         self._lock = threading.Lock()  # the column reader reads a file shared by the threads
         # A type the table does not name counts 1 (pruning bounds a score by this).
         self.highest = max(1.0, *table.values())
+        self.lowest = min(1.0, *table.values())
 
     def __len__(self) -> int:
         return self._count
