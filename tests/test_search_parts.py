@@ -183,3 +183,61 @@ def test_the_weakest_words_documents_are_counted_not_scored(twins: Any) -> None:
                     assert sorted((-s, d) for d, s in some.items())[:limit] == best
                     pruned += len(some) < total
     assert pruned > 10  # documents were left unscored
+
+
+class _Priors(list):  # type: ignore[type-arg]
+    """Priors by document number that know their highest value (as LazyPriors do)."""
+
+    highest = 1.0
+    lowest = 0.4
+
+
+class _ManyPriors(_Priors):
+    """Priors read many at a time too (as LazyPriors are)."""
+
+    def many(self, docs: Any) -> list[float]:
+        return [self[d] for d in docs]
+
+
+@pytest.mark.parametrize("kind", [_Priors, _ManyPriors])
+def test_with_priors_the_weakest_words_documents_are_counted_not_scored(
+    twins: Any, kind: Any
+) -> None:
+    """With type priors (a question's: cards 0.4, rules 1), pruning compares scores times the
+    priors, and bounds times the highest prior: the best few are those of scoring every match
+    and applying the priors, and some documents are still left unscored."""
+    from kb.search import parts
+
+    ours, _ = twins
+    rng = random.Random(5)
+    pruned = 0
+    with ours.searcher(weighting=BM25F()) as searcher:
+        engine = TermEngine(searcher)
+        engine._searches = WARM_AFTER + 1
+        priors = kind(rng.choice([0.4, 0.6, 1.0]) for _ in range(searcher.doc_count_all()))
+        for _ in range(16):
+            words = rng.sample(engine_tests.WORDS[:12], 2) + rng.sample(engine_tests.WORDS[12:], 2)
+            q = wq.Or(
+                [_t(rng.choice(["en", "fr"]), w, rng.choice([1.0, 0.5, 1.7])) for w in words],
+                scale=0.9,
+            )
+            for allowed in _filters(ours)[:2]:
+                for limit in (1, 4, 10, 20):
+                    plan = plan_query(q)
+                    assert plan is not None
+                    engine._look_up(plan, searcher.weighting)
+                    scores, total = parts.scored_by_parts(engine, plan, allowed, engine.parts)
+                    best = sorted((-(s * priors[d]), d) for d, s in scores.items())[:limit]
+                    some, counted = parts.scored_by_parts(
+                        engine, plan, allowed, engine.parts, limit, priors
+                    )
+                    assert counted == total == len(scores)
+                    assert all(some[d] == scores[d] for d in some)
+                    assert sorted((-(s * priors[d]), d) for d, s in some.items())[:limit] == best
+                    pruned += len(some) < total
+                    fresh = plan_query(q)  # a plan is searched once (its clauses keep the docs)
+                    assert fresh is not None
+                    ranking = engine.rank(fresh, limit=limit, allowed=allowed, priors=priors)
+                    assert ranking is not None
+                    assert [(-h.score, h.docnum) for h in ranking] == best
+    assert pruned > 10

@@ -216,9 +216,18 @@ class TermEngine(Scoring):
         self._look_up(plan, weighting)
         if self._loaded and self.parts_kept and by_parts(plan):
             # The some-of-the-words pass, warm: from each term's part of the scores, kept.
-            # Without priors, only the documents that may be among the best are scored.
-            wanted = limit if priors is None else None
-            scores, total = scored_by_parts(self, plan, allowed, self.parts, wanted)
+            # Only the documents that may be among the best are scored: without priors, or
+            # with priors that know their highest value.
+            bounded = priors is None or hasattr(priors, "highest")
+            wanted = limit if bounded else None
+            scores, total = scored_by_parts(
+                self,
+                plan,
+                allowed,
+                self.parts,
+                wanted,
+                priors,  # type: ignore[arg-type]
+            )
             docs: AbstractSet[int] = scores.keys()
         else:
             docs = self._match(plan, allowed)
@@ -232,7 +241,14 @@ class TermEngine(Scoring):
         elif priors is None:
             ranked = list(zip(map(neg, scores.values()), scores, strict=True))
         elif len(priors) >= self.doc_count_all:
-            ranked = [(-(s * priors[d]), d) for d, s in scores.items()]
+            many = getattr(priors, "many", None)
+            if many is not None:  # the priors of all the documents in one call
+                ranked = [
+                    (-(s * p), d)
+                    for (d, s), p in zip(scores.items(), many(scores.keys()), strict=True)
+                ]
+            else:
+                ranked = [(-(s * priors[d]), d) for d, s in scores.items()]
         else:
             count = len(priors)
             ranked = [(-(s * priors[d] if d < count else s), d) for d, s in scores.items()]

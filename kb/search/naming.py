@@ -10,6 +10,7 @@ included): "ring tempts you" names 701.54 "The Ring Tempts You", "contact mortel
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from kb.search.analysis import analyze
@@ -50,10 +51,15 @@ def word_terms(schema: Any, text: str, context: QueryContext) -> list[dict[str, 
     return found
 
 
-def english_terms(schema: Any, text: str, context: QueryContext) -> set[str]:
-    """The English index terms a query's words were searched as (the bridge's included)."""
+def english_terms(
+    schema: Any, text: str, context: QueryContext, words: list[dict[str, set[str]]] | None = None
+) -> set[str]:
+    """The English index terms a query's words were searched as (the bridge's included);
+    ``words``: :func:`word_terms` of them, when the caller has it."""
     english = text_field("en")
-    return {term for word in word_terms(schema, text, context) for term in word.get(english, ())}
+    if words is None:
+        words = word_terms(schema, text, context)
+    return {term for word in words for term in word.get(english, ())}
 
 
 def names(schema: Any, hit: Any, words: list[dict[str, set[str]]], lang: str) -> bool:
@@ -112,14 +118,42 @@ def promote_named(schema: Any, hits: list[Any], text: str, context: QueryContext
     tie). When no rule title names them as well as a glossary term does, the rule that glossary
     entry sends to ("Timestamp Order … See rule 613.7") is the named one, if it was found.
     """
-    words = word_terms(schema, text, context)
-    if not words:
+    lead = named_lead(schema, hits, text, context)
+    if not lead:
         return hits
+    chosen = {id(h) for h in lead}
+    return lead + [h for h in hits if id(h) not in chosen]
+
+
+def stored_type(hit: Any) -> str:
+    """A hit's type, from its stored fields."""
+    return str(hit["type"])
+
+
+def named_lead(
+    schema: Any,
+    hits: list[Any],
+    text: str,
+    context: QueryContext,
+    kind_of: Callable[[Any], str] = stored_type,
+    words: list[dict[str, set[str]]] | None = None,
+) -> list[Any]:
+    """The rule the words name, its subrules and glossary entries among the hits, in the order
+    :func:`promote_named` puts them first; empty when no rule is named.
+
+    ``kind_of``: a hit's type (a searcher reads it from the type column, so that the cards and
+    rulings among the hits are not unpickled for it); ``words``: :func:`word_terms` of the
+    text, when the caller has it.
+    """
+    if words is None:
+        words = word_terms(schema, text, context)
+    if not words:
+        return []
     named, named_words = None, (0, 0)
     glossary: list[Any] = []
     sent_to, sent_words = None, (0, 0)
     for hit in hits:
-        kind = hit["type"]
+        kind = kind_of(hit)
         if kind not in ("rule", "glossary"):
             continue
         count = naming_words(schema, hit, words, context.lang)
@@ -133,24 +167,23 @@ def promote_named(schema: Any, hits: list[Any], text: str, context: QueryContext
         elif count > named_words:
             named, named_words = hit, count
     if sent_to is not None and sent_words > named_words:
-        rule = next((h for h in hits if h["type"] == "rule" and h.get("number") == sent_to), None)
+        rule = next((h for h in hits if kind_of(h) == "rule" and h.get("number") == sent_to), None)
         if rule is not None:
             named = rule
     if named is None:
-        return hits
+        return []
     number = named.get("number") or ""
 
     def is_subrule(hit: Any) -> bool:
+        if kind_of(hit) != "rule":
+            return False
         other = hit.get("number") or ""
         return (
-            hit["type"] == "rule"
-            and other.startswith(number)
+            other.startswith(number)
             and len(other) > len(number)
             and (other[len(number)].isalpha() or other[len(number)] == ".")
             and newest_edition(named) in str(hit.get("edition") or "").split()
         )
 
     subrules = [h for h in hits if h is not named and is_subrule(h)]
-    first = [named, *subrules, *glossary]
-    chosen = {id(h) for h in first}
-    return first + [h for h in hits if id(h) not in chosen]
+    return [named, *subrules, *glossary]

@@ -22,7 +22,7 @@ from __future__ import annotations
 import heapq
 import threading
 from collections import Counter
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from kb.search.plan import Leaf, Plan
 from kb.search.postings import read_term
@@ -38,6 +38,16 @@ MARGIN = 1e-9
 
 if TYPE_CHECKING:
     from kb.search.engine import DocSet, TermEngine
+
+
+class Priors(Protocol):
+    """Each document's prior by number (fewer: the rest count 1), and the highest of them."""
+
+    highest: float
+
+    def __len__(self) -> int: ...
+
+    def __getitem__(self, docnum: int) -> float: ...
 
 
 class PartCache:
@@ -112,16 +122,18 @@ def scored_by_parts(
     filt: DocSet | set[int] | None,
     parts: PartCache,
     limit: int | None = None,
+    priors: Priors | None = None,
 ) -> tuple[dict[int, float], int]:
     """The scores of the documents of ``filt`` (None: of the index) matching the plan, and how
     many match: the term engine's scores (``TermEngine._scores``), the coordination bonus
     included. With ``limit``, only the documents that may be among the best ``limit`` are
-    scored (:func:`_contenders`); the others are counted."""
+    scored (:func:`_contenders`), their scores times ``priors`` if given; the others are
+    counted."""
     docs, chosen = _held(engine, plan, filt, parts)
     total = len(docs)
     kept = docs
     if limit is not None and total > PRUNE_FROM * limit:
-        kept = _contenders(engine, plan, chosen, docs, limit)
+        kept = _contenders(engine, plan, chosen, docs, limit, priors)
     return _scored(engine, plan, chosen, kept, kept is not docs), total
 
 
@@ -151,11 +163,21 @@ def _scored(
 
 
 def _contenders(
-    engine: TermEngine, plan: Plan, chosen: Chosen, docs: set[int], limit: int
+    engine: TermEngine,
+    plan: Plan,
+    chosen: Chosen,
+    docs: set[int],
+    limit: int,
+    priors: Priors | None = None,
 ) -> set[int]:
     """The matches that may be among the best ``limit`` (MaxScore): all but those holding only
     the weakest clauses, whose most (each term's highest part, and the bonus of holding them
-    all) is below the worst of the best ``limit`` scores of the strongest clauses' documents."""
+    all) is below the worst of the best ``limit`` scores of the strongest clauses' documents.
+
+    With ``priors``, the scores compared are times each document's prior, and the most a weak
+    document can reach is times the highest prior (a product of positive numbers rounds no
+    higher when either factor is lower).
+    """
     scale = plan.scale
     assert scale is not None
     if any(not leaf.boost > 0 for _, found in chosen for leaf, _, _ in found):
@@ -173,17 +195,69 @@ def _contenders(
     if len(first) < limit or len(first) == len(docs):
         return docs
     scores = _scored(engine, plan, chosen, first, True)
+    ceiling = 1.0
+    if priors is not None:
+        ceiling = priors.highest if len(priors) >= engine.doc_count_all else max(priors.highest, 1)
+        if not ceiling > 0:
+            return docs
+        count = len(priors)
+        scores = {d: s * priors[d] if d < count else s for d, s in scores.items()}
     floor = heapq.nlargest(limit, scores.values())[-1]  # the worst of the best ``limit``
+    if priors is not None:
+        bounded = (order, tops, counts, ceiling)
+        return _contenders_by_prior(plan, chosen, bounded, first, floor, priors)
     most, terms, weak = 0.0, 0, 0
     for i in reversed(order):  # the weakest clauses first
         top, held = most + tops[i], terms + len(chosen[i][1])
         bound = max((top + (held - 1) / (c - scale) ** 2) * ((c - 1) / c) for c in counts)
-        if bound + abs(bound) * MARGIN + 1e-12 >= floor:
+        if (bound + abs(bound) * MARGIN + 1e-12) * ceiling >= floor:
             break
         most, terms, weak = top, held, weak + 1
     if not weak:
         return docs
     return first.union(*(chosen[i][0] for i in order[: len(order) - weak]))
+
+
+def _contenders_by_prior(
+    plan: Plan,
+    chosen: Chosen,
+    bounded: tuple[list[int], list[float], list[int], float],
+    first: set[int],
+    floor: float,
+    priors: Priors,
+) -> set[int]:
+    """:func:`_contenders` with priors: a document holding only the ``m`` weakest clauses
+    scores at most their bound times its own prior. A question's weakest words are on many
+    cards (prior 0.4): those are counted, not scored, while a rule holding the same words is
+    scored (one bound times the highest prior would keep them all).
+    """
+    scale = plan.scale
+    assert scale is not None
+    order, tops, counts, ceiling = bounded  # the clauses strongest first, their most, …
+    bounds: list[float] = []  # bounds[m - 1]: the most of a document of the m weakest clauses
+    most, terms = 0.0, 0
+    for i in reversed(order):
+        most, terms = most + tops[i], terms + len(chosen[i][1])
+        bound = max((most + (terms - 1) / (c - scale) ** 2) * ((c - 1) / c) for c in counts)
+        bounds.append(bound + abs(bound) * MARGIN + 1e-12)
+    lowest = getattr(priors, "lowest", 0.0)
+    count = len(priors)
+    kept, seen = set(first), set(first)
+    for j, i in enumerate(order):  # the strongest clause of each document decides its bound
+        new = chosen[i][0] - seen
+        if not new:
+            continue
+        seen |= new
+        bound = bounds[len(order) - j - 1]
+        if lowest > 0 and bound * lowest >= floor:
+            kept |= new  # even the lowest prior may reach the best
+        elif bound < 0 or bound * ceiling >= floor:  # each document by its own prior
+            many = getattr(priors, "many", None)
+            if many is not None and max(new) < count:
+                kept.update(d for d, p in zip(new, many(new), strict=True) if bound * p >= floor)
+            else:
+                kept.update(d for d in new if bound * (priors[d] if d < count else 1.0) >= floor)
+    return kept
 
 
 def _held(

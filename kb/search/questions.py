@@ -8,6 +8,7 @@ and the question marks are not wildcards.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from kb.search.lang import fold_word, search_language
@@ -77,13 +78,19 @@ VARIANT_SHARE = 0.6
 VARIANT_PARTS = ("8", "9")
 
 
-def question_order(hits: list[Any], limit: int, terms: set[str], analyzer: Any) -> list[Any]:
+def question_order(
+    hits: list[Any],
+    limit: int,
+    terms: set[str],
+    analyzer: Any,
+    kind_of: Callable[[Any], str] | None = None,
+) -> list[Any]:
     """The best ``limit`` answers to a question: title-only rules count SECTION_SHARE of their
     score (their subrules' text is theirs to be found, not to outrank them), rules of a variant
     the question does not name VARIANT_SHARE. ``terms``: the question's English index terms,
-    ``analyzer`` the English one."""
+    ``analyzer`` the English one; ``kind_of`` a hit's type (its stored one by default)."""
     for hit in hits:
-        if hit["type"] != "rule":
+        if (kind_of(hit) if kind_of is not None else hit["type"]) != "rule":
             continue
         if _title_only(hit):
             hit.score *= SECTION_SHARE

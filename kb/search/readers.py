@@ -6,7 +6,8 @@ generation of the index: the type priors they score with, the term engine's tabl
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Collection, KeysView
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,9 +29,31 @@ class LazyPriors:
         self._table = table
         self._known: dict[int, float] = {}
         self._lock = threading.Lock()  # the column reader reads a file shared by the threads
+        # A type the table does not name counts 1 (pruning bounds a score by this).
+        self.highest = max(1.0, *table.values())
+        self.lowest = min(1.0, *table.values())
 
     def __len__(self) -> int:
         return self._count
+
+    def many(self, docs: Collection[int]) -> list[float]:
+        """The priors of ``docs``, in their order: one call for thousands of candidates (a
+        question's), not one each."""
+        known = self._known
+        missing = docs - known.keys() if isinstance(docs, AbstractSet | KeysView) else None
+        if missing is None:
+            missing = {d for d in docs if d not in known}
+        if missing:
+            with self._lock:
+                table, types = self._table, self._types
+                for docnum in missing:
+                    known[docnum] = table.get(types[docnum], 1.0)
+        return list(map(known.__getitem__, docs))
+
+    def kind(self, hit: Any) -> str:
+        """A hit's type, read from the type column (its stored fields are left unread)."""
+        with self._lock:
+            return str(self._types[hit.docnum])
 
     def __getitem__(self, docnum: int) -> float:
         prior = self._known.get(docnum)
@@ -100,8 +123,25 @@ class Readers:
         self.engine = (
             TermEngine(self.searcher, snapshot.blocks, snapshot.shared) if term_engine else None
         )
+        self._weighted: list[tuple[Any, Searcher]] = []
+
+    def weighted(self, priors: Any) -> Searcher:
+        """A searcher whose BM25F scores are multiplied by ``priors`` (Whoosh's public path of a
+        some-of-the-words pass: the prior counts before the best are chosen)."""
+        if priors is self.searcher.weighting.priors:
+            return self.searcher
+        for known, searcher in self._weighted:
+            if known is priors:
+                return searcher
+        searcher = Searcher(
+            self.searcher.reader(), weighting=PriorWeighting(priors), closereader=False
+        )
+        self._weighted.append((priors, searcher))
+        return searcher
 
     def close(self) -> None:
+        for _, searcher in self._weighted:
+            searcher.close()
         self.plain.close()
         self.searcher.close()
 

@@ -1,0 +1,370 @@
+"""Searching and ranking a query: rule-number jumps, every word required, then the named rule
+first, some of the words, questions, did-you-mean and the result records.
+
+:class:`Ranker` is the search half of :class:`kb.search.searcher.SearchIndex` (mixed in): that
+class opens the index and gives each thread its readers and the default filters; this one turns
+a query into the response dict (plain, JSON-ready: the CLI prints it, the server sends it).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from whoosh import query as wq
+
+from kb.langs import LANGS
+from kb.search.engine import DocSet, TermEngine, as_set
+from kb.search.jumps import RuleJumps
+from kb.search.lang import learned_language
+from kb.search.limits import bounded_search
+from kb.search.naming import DEPTH as NAMED_DEPTH
+from kb.search.naming import english_terms, named_lead, word_terms
+from kb.search.plain import NULL, QUERY, plain_tree, to_query
+from kb.search.plan import plan_tree
+from kb.search.query import (
+    QueryContext,
+    QueryError,
+    check_language,
+    check_types,
+    drop_question_words,
+    jump_numbers,
+    parse_words,
+)
+from kb.search.questions import question_order
+from kb.search.readers import Readers, Snapshot
+from kb.search.schema import text_field
+from kb.search.spelling import Vocabulary, did_you_mean
+
+MAX_LIMIT = 100
+# Results holding only some of the words are looked for among the rarer words only: a word in
+# more than this share of the documents ("creatures", "control") would match half the corpus.
+COMMON_SHARE, COMMON_MIN = 0.05, 200
+MAX_QUERY = 500
+QUESTION_WORDS = 3  # words left in a question from which it is ranked by the words it holds
+QUESTION_SPARE = 10  # answers looked at beyond the limit (a section counted down lets one in)
+_FILTER_TOKEN = re.compile(r'(?<!\S)[-+]?\w+:(?:"[^"]*"|\[[^\]]*\]|\S+)')
+
+
+class Ranker(RuleJumps):
+    """A query's search over an open index's readers (what :class:`SearchIndex` provides)."""
+
+    editions: list[str]
+    _doc_count: int
+    _vocabulary: Vocabulary
+    _state: Snapshot
+    _plain: Any
+    _engine: TermEngine | None
+
+    def _thread_readers(self) -> Readers:
+        raise NotImplementedError
+
+    def _partial_context(
+        self, context: QueryContext, *, fuzzy: bool, common: bool = False
+    ) -> QueryContext:
+        """The context of a some-of-the-words pass: the same languages and editions, with the
+        words too common to count left out (unless ``common``: a question's every word counts,
+        a common one weighed by its rarity as BM25 weighs it)."""
+        return QueryContext(
+            lang=context.lang,
+            editions=context.editions,
+            fuzzy=fuzzy,
+            any_language=context.any_language,
+            too_common=None if common else self._too_common,
+        )
+
+    def _search(
+        self,
+        text: str,
+        *,
+        lang: str | None = None,
+        types: str | list[str] | None = None,
+        limit: int = 10,
+        fuzzy: bool = False,
+        default_lang: str = "en",
+    ) -> dict[str, Any]:
+        text = (text or "").strip()
+        if not text:
+            raise QueryError("the query is empty: give some words, a rule number or a filter")
+        if len(text) > MAX_QUERY:
+            raise QueryError(f"the query is too long ({len(text)} characters; at most {MAX_QUERY})")
+        if not 1 <= limit <= MAX_LIMIT:
+            raise QueryError(f"limit must be between 1 and {MAX_LIMIT} (got {limit})")
+        # A query that is a learned French or Spanish keyword term searches in that language.
+        language, any_language = query_language(text, lang or learned_language(text), default_lang)
+        type_list = check_types(",".join(types) if isinstance(types, list) else types)
+        context = QueryContext(
+            lang=language, editions=self.editions, fuzzy=fuzzy, any_language=any_language
+        )
+        response: dict[str, Any] = {
+            "query": text,
+            "lang": language,
+            # No --lang: the query's language was detected and every language was searched.
+            "lang_detected": any_language,
+            "types": type_list,
+            "fuzzy": fuzzy,
+            "edition": context.newest,
+            "jump": None,
+            "relaxed": False,
+            "did_you_mean": None,
+            "showing": None,
+            "total": 0,
+            "results": [],
+        }
+        words_only = _FILTER_TOKEN.sub(" ", text).strip()
+        numbers = jump_numbers(words_only) if words_only else None
+        if numbers:
+            filters_only = " ".join(_FILTER_TOKEN.findall(text))
+            hits = self._jump(numbers, filters_only, context, type_list, limit)
+            if hits:
+                response["jump"] = {
+                    "numbers": numbers,
+                    "url": hits[0]["url"],
+                    "found": [h["number"] for h in hits if h["number"] in numbers],
+                }
+                response["results"] = hits
+                response["total"] = len(hits)
+                return response
+        words = drop_question_words(text, LANGS if any_language else (language,))
+        question = words != text and len(words.split()) >= QUESTION_WORDS
+        self._ranked(words, context, type_list, limit, response, question=question)
+        self._keyword_rule_first(words_only, context, type_list, limit, response)
+        suggestion = response["did_you_mean"]
+        if not response["results"] and suggestion:
+            # Nothing for the words as typed: show what the corrected words find.
+            retry = dict(response, results=[], total=0, relaxed=False)
+            fresh = QueryContext(
+                lang=language, editions=self.editions, fuzzy=fuzzy, any_language=any_language
+            )
+            self._ranked(suggestion, fresh, type_list, limit, retry)
+            if retry["results"]:
+                response.update(
+                    results=retry["results"],
+                    total=retry["total"],
+                    relaxed=retry["relaxed"],
+                    showing=suggestion,
+                )
+        return response
+
+    def rank(
+        self, text: str, *, lang: str | None = "en", types: list[str] | None = None, limit: int = 10
+    ) -> Any:
+        """The first pass of a search: every word required, the best ``limit`` hits and the count.
+
+        The result iterates over the hits (best first) and its ``len`` is the number of matches.
+        ``lang=None`` searches every language, as ``kb search`` without ``--lang``.
+        """
+        language, any_language = query_language(text, lang, "en")
+        context = QueryContext(lang=language, editions=self.editions, any_language=any_language)
+        words = drop_question_words(text, LANGS if any_language else (language,))
+        return self._first_pass(words, context, types, limit)[1]
+
+    def _first_pass(
+        self, text: str, context: QueryContext, types: list[str] | None, limit: int
+    ) -> tuple[Any, Any, Any]:
+        """The filter, the ranking and the query tree of every word required."""
+        tree = self._tree(text, context)
+        if tree is NULL:
+            if not context.filters:
+                raise QueryError(f"{text!r} holds only common words: nothing to search for")
+            tree = (QUERY, wq.Every())
+        filt = self._filter(context, types)
+        return filt, self._run(tree, limit, filt), tree
+
+    def _tree(self, text: str, context: QueryContext, relaxed: bool = False) -> Any:
+        """The query as a tree (:mod:`kb.search.plain`): plain words, or the parser's query."""
+        tree = plain_tree(self.schema, text, context, relaxed=relaxed)
+        if tree is None:
+            q = parse_words(self.schema, text, context, relaxed=relaxed)
+            tree = NULL if isinstance(q, wq.qcore._NullQuery) else (QUERY, q)
+        return tree
+
+    def _ranked(
+        self,
+        text: str,
+        context: QueryContext,
+        types: list[str] | None,
+        limit: int,
+        response: dict[str, Any],
+        question: bool = False,
+    ) -> None:
+        filt, results, tree = self._first_pass(text, context, types, max(limit, NAMED_DEPTH))
+        # A question of fewer words than QUESTION_WORDS once its stop words are left out
+        # ("¿cuándo se puede lanzar un conjuro?") is ranked as other words are.
+        question = question and len(context.words) >= QUESTION_WORDS
+        hits = list(results)
+        kind_of = self._state.priors(self.searcher).kind
+        words = word_terms(self.schema, text, context)  # each word's terms, worked out once
+        lead = named_lead(self.schema, hits, text, context, kind_of, words)
+        if not lead and not question and len(results) > len(hits):
+            lead = self._named_below(tree, text, context, types, words)
+        if lead:
+            chosen = {h.docnum for h in lead}
+            hits = lead + [h for h in hits if h.docnum not in chosen]
+        hits = hits[:limit]
+        response["total"] = len(results)
+        some_words: list[int] = []
+        if question:
+            # A question: the answer seldom holds every word of it (a ruling that does is long
+            # and says little); rank by the words it holds, the rarer counting more.
+            strict = {h.docnum for h in hits}
+            answers = self._question_hits(text, context, filt, limit, words)
+            if answers is not None:
+                hits = answers
+                some_words = [i for i, h in enumerate(hits) if h.docnum not in strict]
+                response["relaxed"] = bool(some_words)
+        elif len(hits) < limit and len(context.words) > 1:
+            # Fewer results than asked for: add the best of those holding only some of the words.
+            partial = self._partial_context(context, fuzzy=context.fuzzy)
+            relaxed = self._tree(text, partial, relaxed=True)
+            if partial.words and relaxed is not NULL:
+                seen = {h.docnum for h in hits}
+                extra = self._best_partial(relaxed, limit - len(hits), filt, seen)
+                response["relaxed"] = bool(extra)
+                hits += extra
+        response["results"] = [
+            self._result(hit, context.lang, rank, context.newest)
+            for rank, hit in enumerate(hits, 1)
+        ]
+        for i in some_words if question else range(len(results), len(hits)):
+            response["results"][i]["partial"] = True
+        if context.words:
+            response["did_you_mean"] = did_you_mean(
+                self.searcher.reader(),
+                self.schema,
+                self._vocabulary,
+                text,
+                context.words,
+                context.lang,
+            )
+
+    def _named_below(
+        self,
+        tree: Any,
+        text: str,
+        context: QueryContext,
+        types: list[str] | None,
+        words: list[dict[str, set[str]]],
+    ) -> list[Any]:
+        """The rule the words name (then its subrules and glossary entries) when it is not among
+        the first hits: the best rules and glossary entries holding every word, looked at apart.
+
+        At full history some 30,000 cards share the words of a rule's title ("protection": the
+        Circles and Runes of Protection, short texts whose title is the word); BM25 puts them
+        before the rule, whose text is only its title among its subrules' words.
+        """
+        named = [t for t in ("rule", "glossary") if not types or t in types]
+        if not named or not context.words:
+            return []
+        ranked = self._run(tree, NAMED_DEPTH, self._filter(context, named))
+        kind_of = self._state.priors(self.searcher).kind
+        return named_lead(self.schema, list(ranked), text, context, kind_of, words)
+
+    def _question_hits(
+        self,
+        text: str,
+        context: QueryContext,
+        filt: Any,
+        limit: int,
+        words: list[dict[str, set[str]]] | None = None,
+    ) -> list[Any] | None:
+        """The best answers to a question: documents holding one of its rarer words, scored by
+        all of its words (None when it has no word to search).
+
+        A common word alone ("player", "battlefield") does not make a document an answer, but it
+        counts in the score of one that holds a rarer word: "token" and "battlefield" are what
+        "a token that leaves the battlefield" is about, and BM25 weighs them by their rarity.
+        """
+        every_context = self._partial_context(context, fuzzy=False, common=True)
+        every = self._tree(text, every_context, relaxed=True)
+        if not every_context.words or every is NULL:
+            return None
+        rare_context = self._partial_context(context, fuzzy=False)
+        rare = self._tree(text, rare_context, relaxed=True)
+        within = filt
+        if rare is not NULL and 0 < len(rare_context.words) < len(every_context.words):
+            holding = self._matching(rare, filt)
+            # Rare words found in fewer texts than the answers wanted ("usa", a verb the bridge
+            # does not know, in three Spanish card texts) say little: every text is a candidate.
+            if len(holding) >= limit:
+                within = DocSet(holding)
+        priors = self._state.question_priors(self.searcher)
+        best = self._best_partial(every, limit + QUESTION_SPARE, within, set(), priors)
+        terms = english_terms(self.schema, text, context, words)
+        english = self.schema[text_field("en")].analyzer
+        return question_order(best, limit, terms, english, self._state.priors(self.searcher).kind)
+
+    def _matching(self, tree: Any, filt: Any) -> set[int]:
+        """The documents matching a tree among the filter's, unscored."""
+        plan = plan_tree(tree) if self._engine is not None else None
+        if plan is not None:
+            return self._engine.matching(plan, filt)
+        docs = set(self.searcher.docs_for_query(to_query(tree)))
+        allowed = as_set(filt)
+        return docs if allowed is None else docs & allowed
+
+    def _run(self, tree: Any, limit: int, filt: Any) -> Any:
+        """Every word required: kb's term engine when it can rank the query, else Whoosh."""
+        plan = plan_tree(tree) if self._engine is not None else None
+        if plan is not None:
+            ranking = self._engine.rank(
+                plan, limit=limit, allowed=filt, priors=self.searcher.weighting.priors
+            )
+            if ranking is not None:
+                return ranking
+        # optimize=False: results that hold every word are few, and scoring them all gives the
+        # exact count in the same pass (Whoosh's block skipping would need a second one).
+        q = to_query(tree)
+        return bounded_search(
+            self.searcher, q, limit=limit, filter=as_set(filt), terms=True, optimize=False
+        )
+
+    def _too_common(self, fieldname: str, term: str) -> bool:
+        """A term in more than COMMON_SHARE of the documents says little on its own."""
+        limit = max(COMMON_SHARE * self._doc_count, COMMON_MIN)
+        if self._engine is None:
+            return self.searcher.doc_frequency(fieldname, term) > limit
+        return self._engine.doc_frequency(fieldname, term) > limit
+
+    def _best_partial(
+        self, tree: Any, wanted: int, filt: Any, seen: set[int], priors: Any = None
+    ) -> list[Any]:
+        """The best documents holding only some of the words (not in ``seen``), prior applied.
+
+        Any word matches here, so matches can be thousands: they are ranked by plain BM25F (with
+        Whoosh's bonus for each further word) times the type prior, over all of them. (Applying
+        the prior to the best few of plain BM25F only let the many cards and rulings of a full
+        history crowd out the rules before the prior could count.)
+        """
+        limit = wanted + len(seen)
+        priors = priors if priors is not None else self.searcher.weighting.priors
+        plan = plan_tree(tree) if self._engine is not None else None
+        results = None
+        if plan is not None:
+            results = self._engine.rank(
+                plan, limit=limit, allowed=filt, priors=priors, weighting=self._plain.weighting
+            )
+        if results is None:  # Whoosh applies the prior as a final step (no block skipping)
+            q = to_query(tree)
+            results = bounded_search(
+                self._thread_readers().weighted(priors),
+                q,
+                limit=limit,
+                filter=as_set(filt),
+                terms=True,
+            )
+        kept = [h for h in results if h.docnum not in seen]
+        return sorted(kept, key=lambda h: (-h.score, h.docnum))[:wanted]
+
+
+def query_language(text: str, lang: str | None, default: str) -> tuple[str, bool]:
+    """The language a query is searched in, and whether it was detected (no ``--lang``).
+
+    Without ``--lang`` the query's words are searched in every language; the language the
+    project's detector sees in them (English when nothing tells) counts most in ranking.
+    """
+    if lang:
+        return check_language(lang, default), False
+    from kb.search.detection import detect_query_language
+
+    return detect_query_language(_FILTER_TOKEN.sub(" ", text)), True
