@@ -39,6 +39,24 @@ def _content(folder: Path) -> list[Any]:
     return found
 
 
+def _segment_files(folder: Path) -> dict[str, bytes]:
+    """The bytes of each file of an index's one segment, by the file's name without the
+    segment's random id: terms (with their block bounds), postings, columns, stored fields."""
+    from whoosh import index as whoosh_index
+
+    from kb.search.schema import INDEX_NAME
+
+    ix = whoosh_index.open_dir(str(folder), indexname=INDEX_NAME)
+    try:
+        (segment,) = ix._segments()
+        storage = segment.open_compound_file(ix.storage)
+        return {
+            name.split(".", 1)[1]: bytes(storage.open_file(name).read()) for name in storage.list()
+        }
+    finally:
+        ix.close()
+
+
 def test_the_full_builds_fast_paths_write_what_whooshs_writer_would(
     settings: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
@@ -65,6 +83,9 @@ def test_the_full_builds_fast_paths_write_what_whooshs_writer_would(
     theirs = _content(whooshs)
     assert len(theirs) > 1000
     assert _content(ours) == theirs
+    files = _segment_files(whooshs)
+    assert {"trm", "pst", "_stored.col"} <= set(files)
+    assert _segment_files(ours) == files
     with open_index(ours) as a, open_index(whooshs) as b:
         for query in ("vote", "ring tempts you", "set:khm", "edition:2024-01-05 vote", "trickster"):
             assert a.search(query) == b.search(query)

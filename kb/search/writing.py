@@ -74,6 +74,28 @@ class TermPool:
                 for docnum, weight, vbytes in zip(docnums, weights, values, strict=True):
                     yield fieldname, tbytes, docnum, weight, vbytes
 
+    def write(self, fieldwriter: Any, schema: Any, lengths: Any) -> None:
+        """Hand every posting to a codec's field writer term by term, as its ``add_postings``
+        does with :meth:`iter_postings`' stream: the same calls, in the same order, with each
+        document's field length read once per field instead of once per posting."""
+        for fieldname in sorted(self._fields):
+            terms = self._fields.pop(fieldname)
+            fieldwriter.start_field(fieldname, schema[fieldname])
+            last = max(postings[0][-1] for postings in terms.values())
+            if not lengths:  # as Whoosh's add_postings tests it
+                field_lengths = [0] * (last + 1)
+            else:
+                dfl = lengths.doc_field_length
+                field_lengths = [dfl(docnum, fieldname) for docnum in range(last + 1)]
+            add = fieldwriter.add
+            for tbytes in sorted(terms):
+                docnums, weights, values = terms.pop(tbytes)
+                fieldwriter.start_term(tbytes)
+                for docnum, weight, vbytes in zip(docnums, weights, values, strict=True):
+                    add(docnum, weight, b"" if vbytes is None else vbytes, field_lengths[docnum])
+                fieldwriter.finish_term()
+            fieldwriter.finish_field()
+
     def cleanup(self) -> None:
         """Drop what is left (Whoosh's pool removes its run files here)."""
         self._fields.clear()
@@ -81,11 +103,22 @@ class TermPool:
 
 def use_term_pool(writer: Any) -> None:
     """Give a fresh segment writer (nothing added yet, no other segment to merge) a
-    :class:`TermPool` in place of Whoosh's sorting pool."""
+    :class:`TermPool` in place of Whoosh's sorting pool, whose postings its field writer takes
+    term by term at commit (:meth:`TermPool.write`)."""
     if writer.docnum != 0 or writer.segments or getattr(writer, "_added", False):
         raise ValueError("the term pool is for a new index's first segment only")
     writer.pool.cleanup()
-    writer.pool = TermPool()
+    pool = writer.pool = TermPool()
+    fieldwriter = writer.fieldwriter
+    add_postings = fieldwriter.add_postings
+
+    def postings_in_bulk(schema: Any, lengths: Any, items: Any) -> None:
+        if writer.pool is pool and fieldwriter is writer.fieldwriter:
+            pool.write(fieldwriter, schema, lengths)
+        else:  # not the pool's postings: Whoosh's way
+            add_postings(schema, lengths, items)
+
+    fieldwriter.add_postings = postings_in_bulk
 
 
 class Keywords(KEYWORD):  # type: ignore[misc]
