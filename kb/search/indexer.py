@@ -166,6 +166,13 @@ def build_index(db: Database, index_dir: Path) -> IndexReport:
     """Index every item of the database into a fresh index and swap it in place of the old one."""
     from whoosh import index as whoosh_index
 
+    from kb.search.writing import no_cyclic_collection
+
+    with no_cyclic_collection():
+        return _build_index(db, index_dir, whoosh_index)
+
+
+def _build_index(db: Database, index_dir: Path, whoosh_index: Any) -> IndexReport:
     from kb.search.writing import use_term_pool
 
     started = time.perf_counter()
