@@ -243,8 +243,7 @@ class PositionalText(TEXT):  # type: ignore[misc]
         stops = normalize._stops
         poses: dict[str, list[int]] = {}
         pos: int | None = None
-        for place, match in enumerate(_TOKENS.finditer(value)):
-            raw = match.group()
+        for place, raw in enumerate(_TOKENS.findall(value)):  # the pattern has no group
             entry = cache.get(raw)
             if entry is None:
                 word, lead, trail = normalize.normalize(raw)

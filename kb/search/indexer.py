@@ -166,6 +166,15 @@ def build_index(db: Database, index_dir: Path) -> IndexReport:
     """Index every item of the database into a fresh index and swap it in place of the old one."""
     from whoosh import index as whoosh_index
 
+    from kb.search.writing import no_cyclic_collection
+
+    with no_cyclic_collection():
+        return _build_index(db, index_dir, whoosh_index)
+
+
+def _build_index(db: Database, index_dir: Path, whoosh_index: Any) -> IndexReport:
+    from kb.search.writing import use_term_pool
+
     started = time.perf_counter()
     index_dir = Path(index_dir)
     index_dir.parent.mkdir(parents=True, exist_ok=True)
@@ -177,6 +186,7 @@ def build_index(db: Database, index_dir: Path) -> IndexReport:
         ix = whoosh_index.create_in(str(staging), build_schema(), indexname=INDEX_NAME)
         writer = ix.writer(limitmb=256)
         lengths_once(writer)
+        use_term_pool(writer)
         items = index_order(list(all_items(db)))
         try:
             for item in items:

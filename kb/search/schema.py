@@ -74,27 +74,30 @@ def field_language(fieldname: str) -> str | None:
 
 def build_schema() -> Any:
     """Build the schema (Whoosh is imported here, not at module import)."""
-    from whoosh.fields import DATETIME, ID, KEYWORD, STORED, Schema
+    from whoosh.fields import DATETIME, STORED, Schema
 
     from kb.search.analysis import PositionalText, name_analyzer, text_analyzer
 
+    # Whoosh's ID and KEYWORD fields, indexed without token objects (the same postings).
+    from kb.search.writing import Ident, Keywords
+
     fields: dict[str, Any] = {
-        "key": ID(stored=True, unique=True, sortable=True),
+        "key": Ident(stored=True, unique=True, sortable=True),
         # A hash of the item as built from the database: an update rewrites what differs.
-        "hash": ID(sortable=True),
-        "type": ID(stored=True, sortable=True),
-        "kind": ID(stored=True),
-        "number": ID(stored=True),
+        "hash": Ident(sortable=True),
+        "type": Ident(stored=True, sortable=True),
+        "kind": Ident(stored=True),
+        "number": Ident(stored=True),
         # Every edition that holds the item's text, newest first (one item per distinct text).
-        "edition": KEYWORD(stored=True, scorable=False),
+        "edition": Keywords(stored=True, scorable=False),
         # "edition" for items that belong to one CR edition, "none" for cards and rulings.
-        "bound": ID(),
-        "langs": KEYWORD(stored=True, lowercase=True, scorable=False),
-        "provenance": KEYWORD(stored=True, lowercase=True, scorable=False),
+        "bound": Ident(),
+        "langs": Keywords(stored=True, lowercase=True, scorable=False),
+        "provenance": Keywords(stored=True, lowercase=True, scorable=False),
         "card": PositionalText(analyzer=name_analyzer(), phrase=True),
-        "set": KEYWORD(stored=True, lowercase=True, scorable=False),
+        "set": Keywords(stored=True, lowercase=True, scorable=False),
         "date": DATETIME(stored=True),
-        "source": KEYWORD(stored=True, lowercase=True, scorable=False),
+        "source": Keywords(stored=True, lowercase=True, scorable=False),
         "data": STORED(),
     }
     for lang in LANGS:
