@@ -87,14 +87,8 @@ def _resolve(base: str, href: str) -> tuple[str, str] | None:
         path, fragment = parts.path, parts.fragment
     if not path:
         return ("", unquote(fragment))
-    target = _target(base, path)
+    target = posixpath.normpath(posixpath.join(base, unquote(path)))
     return (target, unquote(fragment) if target.endswith(".html") else "")
-
-
-@lru_cache(maxsize=262144)  # most links differ by their anchor only: the file is found once
-def _target(base: str, path: str) -> str:
-    """The file a link's path leads to from folder ``base``."""
-    return posixpath.normpath(posixpath.join(base, unquote(path)))
 
 
 class LinkCollector:
