@@ -49,6 +49,7 @@ from .text_sources import _term_sources, _TermSource, card_names, name_forms
 from .vocabularies import edition_vocabulary, forget_vocabularies, vocabularies
 from .walk import TermWalk
 from .walk_state import keep_walk, take_up_walk
+from .words import words_kept
 
 __all__ = ["build_links", "card_names", "edition_vocabulary", "name_forms", "vocabularies"]
 
@@ -238,7 +239,20 @@ def build_links(
     The term links of rulings and cards are walked through the English editions oldest first
     (kb.links.walk): through the given ones when the other editions' lineage rows can stay,
     else through all of them, the others' rows left as they are but for their lineage rows.
+    Each text's words are kept through the run (kb.links.words.words_kept): the walk matches
+    a text again in every edition whose vocabulary changes a term it holds.
     """
+    with words_kept():
+        return _build_links(session, editions, commit_each=commit_each, unfollowed=unfollowed)
+
+
+def _build_links(
+    session: Session,
+    editions: Iterable[EditionRef] | None,
+    *,
+    commit_each: bool,
+    unfollowed: bool | None,
+) -> dict[str, Any]:
     began = time.perf_counter()
     digest = documents_digest(session) if commit_each else ""
     english = english_editions(session)
