@@ -100,3 +100,30 @@ def test_carried_matches_with_kept_words_equal_fresh_matches() -> None:
             assert got == fresh
     assert carried.rematched > len(texts)  # the second edition matched some texts again
     assert any(targets == ("723",) for *_, targets in got[len(texts) - 1])
+
+
+def test_a_link_run_pauses_the_cycle_collector_and_resumes_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The collector is off while the links are built, and on again after, even on failure."""
+    import gc
+
+    from kb.links import build
+
+    seen: list[bool] = []
+
+    def run(*args: Any, **kwargs: Any) -> dict[str, Any]:
+        seen.append(gc.isenabled())
+        seen.append(words._kept is not None)
+        if kwargs.get("unfollowed"):
+            raise RuntimeError("stopped")
+        return {}
+
+    monkeypatch.setattr(build, "_build_links", run)
+    assert gc.isenabled()
+    assert build.build_links(None) == {}  # type: ignore[arg-type]
+    with pytest.raises(RuntimeError, match="stopped"):
+        build.build_links(None, unfollowed=True)  # type: ignore[arg-type]
+    assert seen == [False, True, False, True]
+    assert gc.isenabled()
+    assert words._kept is None
