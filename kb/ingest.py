@@ -21,6 +21,7 @@ from sqlalchemy import bindparam, delete, insert, select, update
 from sqlalchemy.exc import OperationalError, SQLAlchemyError
 from sqlalchemy.orm import Session
 
+from kb.collector import cycles_paused
 from kb.corpus import PARSER_VERSIONS, decode_file, detect_format, mtgjson_stream, parse_text
 from kb.corpus.records import (
     CardSetDocument,
@@ -140,8 +141,21 @@ def ingest_paths(
     """Ingest files and folders into the database; return what was loaded, skipped and failed.
 
     ``before_load(session, path, format)`` runs in each document's transaction before its old
-    rows go (the link stage notes what a changed set file held, to relink only that).
+    rows go (the link stage notes what a changed set file held, to relink only that). The cycle
+    collector is held meanwhile (:mod:`kb.collector`): the parsed sets and editions are
+    millions of live objects that its passes walk for nothing.
     """
+    with cycles_paused():
+        return _ingest_paths(db, paths, progress=progress, before_load=before_load)
+
+
+def _ingest_paths(
+    db: Database,
+    paths: Iterable[Path],
+    *,
+    progress: ProgressHook | None,
+    before_load: Callable[[Session, str, str], None] | None,
+) -> IngestReport:
     from kb.corpus import iter_corpus_files
 
     files = iter_corpus_files(paths)

@@ -23,6 +23,7 @@ SHARED = {
     "kb.models",
     "kb.db",
     "kb.bulk",
+    "kb.collector",
     "kb.bodies",
     "kb.lookup",
     "kb.stats",

@@ -120,22 +120,3 @@ def test_keyword_and_id_fields_give_whooshs_postings() -> None:
     assert sorted(Keywords(commas=True).index("a b, c")) == sorted(
         KEYWORD(commas=True).index("a b, c")
     )
-
-
-def test_a_build_holds_the_cyclic_collector_and_gives_it_back() -> None:
-    import gc
-
-    from kb.search.writing import no_cyclic_collection
-
-    assert gc.isenabled()
-    with pytest.raises(RuntimeError), no_cyclic_collection():
-        assert not gc.isenabled()
-        raise RuntimeError
-    assert gc.isenabled()
-    gc.disable()
-    try:
-        with no_cyclic_collection():
-            pass
-        assert not gc.isenabled()  # left as it was found
-    finally:
-        gc.enable()

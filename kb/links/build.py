@@ -17,12 +17,10 @@ A reference to a number the edition does not have is stored unresolved (``kb che
 
 from __future__ import annotations
 
-import gc
 import logging
 import time
 from collections import defaultdict
-from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -30,6 +28,7 @@ from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
 from kb.bulk import insert_many
+from kb.collector import cycles_paused
 from kb.db import documents_digest
 from kb.models import DerivedState, Edition, Link, Rule
 from kb.versions import EditionRef, english_editions, resolve_edition
@@ -244,24 +243,8 @@ def build_links(
     Each text's words are kept through the run (kb.links.words.words_kept): the walk matches
     a text again in every edition whose vocabulary changes a term it holds.
     """
-    with words_kept(), _no_cycle_collection():
+    with words_kept(), cycles_paused():
         return _build_links(session, editions, commit_each=commit_each, unfollowed=unfollowed)
-
-
-@contextmanager
-def _no_cycle_collection() -> Iterator[None]:
-    """Python's cycle collector paused for the run: the walk makes tens of millions of small
-    tuples (tokens, spans, rows) beside ~700 MB of live ones, and each of the collector's passes
-    over them found nothing to free. At the whole history that was ~30% of ``kb link``'s CPU
-    (183 s with it, 128 s without) at the same peak memory (the run makes no cycles to speak
-    of; reference counting frees the rest as before). Collection resumes after the run."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _build_links(

@@ -166,9 +166,9 @@ def build_index(db: Database, index_dir: Path) -> IndexReport:
     """Index every item of the database into a fresh index and swap it in place of the old one."""
     from whoosh import index as whoosh_index
 
-    from kb.search.writing import no_cyclic_collection
+    from kb.collector import cycles_paused
 
-    with no_cyclic_collection():
+    with cycles_paused():
         return _build_index(db, index_dir, whoosh_index)
 
 

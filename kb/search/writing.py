@@ -17,11 +17,9 @@ a token object per word.
 
 from __future__ import annotations
 
-import gc
 import re
 from array import array
 from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 from whoosh.analysis import CompositeAnalyzer, IDTokenizer, LowercaseFilter, RegexTokenizer
@@ -33,24 +31,6 @@ from whoosh.system import pack_uint
 _SPACE_SEPARATED = r"[^ \t\r\n]+"
 _WORDS = re.compile(_SPACE_SEPARATED)
 _FREQUENCIES = [pack_uint(n) for n in range(64)]
-
-
-@contextmanager
-def no_cyclic_collection() -> Iterator[None]:
-    """Hold Python's cyclic garbage collector for a full build.
-
-    A build keeps millions of containers alive until it ends (the items, the term pool): each
-    full collection walks them all, and the ones a build triggers took 11 of its 96 CPU
-    seconds at the whole history. A build makes next to no reference cycles, so nothing
-    piles up meanwhile; the collector is enabled again (if it was) on the way out.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 class TermPool:
