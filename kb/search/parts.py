@@ -269,7 +269,7 @@ def _held(
     keys of its parts: the coordination bonus counts them).
     """
     allowed: set[int] | None = filt if filt is None or isinstance(filt, set) else filt.docs
-    live = engine.live
+    deleted = engine.deleted
     chosen: Chosen = []
     docs: set[int] = set()
     for clause in plan.clauses:
@@ -284,8 +284,8 @@ def _held(
             )
             clause.docs = engine._clause_docs(clause, within)
             mine: set[int] = clause.docs & allowed if allowed is not None else set(clause.docs)
-            if live is not None:
-                mine &= live
+            if deleted is not None:
+                mine -= deleted
         else:  # a term's parts hold its live documents only
             leaf, part, _ = found[0]
             leaf.postings = part  # only read from here on
@@ -309,9 +309,9 @@ def term_parts(engine: TermEngine, leaf: Leaf, parts: PartCache) -> tuple[dict[i
         read_term(
             segment, offset, leaf.fieldname, leaf.text, terminfo, None, postings, engine.cache
         )
-    live = engine.live
-    if live is not None:  # deleted documents never match
-        postings = {d: w for d, w in postings.items() if d in live}
+    deleted = engine.deleted
+    if deleted is not None:  # deleted documents never match
+        postings = {d: w for d, w in postings.items() if d not in deleted}
     if leaf.bm25 is None:
         made = postings
     else:
