@@ -85,7 +85,7 @@ def apply_card_scope(
     rebuild) as :func:`kb.search.indexer._apply`, or None when the index cannot be adjusted
     this way (no word list, or an item whose words cannot be read back): then do a full update.
     """
-    from kb.search.indexer import REBUILD_SHARE, item_hash, write_changes
+    from kb.search.indexer import compare, item_hash, write_changes
 
     try:
         words = json.loads((Path(index_dir) / WORDS_FILE).read_text(encoding="utf-8"))
@@ -106,11 +106,10 @@ def apply_card_scope(
             docnums[keys[docnum]] = docnum
             current[keys[docnum]] = hashes[docnum]
         stale = sorted(k for k in current if k.startswith(_PREFIXES) and k not in alive)
-        changed = [key for key, item in expected.items() if current.get(key) != item["hash"]]
-        total = len(current) - len(stale) + sum(1 for key in expected if key not in current)
+        changed, total, rebuild = compare(current, expected, stale)
         if not stale and not changed:
             return 0, 0, len(current), False
-        if len(changed) + len(stale) > REBUILD_SHARE * max(total, 1):
+        if rebuild:
             return len(changed), len(stale), total, True
         leaving = [reader.stored_fields(docnums[k]) for k in [*stale, *changed] if k in docnums]
         card_names: dict[str, list[str]] = {}

@@ -326,6 +326,20 @@ def indexed_hashes(reader: Any) -> dict[str, str]:
     return {keys[docnum]: hashes[docnum] for docnum in reader.all_doc_ids()}
 
 
+def compare(
+    current: dict[str, str], expected: dict[str, dict[str, Any]], stale: list[str]
+) -> tuple[list[str], int, bool]:
+    """(the expected items' changed keys, the items the index will hold, whether to rebuild
+    instead): the rule every update follows, whether it compared every item or a scope's.
+
+    Rebuilding is chosen when more than REBUILD_SHARE of the items would change: it is then
+    cheaper than deleting and re-adding them one by one.
+    """
+    changed = [key for key, item in expected.items() if current.get(key) != item["hash"]]
+    total = len(current) - len(stale) + sum(1 for key in expected if key not in current)
+    return changed, total, len(changed) + len(stale) > REBUILD_SHARE * max(total, 1)
+
+
 def write_changes(ix: Any, stale: list[str], items: list[dict[str, Any]]) -> None:
     """Delete the stale items' keys and rewrite the given items, in one commit (none on error).
 
@@ -347,18 +361,17 @@ def write_changes(ix: Any, stale: list[str], items: list[dict[str, Any]]) -> Non
 def _apply(db: Database, ix: Any, index_dir: Path) -> tuple[int, int, int, bool]:
     """Rewrite the changed items, delete the stale ones; return (written, removed, total, False).
 
-    When more than REBUILD_SHARE of the items changed, nothing is written and the last value is
-    True: rebuilding is then cheaper than deleting and re-adding them one by one.
+    When :func:`compare` says to rebuild, nothing is written and the last value is True.
     """
     with ix.searcher() as searcher:
         current = indexed_hashes(searcher.reader())
     expected = {item["key"]: item for item in all_items(db)}
     stale = sorted(set(current) - set(expected))
-    changed = [key for key, item in expected.items() if current.get(key) != item["hash"]]
+    changed, total, rebuild = compare(current, expected, stale)
     if not stale and not changed:
         return 0, 0, len(current), False
-    if len(changed) + len(stale) > REBUILD_SHARE * max(len(expected), 1):
-        return len(changed), len(stale), len(expected), True
+    if rebuild:
+        return len(changed), len(stale), total, True
 
     write_changes(ix, stale, [expected[key] for key in changed])
     write_words(index_dir, expected.values())

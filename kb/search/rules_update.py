@@ -105,7 +105,7 @@ def apply_rules_scope(db: Database, ix: Any, index_dir: Path) -> tuple[int, int,
     adjusted this way (then do a full update)."""
     from kb.search.documents import glossary_items, rule_items
     from kb.search.editions import merge_editions
-    from kb.search.indexer import REBUILD_SHARE, indexed_hashes, item_hash, write_changes
+    from kb.search.indexer import compare, indexed_hashes, item_hash, write_changes
 
     words = _read_json(Path(index_dir) / WORDS_FILE)
     kept = _read_json(Path(index_dir) / RULES_WORDS_FILE)
@@ -124,11 +124,10 @@ def apply_rules_scope(db: Database, ix: Any, index_dir: Path) -> tuple[int, int,
             item["hash"] = item_hash(item)
             expected[item["key"]] = item
     stale = sorted(set(indexed_rules) - set(expected))
-    changed = [key for key, item in expected.items() if current.get(key) != item["hash"]]
-    total = len(current) - len(stale) + sum(1 for key in expected if key not in current)
+    changed, total, rebuild = compare(current, expected, stale)
     if not stale and not changed:
         return 0, 0, len(current), False
-    if len(changed) + len(stale) > REBUILD_SHARE * max(total, 1):
+    if rebuild:
         return len(changed), len(stale), total, True
     write_changes(ix, stale, [expected[key] for key in changed])
     part = vocabulary(expected.values())
