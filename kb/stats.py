@@ -17,6 +17,7 @@ from typing import Any
 from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
 
+from kb.code_digest import files_digest
 from kb.errors import NotFoundError
 from kb.langs import LANGS
 from kb.models import (
@@ -43,10 +44,7 @@ _COUNTING_CODE = (Path(__file__), *sorted((Path(__file__).parent / "versions").g
 
 @cache
 def _code_digest() -> str:
-    digest = hashlib.sha256()
-    for path in _COUNTING_CODE:
-        digest.update(path.name.encode() + b"\0" + path.read_bytes())
-    return digest.hexdigest()
+    return files_digest(_COUNTING_CODE)
 
 
 def counts_inputs(session: Session) -> str:

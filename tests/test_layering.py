@@ -24,6 +24,7 @@ SHARED = {
     "kb.db",
     "kb.bulk",
     "kb.collector",
+    "kb.code_digest",
     "kb.bodies",
     "kb.lookup",
     "kb.stats",

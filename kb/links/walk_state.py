@@ -32,6 +32,7 @@ from typing import Any
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
+from kb.code_digest import files_digest
 from kb.models import LinkWalkState
 
 from .walk import TermWalk
@@ -59,10 +60,7 @@ def plain_values(data: bytes) -> Any:
 @lru_cache(maxsize=1)
 def code_digest() -> str:
     """A digest of the link stage's source: spans found by other code are not reused."""
-    digest = hashlib.sha256()
-    for path in sorted(Path(__file__).parent.glob("*.py")):
-        digest.update(path.name.encode() + b"\0" + path.read_bytes())
-    return digest.hexdigest()
+    return files_digest(sorted(Path(__file__).parent.glob("*.py")))
 
 
 def inputs_digest(sources: Sequence[Any]) -> str:
