@@ -200,6 +200,7 @@ def _rule_numbers(path: Path) -> frozenset[str]:
         "labelled_clarifications.json",
         "labelled_unseen.json",
         "labelled_dev2.json",
+        "labelled_dev3.json",
         "labelled_card_texts.json",
         "labelled_card_texts_held_out.json",
         "labelled_translations.json",
@@ -231,19 +232,21 @@ def test_unseen_set_is_drawn_from_sets_never_tuned_on_and_split_once() -> None:
     assert Counter(i["split"] for i in items) == {"dev": 96, "test": 104}
 
 
-def test_second_dev_set_shares_no_set_and_no_text_with_other_labels() -> None:
-    dev2 = json.loads((DATA / "labelled_dev2.json").read_text(encoding="utf-8"))
+@pytest.mark.parametrize(("name", "seed"), [("dev2", 20261210), ("dev3", 20261202)])
+def test_further_dev_sets_share_no_set_and_no_text_with_other_labels(name: str, seed: int) -> None:
+    dev = json.loads((DATA / f"labelled_{name}.json").read_text(encoding="utf-8"))
     others = [
         json.loads(path.read_text(encoding="utf-8"))
         for path in sorted(DATA.glob("labelled_*.json"))
-        if path.name != "labelled_dev2.json"
+        if path.name != f"labelled_{name}.json"
     ]
     seen_sets = {"KHM", "CN2", "LTR"}
     for data in others:
         seen_sets |= set(data.get("sets") or ())
         seen_sets |= {i["source"] for i in data["items"] if i.get("source")}
     seen_texts = {" ".join(i["text"].split()).casefold() for d in others for i in d["items"]}
-    assert str(20261210) in dev2["sample"]
-    assert not set(dev2["sets"]) & seen_sets
-    assert {i["split"] for i in dev2["items"]} == {"dev"}
-    assert not {" ".join(i["text"].split()).casefold() for i in dev2["items"]} & seen_texts
+    assert str(seed) in dev["sample"]
+    assert len(dev["items"]) >= 80
+    assert not set(dev["sets"]) & seen_sets
+    assert {i["split"] for i in dev["items"]} == {"dev"}
+    assert not {" ".join(i["text"].split()).casefold() for i in dev["items"]} & seen_texts
