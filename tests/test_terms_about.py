@@ -142,6 +142,30 @@ def _about(text: str, word: str) -> bool:
         # the cost of a procedure
         ("You unattach it as part of the cost of activating the ability.", "activating", True),
         ("You reduce the cost of the spell by {1}.", "spell", False),
+        # a later item of a list plays its first item's part, whatever the comma before it
+        ("The copy won't have the same power, toughness, and abilities.", "toughness", False),
+        (
+            "It's a 2/2 creature with no name, mana cost, creature types, or abilities.",
+            "mana cost",
+            False,
+        ),
+        ("You can't cast spells, activate abilities, or attack this turn.", "attack", True),
+        (
+            "While you're casting a spell, playing a land, or activating an ability, you can't "
+            "look at the new top card.",
+            "activating",
+            True,
+        ),
+        ("If it draws, its power and toughness change.", "power", True),
+        # a capitalised word beside another in mid-sentence is another card's name
+        (
+            "Due to an effect such as the one Doubling Season creates, there are two.",
+            "Doubling",
+            False,
+        ),
+        ("It gets a replacement effect, such as Hidden Draw has.", "Draw", False),
+        ("Doubling a creature's power means it gets +X/+0.", "Doubling", True),
+        ("For the “Draw” effect, you draw a card.", "Draw", True),
     ],
 )
 def test_about_by_obligation_trigger_events_and_what_spells_do(text, word, about) -> None:
