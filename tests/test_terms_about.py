@@ -33,7 +33,10 @@ RULES = [
     RuleEntry("701.6", "rule", "Counter", ""),
     RuleEntry("701.24", "rule", "Shuffle", ""),
     RuleEntry("702.5", "rule", "Enchant", ""),
+    RuleEntry("702.5a", "subrule", "", "Enchant is a static ability, written “Enchant [object].”"),
     RuleEntry("702.9", "rule", "Flying", ""),
+    RuleEntry("702.47", "rule", "Splice", ""),
+    RuleEntry("702.47c", "subrule", "", "The spell has the text of each of the spliced cards."),
     RuleEntry("702.61", "rule", "Split Second", ""),
     RuleEntry("702.89", "rule", "Umbra Armor", ""),
     RuleEntry("810", "chapter", "Two-Headed Giant Variant", ""),
@@ -67,6 +70,7 @@ GLOSSARY = [
     ),
     GlossaryItem("Play", "1. To play a land. See rule 116."),
     GlossaryItem("Shuffle", "To randomize the cards. See rule 103.3 and rule 701.24."),
+    GlossaryItem("Splice", "A keyword ability. See rule 702.47, “Splice.”"),
     GlossaryItem("Split Second", "A keyword ability. See rule 702.61, “Split Second.”"),
     GlossaryItem("Target", "A preselected object. See rule 115, “Targets.”"),
     GlossaryItem("Token", "A marker. See rule 111, “Tokens.”"),
@@ -191,6 +195,17 @@ def test_senses_titles_and_variant_names(vocab) -> None:
     assert targets(vocab, "In a Two-Headed Giant game, each team") == ["810"]
     # "of" breaks a phrase that has none
     assert targets(vocab, "after the beginning of that phase's first step") == []
+
+
+def test_participle_of_a_keyword_whose_rules_use_it(vocab) -> None:
+    """702.47c says "spliced": a spliced spell names Splice; 702.5 never says "enchanted", which
+    names what an Aura is attached to (303.4), not the keyword."""
+    assert targets(vocab, "If you copy a spliced spell, you copy the spliced text.") == [
+        "702.47",
+        "702.47",
+    ]
+    assert targets(vocab, "The enchanted creature gets +1/+1.") == []
+    assert targets(vocab, "It has enchant creature.") == ["702.5"]
 
 
 def test_renamed_obsolete_terms_keep_their_rules(vocab) -> None:
