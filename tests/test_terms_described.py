@@ -30,6 +30,7 @@ RULES = [
     RuleEntry("117", "chapter", "Timing and Priority", ""),
     RuleEntry("118", "chapter", "Costs", ""),
     RuleEntry("205", "chapter", "Type Line", ""),
+    RuleEntry("205.1a", "subrule", "", "Some effects set an object's card type. …"),
     RuleEntry("302.6", "rule", "", "A creature can’t attack unless …"),
     RuleEntry(
         "305.7",
@@ -99,6 +100,7 @@ GLOSSARY = [
     GlossaryItem("Search", "To look at all cards … See rule 701.23, “Search.”"),
     GlossaryItem("Summoning Sickness Rule", "A term for … See rule 302.6."),
     GlossaryItem("Text-Changing Effect", "A continuous effect … See rule 612."),
+    GlossaryItem("Type-Changing Effect", "An effect that changes a type. See rule 205.1a."),
 ]
 
 
@@ -218,6 +220,8 @@ def test_rule_statements_name_untitled_rules(vocab) -> None:
         ("You may choose any card with the land type Plains.", []),
         ("Effects that change a dual land's land type will remove the old land types.", ["305.7"]),
         ("It keeps its old name and its land types.", []),
+        ("Land type changing effects apply in layer 4.", ["305.7"]),
+        ("Type-changing effects apply in layer 4.", ["205.1a"]),
         # 608.2n: an instant or sorcery goes to its owner's graveyard as it resolves
         (
             "If you gain control of an instant or sorcery spell, it will be put into its owner’s "

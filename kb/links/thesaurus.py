@@ -139,6 +139,8 @@ ALIASES: dict[str, dict[str, str]] = {
         # Effect in the words rulings of text-changing cards use (Magical Hack, Sleight of Mind).
         "change text": "Text-Changing Effect",
         "text change": "Text-Changing Effect",
+        # 305.7: a type-changing effect (205.1) on a land's subtypes is the rule on setting them.
+        "land type-changing effect": "sets a land's subtype to one or more of the basic land types",
         # 118.9: "You may cast [this object] without paying its mana cost" is an alternative cost.
         "without paying mana cost": "Alternative Cost",
     },
