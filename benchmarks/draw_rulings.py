@@ -2,6 +2,7 @@
 
 Usage: python benchmarks/draw_rulings.py [--allprintings FILE] --out FILE
        python benchmarks/draw_rulings.py --second-dev --out FILE   (the dev2 draw)
+       python benchmarks/draw_rulings.py --third-dev --out FILE    (the dev3 draw)
 
 The term matcher was tuned on the 105 rulings of labelled_clarifications.json (seeds 000 and 003,
 KHM, CN2) and on LTR's Ring; those sets are excluded. From the other sets of the kinds a player
@@ -42,6 +43,9 @@ LABELS = ROOT / "tests" / "data" / "links"
 DEV2_SEED = 20261210
 DEV2_SETS = 4
 DEV2_PER_SET = 22
+DEV3_SEED = 20261202
+DEV3_SETS = 4
+DEV3_PER_SET = 22
 
 
 def load_allprintings(path: Path) -> dict[str, Any]:
@@ -150,8 +154,21 @@ def draw_card_texts(
     return items
 
 
-def draw_second_dev(document: dict[str, Any], out_path: Path) -> None:
-    """Write the dev2 draw: sets and texts of no labels file, every item ``dev``."""
+def draw_further_dev(
+    document: dict[str, Any],
+    out_path: Path,
+    *,
+    name: str,
+    about: str,
+    seed: int,
+    sets: int,
+    per_set: int,
+) -> None:
+    """Write a further tuning draw (dev2, dev3): sets and texts of no labels file, every item dev.
+
+    The labels files present when it is drawn decide what is excluded, so each further draw
+    avoids every set and ruling seen before it (dev3 avoids dev2's sets).
+    """
     seen_texts = {
         " ".join(item["text"].split()).casefold()
         for path in sorted(LABELS.glob("labelled_*.json"))
@@ -161,23 +178,24 @@ def draw_second_dev(document: dict[str, Any], out_path: Path) -> None:
     items = draw(
         document["data"],
         seen_texts,
-        seed=DEV2_SEED,
-        sets=DEV2_SETS,
-        per_set=DEV2_PER_SET,
-        dev_per_set=DEV2_PER_SET,
+        seed=seed,
+        sets=sets,
+        per_set=per_set,
+        dev_per_set=per_set,
         excluded=excluded,
     )
+    flag = {"dev2": "--second-dev", "dev3": "--third-dev"}[name]
     out = {
-        "about": "A second tuning set of rulings (dev2), drawn once dev had 12 mistakes left.",
+        "about": about,
         "edition": "2026-01-16",
         "language": "en",
         "allprintings": document.get("meta", {}),
         "sample": (
-            f"benchmarks/draw_rulings.py --second-dev: random.Random({DEV2_SEED}) draws "
-            f"{DEV2_SETS} sets among those of types {sorted(KINDS)} with >= {MIN_RULINGS} "
+            f"benchmarks/draw_rulings.py {flag}: random.Random({seed}) draws "
+            f"{sets} sets among those of types {sorted(KINDS)} with >= {MIN_RULINGS} "
             f"distinct rulings, except {sorted(EXCLUDED)} and every set a labels file names "
             f"({sorted(c for c in excluded - EXCLUDED if not c.startswith('seed'))}); then "
-            f"{DEV2_PER_SET} distinct rulings per set not in any labels file; all are dev"
+            f"{per_set} distinct rulings per set not in any labels file; all are dev"
         ),
         "sets": sorted({i["source"] for i in items}),
         "policy": "labelling_policy.md",
@@ -202,6 +220,11 @@ def main() -> None:
         action="store_true",
         help="draw the second tuning set (dev2) from sets no labels file names",
     )
+    parser.add_argument(
+        "--third-dev",
+        action="store_true",
+        help="draw the third tuning set (dev3) from sets no labels file names",
+    )
     args = parser.parse_args()
     if not args.allprintings.is_file():
         sys.exit(f"no AllPrintings at {args.allprintings}")
@@ -209,7 +232,27 @@ def main() -> None:
     old_texts = {" ".join(i["text"].split()).casefold() for i in old["items"]}
     document = load_allprintings(args.allprintings)
     if args.second_dev:
-        draw_second_dev(document, args.out)
+        draw_further_dev(
+            document,
+            args.out,
+            name="dev2",
+            about="A second tuning set of rulings (dev2), drawn once dev had 12 mistakes left.",
+            seed=DEV2_SEED,
+            sets=DEV2_SETS,
+            per_set=DEV2_PER_SET,
+        )
+        return
+    if args.third_dev:
+        draw_further_dev(
+            document,
+            args.out,
+            name="dev3",
+            about="A third tuning set of rulings (dev3), drawn once dev2's mistakes were single "
+            "cases.",
+            seed=DEV3_SEED,
+            sets=DEV3_SETS,
+            per_set=DEV3_PER_SET,
+        )
         return
     items = draw(document["data"], old_texts)
     out = {

@@ -36,7 +36,10 @@ And where it is not: a participle between a determiner and a noun (*the targeted
 exiled card*) or an *-ing* participle before a creature (*an attacking creature*) picks out an
 object by its state; a future passive (*will be sacrificed*) tells the story of the card, like
 *will resolve*; a pronoun right after a noun (*the creature it targets*) opens a relative clause
-that says which creature.
+that says which creature; a later item of a list (*the same power, toughness, and abilities*)
+plays the part of the list's first item, which the comma before it does not change; and a
+capitalised word next to another capitalised word in mid-sentence (*an effect such as the one
+Doubling Season creates*) is part of another card's name.
 
 :func:`is_verb` tells a glossary headword's verb sense from its noun sense (*countered*, *would
 counter* is 701.6; *+1/+1 counters* is 122).
@@ -110,6 +113,9 @@ def is_about(text: str, start: int, end: int, names: Sequence[tuple[int, int]] =
     sentence = _SENTENCE.split(before)[-1]
     if _INFORMATION.search(sentence):
         return True
+    if _in_card_name(text, start, end):
+        return False
+    before = _before_list(before, text[end:], len(_words(text[start:end])))
     clause = _CLAUSE.split(before)[-1]
     words = _words(clause)
     if _attributive(words, _words(text[start:end]), text[end:]):
@@ -152,6 +158,69 @@ def is_about(text: str, start: int, end: int, names: Sequence[tuple[int, int]] =
     if _object_does(words, last[0]) and not last[0].startswith(STORY):
         return True  # "the triggered ability targets a player", "abilities that target a spell"
     return _is_be(before_verb[0]) and _participle(last[0]) and not _future_passive(words)
+
+
+_LIST_GOES_ON = re.compile(r"\s*,")
+_ITEM_BREAK = re.compile(r",\s*(?:(?:and|or)\s+)?$")
+_BREAKS = ",;:.!?()[]—"
+
+
+def _before_list(before: str, after: str, size: int) -> str:
+    """The text before a list's first item, where the concept is a later item of the list
+    (*have the same power, toughness, and abilities*; *while you're casting a spell, playing a
+    land, or activating an ability*): a comma between the items is no clause break, and every
+    item plays the part the first one plays, so the clause that counts is the first item's.
+
+    The concept is a later item when a comma comes just before it and another after it, or
+    *, and* / *, or* comes just before it (not a comma alone before *and*: *If it draws, its power
+    and toughness change* is a clause after a clause). The items of a list are parallel: each
+    earlier one is at most one word longer than the concept, and the first one is as long as the
+    item after it (*cast spells, activate abilities, or attack*: *cast spells*), or as the concept
+    where it is the second. A list whose items are not (*lose 3 life, discard three cards, and
+    sacrifice*) is read as before, item by item."""
+    if not _ITEM_BREAK.search(before):
+        return before
+    if not (_LIST_GOES_ON.match(after) or re.search(r",\s*(?:and|or)\s+$", before)):
+        return before
+    longest = max(2, size + 1)
+    rest, length = before, size
+    while True:
+        cut = _ITEM_BREAK.search(rest)
+        if cut is None:
+            return before
+        rest = rest[: cut.start()]
+        opens = max(rest.rfind(c) for c in _BREAKS) + 1
+        item = list(_WORD.finditer(rest, opens))
+        if opens > 0 and rest[opens - 1] == ",":  # an earlier item between two commas
+            if len(item) > longest:
+                return before  # no list of parallel items
+            rest, length = rest[:opens], len(item)
+            continue
+        if length == 0 or len(item) < length:
+            return before
+        return rest[: item[-length].start()]
+
+
+_NAME_WORD = re.compile(r"[A-Z][\w’'-]*")
+
+
+def _in_card_name(text: str, start: int, end: int) -> bool:
+    """A capitalised concept next to another capitalised word in mid-sentence is part of a
+    card's name (*the one Doubling Season creates*, *cast Hidden Draw*), not the concept; the
+    ruling's own cards are masked before, other cards a ruling names are not. At a sentence's
+    or a quote's start a capital says nothing."""
+    if not text[start : start + 1].isupper() or _at_sentence_start(text, start):
+        return False
+    following = _NAME_WORD.match(text, end + 1) if text[end : end + 1] == " " else None
+    if following:
+        return True
+    previous = re.search(r"([A-Z][\w’'-]*) $", text[:start])
+    return bool(previous) and not _at_sentence_start(text, previous.start(1))
+
+
+def _at_sentence_start(text: str, at: int) -> bool:
+    head = text[:at].rstrip()
+    return not head or head[-1] in '.!?:;“"‘(—'
 
 
 def _future_passive(words: list[str]) -> bool:

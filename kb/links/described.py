@@ -40,18 +40,26 @@ body, :data:`kb.links.thesaurus.RULE_STATEMENTS`), so that it follows renumberin
   has left the battlefield*;
 - **setting a land's type** (305.7 "sets a land's subtype to one or more of the basic land types
   … it loses … its old land types … it gains the new land types"): *replaces all of its land
-  types with Swamp*, *will gain the land type Mountain*; not *search for a card with the land
-  type Plains*;
+  types with Swamp*, *will gain the land type Mountain*, *will remove the old land types*; not
+  *search for a card with the land type Plains*;
 - **the legend rule** (704.5j) and **+1/+1 and -1/-1 counters** (704.5q) as the rules word them;
 - **summoning sickness** (302.6 "under its controller's control continuously since their most
   recent turn began"), **card types** (205.2a: *the type creature*, *the type “artifact”*),
   **instructions in the order written** (608.2c: *you perform the actions in sequence*);
 - **not finding a searched card** (701.23b "isn't required to find some or all of those cards"):
-  *doesn't need to find a basic land card*.
+  *doesn't need to find a basic land card*;
+- **an instant or sorcery put into the graveyard as it resolves** (608.2n "as the final part of
+  an instant or sorcery spell's resolution, the spell is put into its owner's graveyard"):
+  *it will be put into its owner's graveyard as it resolves*, *the last thing that happens to a
+  resolving instant or sorcery spell is that it's put into its owner's graveyard*;
+- **switching power and toughness** (613.4d "effects that switch a creature's power and
+  toughness"): *switching a creature's power and toughness twice*;
+- **a drawn game** (104.4a "the game is a draw"): *the game ends in a draw*, which the word
+  *draw* alone does not link (a tie is no card drawn, 121).
 
 Measured on the dev split of ``tests/data/links/labelled_unseen.json``, the 88 rulings of
-``labelled_dev2.json`` and the 105 rulings of ``labelled_clarifications.json``
-(``benchmarks/term_links.py``).
+``labelled_dev2.json``, the 88 of ``labelled_dev3.json`` and the 105 rulings of
+``labelled_clarifications.json`` (``benchmarks/term_links.py``).
 """
 
 from __future__ import annotations
@@ -223,6 +231,10 @@ DESCRIPTIONS: tuple[Description, ...] = (
         ),
         also=_re(r"\b(?:Plains|Islands?|Swamps?|Mountains?|Forests?)\b"),
     ),
+    Description(  # the rule's own words: the land "no longer has its old land type"
+        "sets a land's subtype to one or more of the basic land types",
+        _re(r"\b(?:remov|los|lost)\w*\b[^.]{0,20}?\bold land types?\b"),
+    ),
     Description("legend rule", _re(r"\blegendary (?:permanents|creatures)\b[^.]*\bsame name\b")),
     Description(
         "state-based actions",
@@ -237,6 +249,22 @@ DESCRIPTIONS: tuple[Description, ...] = (
             r"\b(?:the|of|other|card)\s+types?\s+(?:such as\s+)?[“\"]?(?:artifact|battle|creature|"
             r"enchantment|instant|kindred|land|planeswalker|sorcery|tribal|summon)s?\b"
         ),
+    ),
+    Description(
+        "final part of an instant or sorcery spell's resolution",
+        _re(r"\b(?:instant|sorcery)\b[^.]*?\b(?:put|goes|placed)\b[^.]{0,30}?\bgraveyards?\b"),
+        also=_re(r"\bresolv"),
+    ),
+    Description(
+        "switch a creature's power and toughness",
+        _re(
+            r"\bswitch(?:es|ed|ing)?\b[^.]{0,40}?\bpower and toughness\b"
+            r"|\bpower and toughness\b[^.]{0,20}?\bswitch"
+        ),
+    ),
+    Description(
+        "lose simultaneously, the game is a draw",
+        _re(r"\bgame (?:is|ends in|will be|would be|results in) a draw\b|\bends in a draw\b"),
     ),
     Description(
         "search",

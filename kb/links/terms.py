@@ -23,6 +23,7 @@ sentence; the longest phrase wins.
 from __future__ import annotations
 
 import re
+from collections import defaultdict
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -82,7 +83,10 @@ class Term:
     (:func:`kb.links.about.is_about`); ``verb_targets``: the rules of the glossary's verb sense
     when its noun sense has others (``counter`` a spell, 701.6; a ``counter``, 122); ``verbal``:
     a general verb and a game noun (``Casting Spells``, ``Activated Ability``), general too where
-    the text makes it a verb and its object (``activating an ability``, ``cast a spell``).
+    the text makes it a verb and its object (``activating an ability``, ``cast a spell``);
+    ``own_participle``: a keyword whose own rules use its ``-ed`` participle (``spliced``,
+    ``bestowed``, ``plotted``), which names it then, unlike ``enchanted`` and ``equipped``, whose
+    rules never say them (they name what an Aura or an Equipment is attached to, 303.4, 301.5).
     """
 
     words: tuple[str, ...]
@@ -97,6 +101,7 @@ class Term:
     general: bool = False
     verb_targets: tuple[str, ...] = ()
     verbal: bool = False
+    own_participle: bool = False
 
 
 # A term found in a text, independent of the rules it names: start, end, the words as written,
@@ -236,6 +241,7 @@ class Vocabulary:
                 term.bare
                 and last.endswith(_DERIVED.get(self.language, ()))
                 and last != term.phrase.casefold()
+                and not (term.own_participle and last.endswith("ed"))
             ):
                 continue
             if term.bare and self.language == "en" and not _keyword_form(last, term.phrase):
@@ -290,7 +296,15 @@ def _keyword_form(word: str, phrase: str) -> bool:
 
 def _shape(t: Term) -> tuple[Any, ...]:
     """What matching reads of a term: everything but the rules it names."""
-    flags = (t.capital, t.participle, t.bare, t.general, bool(t.verb_targets), t.verbal)
+    flags = (
+        t.capital,
+        t.participle,
+        t.bare,
+        t.general,
+        bool(t.verb_targets),
+        t.verbal,
+        t.own_participle,
+    )
     return (t.words, t.phrase, t.gaps, t.source == "alias", t.source == "symbol", *flags)
 
 
@@ -556,7 +570,27 @@ def english_vocabulary(
                 builder.add(form, term.targets, "defined", term.concept, capital=term.capital)
     for phrase, concept in ALIASES.get(language, {}).items():
         builder.add(phrase, concepts.get(concept.casefold(), ()), "alias", concept)
-    return Vocabulary(language, list(builder.terms.values()), concepts, frozenset(builder.exists))
+    own: dict[str, list[str]] = defaultdict(list)  # a rule's body and its subrules'
+    for rule in rules:
+        own[rule.number.rstrip("abcdefghijklmnopqrstuvwxyz")].append(rule.body)
+    terms = [_own_participle(term, own) for term in builder.terms.values()]
+    return Vocabulary(language, terms, concepts, frozenset(builder.exists))
+
+
+def _own_participle(term: Term, own: Mapping[str, list[str]]) -> Term:
+    """The term, marked if it is a one-word keyword whose own rules (its rule and subrules) use
+    its ``-ed`` participle: 702.47c "the spliced cards", 702.103b "a bestowed Aura spell". A
+    ruling's *spliced spell* names Splice then; *enchanted* and *equipped*, which 702.5 and 702.6
+    never say, are left to the rules of Auras and Equipment."""
+    if not term.bare or len(term.words) != 1 or term.source == "alias":
+        return term
+    word = term.phrase.casefold()
+    if not word.isalpha():
+        return term
+    stem = word[:-1] if word.endswith("e") else word
+    form = re.compile(rf"\b{stem}(?:e?d|{stem[-1]}ed)\b", re.IGNORECASE)
+    bodies = [body for n in term.targets for body in own.get(n, ())]
+    return replace(term, own_participle=True) if any(form.search(b) for b in bodies) else term
 
 
 def _state_checks(item: GlossaryItem, targets: tuple[str, ...]) -> tuple[str, ...]:

@@ -108,6 +108,9 @@ RULE_STATEMENTS: tuple[str, ...] = (
     "sets a land's subtype to one or more of the basic land types",  # 305.7
     "allows a player to cast a spell during resolution",  # 608.2g
     "is an illegal target for itself",  # 115.5
+    "final part of an instant or sorcery spell's resolution",  # 608.2n
+    "lose simultaneously, the game is a draw",  # 104.4a
+    "switch a creature's power and toughness",  # 613.4d, layer 7d
 )
 
 # Extra names of a concept, per language: phrase -> English glossary term or rule title.
@@ -132,6 +135,12 @@ ALIASES: dict[str, dict[str, str]] = {
         # 712: the faces of a double-faced card ("return with their front faces up").
         "front face": "Double-Faced Cards",
         "back face": "Double-Faced Cards",
+        # 612: "changing the text of a spell", "the text change": the glossary's Text-Changing
+        # Effect in the words rulings of text-changing cards use (Magical Hack, Sleight of Mind).
+        "change text": "Text-Changing Effect",
+        "text change": "Text-Changing Effect",
+        # 305.7: a type-changing effect (205.1) on a land's subtypes is the rule on setting them.
+        "land type-changing effect": "sets a land's subtype to one or more of the basic land types",
         # 118.9: "You may cast [this object] without paying its mana cost" is an alternative cost.
         "without paying mana cost": "Alternative Cost",
     },
