@@ -222,16 +222,50 @@ def test_a_question_puts_subrules_before_their_section_and_unnamed_variants_last
 
 
 def test_the_words_of_a_learned_term_inside_a_query_are_its_keyword() -> None:
-    from kb.search.lang import phrase_keywords, register_learned_terms
+    from kb.search.lang import phrase_spans, register_learned_terms
 
     register_learned_terms("xx", [("dañar dos veces", "Double strike", "702.4")])
     words = "cuánto daño hace una criatura con dañar dos veces".split()
-    assert phrase_keywords("xx", words) == {
-        6: "double strike",
-        7: "double strike",
-        8: "double strike",
-    }
-    assert phrase_keywords("xx", ["dos", "veces"]) == {}  # only the whole term
+    assert phrase_spans("xx", words) == [(6, 3, ("double strike",))]
+    assert phrase_spans("xx", ["dos", "veces"]) == []  # only the whole term
+
+
+@pytest.mark.parametrize(
+    ("lang", "question"),
+    [
+        ("fr", "que devient un jeton qui quitte le champ de bataille"),
+        ("es", "qué pasa con una ficha que deja el campo de batalla"),
+    ],
+)
+@pytest.mark.parametrize("any_language", [False, True])
+def test_a_phrase_of_the_bridge_is_searched_as_one_term(
+    lang: str, question: str, any_language: bool
+) -> None:
+    """ "champ de bataille" is the battlefield: searched as one word (the phrase in the texts of
+    the query's languages, "battlefield" in English), not also as a battle, nor as two words
+    that would count twice in a French text for once in an English one."""
+    from kb.search.plain import plain_tree
+    from kb.search.query import QueryContext
+    from kb.search.schema import build_schema
+
+    schema = build_schema()
+    context = QueryContext(lang=lang, editions=[], any_language=any_language)
+    tree = plain_tree(schema, question, context)
+    assert tree is not None
+
+    def leaves(node: Any) -> list[Any]:
+        if node[0] in ("and", "or"):
+            return [leaf for child in node[1] for leaf in leaves(child)]
+        return [node]
+
+    english = {n[2] for n in leaves(tree) if n[0] == "term" and n[1] == "text_en"}
+    assert "battlefield" in english and "battl" not in english, english
+    phrases = [n[1] for n in leaves(tree) if n[0] == "query"]
+    own = [q for q in phrases if q.fieldname == f"text_{lang}"]
+    assert len(own) == 1 and len(own[0].words) == 2, phrases  # "de" is a stop word
+    # One word of the query: the phrase, as typed.
+    assert context.words[-1] == " ".join(question.split()[-3:]), context.words
+    assert tree[0] == "and" and len(tree[1]) == len(context.words), tree
 
 
 def test_a_french_question_drops_the_inverted_subject_of_its_verb() -> None:
