@@ -54,11 +54,21 @@ class SearchLanguage:
     # it as one term, and its words are not crossed one by one ("champ de bataille" is the
     # battlefield, not also a battle: at the whole history, thousands of cards are battles).
     phrases: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # The texts' wording of a state (three words: a stop word, a word, the word after) -> the
+    # word a reader asks with, indexed beside the middle word: the rules say "a library with no
+    # cards in it" where a judge hears "an empty library", and the stop word "no" is not
+    # indexed, so no query word could reach that wording otherwise.
+    paraphrases: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def folded_question_words(self) -> frozenset[str]:
         """The question words, folded as the analyzer folds."""
         return frozenset(fold_word(w) for w in self.question_words)
+
+    @property
+    def folded_paraphrases(self) -> dict[tuple[str, ...], str]:
+        """The paraphrases keyed by their words, folded (the word they add, folded too)."""
+        return _folded_paraphrases(self)
 
     @property
     def folded_stopwords(self) -> frozenset[str]:
@@ -92,6 +102,17 @@ class SearchLanguage:
 @cache
 def _folded_stopwords(language: SearchLanguage) -> frozenset[str]:
     return frozenset(fold_word(w) for w in language.stopwords)
+
+
+@cache
+def _folded_paraphrases(language: SearchLanguage) -> dict[tuple[str, ...], str]:
+    found = {}
+    for wording, word in language.paraphrases.items():
+        words = tuple(fold_word(w) for w in wording.split())
+        if len(words) != 3 or words[0] not in _folded_stopwords(language):
+            raise ValueError(f"{wording!r}: a paraphrase is a stop word and two words")
+        found[words] = fold_word(word)
+    return found
 
 
 # Keyword terms learned from Wizards' card translations (kb.terminology), per language code:
