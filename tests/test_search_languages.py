@@ -221,6 +221,32 @@ def test_a_question_puts_subrules_before_their_section_and_unnamed_variants_last
     assert question_order([named, solo], 2, {"giant", "poison"}, english)[0] is named
 
 
+def test_a_questions_sibling_rules_about_as_good_as_the_best_go_in_the_rules_order() -> None:
+    """BM25 prefers the shorter line: an exception ("Hexproof from [quality]", 702.11d) outranked
+    the rule it qualifies (702.11b). Siblings (one parent) scoring at least SIBLING_SHARE of the
+    best of them take the places they held in the rules' order (702.9 before 702.10); a sibling
+    far below, another rule's subrule and a card keep their places."""
+    from kb.search.analysis import text_analyzer
+    from kb.search.questions import SIBLING_SHARE, question_order
+
+    def hit(score: float, docnum: int, kind: str, number: str) -> Any:
+        data = {"texts": {"en": {"title": "", "text": "Some text."}}, "context": {"en": "Rules"}}
+        return _Scored(score, docnum, type=kind, number=number, data=data)
+
+    hits = [
+        hit(10.0, 0, "rule", "702.11d"),
+        hit(9.9, 1, "card", None),
+        hit(9.8, 2, "rule", "702.19d"),
+        hit(9.5, 3, "rule", "702.11b"),
+        hit(10.0 * SIBLING_SHARE - 0.1, 4, "rule", "702.11a"),  # too far below the best of them
+        hit(8.0, 5, "rule", "702.10"),
+        hit(7.9, 6, "rule", "702.9"),
+    ]
+    ranked = question_order(hits, 7, {"hexproof"}, text_analyzer("en"))
+    shown = [h["number"] for h in ranked]
+    assert shown == ["702.11b", None, "702.19d", "702.11d", "702.11a", "702.9", "702.10"], shown
+
+
 def test_the_words_of_a_learned_term_inside_a_query_are_its_keyword() -> None:
     from kb.search.lang import phrase_spans, register_learned_terms
 
