@@ -221,6 +221,27 @@ def test_a_question_puts_subrules_before_their_section_and_unnamed_variants_last
     assert question_order([named, solo], 2, {"giant", "poison"}, english)[0] is named
 
 
+def test_a_question_that_names_a_variant_prefers_that_variants_own_rules() -> None:
+    """ "commander damage" names the Commander variant: its rule 903.10a comes before 704.6c, a
+    state-based action "in a Commander game" in the same words and a little shorter."""
+    from kb.search.analysis import analyze, text_analyzer
+    from kb.search.questions import question_order
+
+    def rule(score: float, docnum: int, number: str, section: str) -> Any:
+        data = {
+            "texts": {"en": {"title": "", "text": "21 combat damage…"}},
+            "context": {"en": section},
+        }
+        return _Scored(score, docnum, type="rule", number=number, data=data)
+
+    elsewhere = rule(10.0, 0, "704.6c", "State-Based Actions")
+    own = rule(9.8, 1, "903.10a", "Commander")
+    english = text_analyzer("en")
+    terms = set(analyze(english, "commander damage"))
+    ranked = question_order([elsewhere, own], 2, terms, english)
+    assert [h["number"] for h in ranked] == ["903.10a", "704.6c"]
+
+
 def test_a_questions_sibling_rules_about_as_good_as_the_best_go_in_the_rules_order() -> None:
     """BM25 prefers the shorter line: an exception ("Hexproof from [quality]", 702.11d) outranked
     the rule it qualifies (702.11b). Siblings (one parent) scoring at least SIBLING_SHARE of the
