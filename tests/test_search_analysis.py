@@ -147,6 +147,7 @@ def test_fast_term_spans_match_the_analyzer(lang: str) -> None:
     for text in [
         "La Règle 701.54a: l'original doesn’t vote; Trickster-God's Heist, qu'il égalité",
         "El Anillo te tienta. Portador del Anillo — sabiduría",
+        "A library with no cards in it; No card. no no cards in, no cards could be drawn. no cards",
         "",
     ]:
         expected = [
@@ -199,6 +200,8 @@ TEXTS = [
     "    ",
     "'s l' qu' ’ 's's",
     "vote, " * 7 + "the Ring tempts you " * 4,  # positions lists longer than the cached ones
+    # "no cards in" is also indexed as "empty" (a paraphrase); the others are not
+    "A library with no cards in it; No card. no no cards in, no cards could be drawn. no cards",
 ]
 
 

@@ -221,17 +221,98 @@ def test_a_question_puts_subrules_before_their_section_and_unnamed_variants_last
     assert question_order([named, solo], 2, {"giant", "poison"}, english)[0] is named
 
 
+def test_a_question_that_names_a_variant_prefers_that_variants_own_rules() -> None:
+    """ "commander damage" names the Commander variant: its rule 903.10a comes before 704.6c, a
+    state-based action "in a Commander game" in the same words and a little shorter."""
+    from kb.search.analysis import analyze, text_analyzer
+    from kb.search.questions import question_order
+
+    def rule(score: float, docnum: int, number: str, section: str) -> Any:
+        data = {
+            "texts": {"en": {"title": "", "text": "21 combat damage…"}},
+            "context": {"en": section},
+        }
+        return _Scored(score, docnum, type="rule", number=number, data=data)
+
+    elsewhere = rule(10.0, 0, "704.6c", "State-Based Actions")
+    own = rule(9.8, 1, "903.10a", "Commander")
+    english = text_analyzer("en")
+    terms = set(analyze(english, "commander damage"))
+    ranked = question_order([elsewhere, own], 2, terms, english)
+    assert [h["number"] for h in ranked] == ["903.10a", "704.6c"]
+
+
+def test_a_questions_sibling_rules_about_as_good_as_the_best_go_in_the_rules_order() -> None:
+    """BM25 prefers the shorter line: an exception ("Hexproof from [quality]", 702.11d) outranked
+    the rule it qualifies (702.11b). Siblings (one parent) scoring at least SIBLING_SHARE of the
+    best of them take the places they held in the rules' order (702.9 before 702.10); a sibling
+    far below, another rule's subrule and a card keep their places."""
+    from kb.search.analysis import text_analyzer
+    from kb.search.questions import SIBLING_SHARE, question_order
+
+    def hit(score: float, docnum: int, kind: str, number: str) -> Any:
+        data = {"texts": {"en": {"title": "", "text": "Some text."}}, "context": {"en": "Rules"}}
+        return _Scored(score, docnum, type=kind, number=number, data=data)
+
+    hits = [
+        hit(10.0, 0, "rule", "702.11d"),
+        hit(9.9, 1, "card", None),
+        hit(9.8, 2, "rule", "702.19d"),
+        hit(9.5, 3, "rule", "702.11b"),
+        hit(10.0 * SIBLING_SHARE - 0.1, 4, "rule", "702.11a"),  # too far below the best of them
+        hit(8.0, 5, "rule", "702.10"),
+        hit(7.9, 6, "rule", "702.9"),
+    ]
+    ranked = question_order(hits, 7, {"hexproof"}, text_analyzer("en"))
+    shown = [h["number"] for h in ranked]
+    assert shown == ["702.11b", None, "702.19d", "702.11d", "702.11a", "702.9", "702.10"], shown
+
+
 def test_the_words_of_a_learned_term_inside_a_query_are_its_keyword() -> None:
-    from kb.search.lang import phrase_keywords, register_learned_terms
+    from kb.search.lang import phrase_spans, register_learned_terms
 
     register_learned_terms("xx", [("dañar dos veces", "Double strike", "702.4")])
     words = "cuánto daño hace una criatura con dañar dos veces".split()
-    assert phrase_keywords("xx", words) == {
-        6: "double strike",
-        7: "double strike",
-        8: "double strike",
-    }
-    assert phrase_keywords("xx", ["dos", "veces"]) == {}  # only the whole term
+    assert phrase_spans("xx", words) == [(6, 3, ("double strike",))]
+    assert phrase_spans("xx", ["dos", "veces"]) == []  # only the whole term
+
+
+@pytest.mark.parametrize(
+    ("lang", "question"),
+    [
+        ("fr", "que devient un jeton qui quitte le champ de bataille"),
+        ("es", "qué pasa con una ficha que deja el campo de batalla"),
+    ],
+)
+@pytest.mark.parametrize("any_language", [False, True])
+def test_a_phrase_of_the_bridge_is_searched_as_one_term(
+    lang: str, question: str, any_language: bool
+) -> None:
+    """ "champ de bataille" is the battlefield: searched as one word (the phrase in the texts of
+    the query's languages, "battlefield" in English), not also as a battle, nor as two words
+    that would count twice in a French text for once in an English one."""
+    from kb.search.plain import plain_tree
+    from kb.search.query import QueryContext
+    from kb.search.schema import build_schema
+
+    schema = build_schema()
+    context = QueryContext(lang=lang, editions=[], any_language=any_language)
+    tree = plain_tree(schema, question, context)
+    assert tree is not None
+
+    def leaves(node: Any) -> list[Any]:
+        if node[0] in ("and", "or"):
+            return [leaf for child in node[1] for leaf in leaves(child)]
+        return [node]
+
+    english = {n[2] for n in leaves(tree) if n[0] == "term" and n[1] == "text_en"}
+    assert "battlefield" in english and "battl" not in english, english
+    phrases = [n[1] for n in leaves(tree) if n[0] == "query"]
+    own = [q for q in phrases if q.fieldname == f"text_{lang}"]
+    assert len(own) == 1 and len(own[0].words) == 2, phrases  # "de" is a stop word
+    # One word of the query: the phrase, as typed.
+    assert context.words[-1] == " ".join(question.split()[-3:]), context.words
+    assert tree[0] == "and" and len(tree[1]) == len(context.words), tree
 
 
 def test_a_french_question_drops_the_inverted_subject_of_its_verb() -> None:

@@ -137,3 +137,35 @@ def test_the_named_rule_comes_first_when_many_cards_share_its_name(
     shown = [(r["type"], r.get("number")) for r in response["results"]]
     assert shown[:2] == [("rule", "702.16"), ("rule", "702.16a")], shown
     assert response["total"] == 32
+
+
+@pytest.fixture(scope="module")
+def libraries(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Rules that say "no cards in" a library (an empty one), one that says "no cards could be
+    drawn" (not an empty library), and one where the stack is empty."""
+    items = [
+        rule(
+            "121.4",
+            "Drawing a Card",
+            "A player who draws from a library with no cards in it loses.",
+        ),
+        rule("121.6a", "Drawing a Card", "No cards could be drawn from that library this turn."),
+        rule("117.1a", "Timing", "A sorcery is cast while the stack is empty."),
+    ]
+    with pytest.MonkeyPatch.context() as patch:
+        return build(tmp_path_factory.mktemp("libraries") / "index", items, patch)
+
+
+@pytest.mark.parametrize("term_engine", [True, False])
+def test_an_empty_library_is_found_where_the_rules_say_no_cards_in_it(
+    libraries: Path, term_engine: bool
+) -> None:
+    """The rules say "a library with no cards in it" where a judge says "an empty library":
+    the paraphrase is indexed as "empty", so every word of the query is found in that rule
+    (and not in one where "no cards could be drawn")."""
+    with SearchIndex(libraries, term_engine=term_engine) as index:
+        response = index.search("empty library", lang="en")
+        empty = index.search("empty", lang="en")["results"]
+    assert response["total"] == 1, response["results"]
+    assert response["results"][0]["number"] == "121.4"
+    assert sorted(r["number"] for r in empty) == ["117.1a", "121.4"]

@@ -38,6 +38,9 @@ class NormalizeFilter(Filter):
         self._elisions = language.elisions if language else frozenset()
         self._english = bool(language and language.code == "en")
         self._stops = language.folded_stopwords if (language and self.stop) else frozenset()
+        # Paraphrases start with a stop word: only a text whose stop words are dropped has them.
+        self._paraphrases = language.folded_paraphrases if (language and self.stop) else {}
+        self._paraphrase_starts = frozenset(words[0] for words in self._paraphrases)
         self._cache: dict[str, str] = {}
 
     def __getstate__(self) -> dict[str, Any]:
@@ -97,9 +100,18 @@ class NormalizeFilter(Filter):
 
     def __call__(self, tokens: Iterator[Token]) -> Iterator[Token]:
         stops = self._stops
+        paraphrases = self._paraphrases
         pos: int | None = None
+        previous = ""  # the word before, when it was a stop word (a paraphrase's first word)
+        pending: tuple[str, str, Token] | None = None  # a paraphrase's first two words
         for t in tokens:
             word, lead, trail = self.normalize(t.text)
+            if pending is not None:
+                said = paraphrases.get((pending[0], pending[1], word))
+                if said is not None:
+                    pending[2].text = said
+                    yield pending[2]
+                pending = None
             if (lead or trail) and t.chars:
                 t.startchar += lead
                 t.endchar -= trail
@@ -109,10 +121,13 @@ class NormalizeFilter(Filter):
                     pos = t.pos if pos is None else pos + 1
                     t.pos = pos
                 t.stopped = False
+                if paraphrases and previous in self._paraphrase_starts and t.mode == "index":
+                    pending = (previous, word, t.copy())  # before the next filters change it
                 yield t
             elif not t.removestops:
                 t.stopped = True
                 yield t
+            previous = word if word in stops else ""
 
 
 class StemmingFilter(Filter):
@@ -182,12 +197,13 @@ def name_analyzer() -> Any:
 _TOKENS = re.compile(TOKEN_PATTERN)
 
 
-def term_spans(analyzer: Any, text: str) -> list[tuple[int, int, str]]:
+def term_spans(analyzer: Any, text: str, *, paraphrases: bool = True) -> list[tuple[int, int, str]]:
     """``(start, end, index term)`` of each token the analyzer keeps, for highlighting.
 
-    The same result as running the analyzer with ``chars=True``, without Whoosh's token objects:
-    a result's snippet is analysed on every search, so this path is kept short (a cache per
-    filter maps each raw word to its term).
+    The same result as running the analyzer with ``chars=True`` (and ``mode="index"``; with
+    ``paraphrases=False``, ``mode="query"``), without Whoosh's token objects: a result's
+    snippet is analysed on every search, so this path is kept short (a cache per filter maps
+    each raw word to its term).
     """
     items = getattr(analyzer, "items", ())
     if len(items) < 2 or not isinstance(items[1], NormalizeFilter):
@@ -199,9 +215,17 @@ def term_spans(analyzer: Any, text: str) -> list[tuple[int, int, str]]:
     normalize: NormalizeFilter = items[1]
     stemmer = items[2] if len(items) > 2 and isinstance(items[2], StemmingFilter) else None
     cache = normalize.span_cache(stemmer)
+    said = normalize._paraphrases if paraphrases else {}
     spans = []
+    stopped = ""  # the raw word before, when it was a stop word (a paraphrase's first word)
+    pending: tuple[str, str, int, int] | None = None  # a paraphrase's first two words, the span
     for match in _TOKENS.finditer(text):
         raw = match.group()
+        if pending is not None:
+            extra = paraphrased(normalize, stemmer, (*pending[:2], raw))
+            if extra is not None:
+                spans.append((pending[2], pending[3], extra))
+            pending = None
         entry = cache.get(raw)
         if entry is None:
             word, lead, trail = normalize.normalize(raw)
@@ -212,7 +236,23 @@ def term_spans(analyzer: Any, text: str) -> list[tuple[int, int, str]]:
         term, lead, trail = entry
         if term:
             spans.append((match.start() + lead, match.end() - trail, term))
+            if stopped and said and normalize.normalize(stopped)[0] in normalize._paraphrase_starts:
+                pending = (stopped, raw, match.start() + lead, match.end() - trail)
+            stopped = ""
+        else:
+            stopped = raw
     return spans
+
+
+def paraphrased(
+    normalize: NormalizeFilter, stemmer: StemmingFilter | None, raws: tuple[str, str, str]
+) -> str | None:
+    """The index term a paraphrase adds for three raw words (a stop word, a kept word and the
+    word after), or None: see :attr:`kb.search.lang.SearchLanguage.paraphrases`."""
+    word = normalize._paraphrases.get(tuple(normalize.normalize(raw)[0] for raw in raws))
+    if word is None or stemmer is None:
+        return word
+    return stemmer.stem(word)
 
 
 class PositionalText(TEXT):  # type: ignore[misc]
@@ -241,9 +281,18 @@ class PositionalText(TEXT):  # type: ignore[misc]
         normalize, stemmer = chain
         cache = normalize.span_cache(stemmer)
         stops = normalize._stops
+        said = normalize._paraphrases
+        starts = normalize._paraphrase_starts
         poses: dict[str, list[int]] = {}
         pos: int | None = None
+        stopped = ""  # the raw word before, when it was a stop word (a paraphrase's first word)
+        pending: tuple[str, str, int] | None = None  # a paraphrase's first two words, position
         for place, raw in enumerate(_TOKENS.findall(value)):  # the pattern has no group
+            if pending is not None:
+                extra = paraphrased(normalize, stemmer, (*pending[:2], raw))
+                if extra is not None:
+                    poses.setdefault(extra, []).append(pending[2])
+                pending = None
             entry = cache.get(raw)
             if entry is None:
                 word, lead, trail = normalize.normalize(raw)
@@ -253,6 +302,7 @@ class PositionalText(TEXT):  # type: ignore[misc]
                 entry = cache[raw] = (term, lead, trail)
             term = entry[0]
             if not term:
+                stopped = raw
                 continue
             pos = place if pos is None else pos + 1
             found = poses.get(term)
@@ -260,6 +310,9 @@ class PositionalText(TEXT):  # type: ignore[misc]
                 poses[term] = [pos]
             else:
                 found.append(pos)
+            if stopped and said and normalize.normalize(stopped)[0] in starts:
+                pending = (stopped, raw, pos)
+            stopped = ""
         boost = self.format.field_boost
         encode = _encoded_positions
         for term, positions in poses.items():
@@ -317,7 +370,7 @@ def query_terms(analyzer: Any, text: str) -> tuple[str, ...]:
     cache = items[1].query_cache(stemmer)
     terms = cache.get(text)
     if terms is None:
-        terms = tuple(term for _, _, term in term_spans(analyzer, text))
+        terms = tuple(term for _, _, term in term_spans(analyzer, text, paraphrases=False))
         if len(cache) < 100_000:
             cache[text] = terms
     return terms

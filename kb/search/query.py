@@ -29,7 +29,7 @@ from whoosh.qparser.plugins import FuzzyTermPlugin, PhrasePlugin, Plugin
 from kb.errors import KbUsageError
 from kb.langs import LANGS, check_lang
 from kb.search.analysis import analyze, query_terms
-from kb.search.lang import phrase_keywords, search_language
+from kb.search.lang import phrase_spans, search_language
 from kb.search.questions import drop_question_words  # noqa: F401 (part of this module's API)
 from kb.search.schema import (
     FIELD_ALIASES,
@@ -226,18 +226,30 @@ class LanguagePlugin(Plugin):
                 self.fields.append((text_field("en"), ENGLISH_AS_TYPED))
                 self.bridges.append((self.language, self.analyzer, BRIDGED))
             self.stop_analyzers = [self.analyzer]
-        self._phrased: dict[int, tuple[str, ...]] = {}
+        # The first word of each phrase of a bridge's language among a group's words: the
+        # phrase as typed and its English terms; the phrase's other words (searched with it).
+        self._phrases: dict[int, tuple[str, tuple[str, ...]]] = {}
+        self._in_phrase: set[int] = set()
 
     def mark_phrases(self, nodes: list[Any]) -> None:
-        """Note which of a group's words are part of a learned term of several words (their
-        keyword is searched in English for each of them, as the bridge does for one word)."""
+        """Note the phrases of several words among a group's words (a learned keyword term, a
+        phrase of the bridge): each is searched as one word, the phrase in the texts of the
+        languages searched and its English terms through the bridge, not word by word.
+
+        One word, because one term is what it means: word by word, "champ de bataille" would
+        also be a battle, and its two words would count twice in a French text for once in an
+        English one holding "battlefield" (the cards of a whole history, whose French texts
+        say "champ de bataille" everywhere, then crowd out the rules).
+        """
         words = [n for n in nodes if isinstance(n, syntax.WordNode)]
         texts = [n.text for n in words]
         for language, _analyzer, _boost in self.bridges:
-            for at, keyword in phrase_keywords(language.code, texts).items():
-                found = self._phrased.get(id(words[at]), ())
-                if keyword not in found:
-                    self._phrased[id(words[at])] = (*found, keyword)
+            for start, size, terms in phrase_spans(language.code, texts):
+                inside = [id(w) for w in words[start : start + size]]
+                if any(i in self._in_phrase for i in inside):
+                    continue  # a phrase of the language detected first wins
+                self._in_phrase.update(inside)
+                self._phrases[inside[0]] = (" ".join(texts[start : start + size]), terms)
 
     def filters(self, parser: Any) -> list[tuple[Any, int]]:
         return [(self.do_languages, 110)]
@@ -277,6 +289,8 @@ class LanguagePlugin(Plugin):
         too common, for those). A word searched is added to the context's words.
         """
         is_word = isinstance(node, syntax.WordNode)
+        if is_word and id(node) in self._in_phrase:
+            return self._phrase_alternatives(node)
         if is_word and not re.search(r"\d", node.text):
             # A stop word of the language (without --lang: of any language) is not searched.
             for analyzer in self.stop_analyzers:
@@ -302,14 +316,27 @@ class LanguagePlugin(Plugin):
                     if english != typed and english not in bridged:
                         bridged.append(english)
                         found.append((text_field("en"), english, boost))
-            for english in self._phrased.get(id(node), ()):
-                if english not in bridged:
-                    bridged.append(english)
-                    found.append((text_field("en"), english, BRIDGED))
         if is_word and self.context.too_common and self._common(node.text, bridged):
             return None
         if is_word:
             self.context.words.append(node.text)
+        return found
+
+    def _phrase_alternatives(self, node: Any) -> list[tuple[str, str | None, float]] | None:
+        """The alternatives of a word of a phrase (:meth:`mark_phrases`): for its first word,
+        the phrase in each field searched and its English terms; none for the others."""
+        phrase = self._phrases.get(id(node))
+        if phrase is None:
+            return None
+        text, terms = phrase
+        found: list[tuple[str, str | None, float]] = [
+            (fieldname, text, boost) for fieldname, boost in self.fields
+        ]
+        bridged = [t for t in dict.fromkeys(terms) if t != text.lower()]
+        found += [(text_field("en"), english, BRIDGED) for english in bridged]
+        if self.context.too_common and self._common(text, bridged):
+            return None
+        self.context.words.append(text)
         return found
 
     def _common(self, word: str, bridged: list[str]) -> bool:

@@ -50,11 +50,25 @@ class SearchLanguage:
     # Official keyword names of the language -> the English keyword, merged into the learned
     # terms when an index is built (``kb.search.learned``).
     keywords: Mapping[str, str] = field(default_factory=dict)
+    # Game terms of several words -> their English terms: a query holding the phrase searches
+    # it as one term, and its words are not crossed one by one ("champ de bataille" is the
+    # battlefield, not also a battle: at the whole history, thousands of cards are battles).
+    phrases: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # The texts' wording of a state (three words: a stop word, a word, the word after) -> the
+    # word a reader asks with, indexed beside the middle word: the rules say "a library with no
+    # cards in it" where a judge hears "an empty library", and the stop word "no" is not
+    # indexed, so no query word could reach that wording otherwise.
+    paraphrases: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def folded_question_words(self) -> frozenset[str]:
         """The question words, folded as the analyzer folds."""
         return frozenset(fold_word(w) for w in self.question_words)
+
+    @property
+    def folded_paraphrases(self) -> dict[tuple[str, ...], str]:
+        """The paraphrases keyed by their words, folded (the word they add, folded too)."""
+        return _folded_paraphrases(self)
 
     @property
     def folded_stopwords(self) -> frozenset[str]:
@@ -90,6 +104,17 @@ def _folded_stopwords(language: SearchLanguage) -> frozenset[str]:
     return frozenset(fold_word(w) for w in language.stopwords)
 
 
+@cache
+def _folded_paraphrases(language: SearchLanguage) -> dict[tuple[str, ...], str]:
+    found = {}
+    for wording, word in language.paraphrases.items():
+        words = tuple(fold_word(w) for w in wording.split())
+        if len(words) != 3 or words[0] not in _folded_stopwords(language):
+            raise ValueError(f"{wording!r}: a paraphrase is a stop word and two words")
+        found[words] = fold_word(word)
+    return found
+
+
 # Keyword terms learned from Wizards' card translations (kb.terminology), per language code:
 # {folded term: English keyword}, and the keyword's rule. The index stores them; an opened
 # index registers them here.
@@ -108,6 +133,7 @@ def register_learned_terms(code: str, terms: Iterable[tuple[str, ...]]) -> None:
     _LEARNED[code] = {fold_phrase(row[0]): row[1].casefold() for row in rows}
     _LEARNED_RULES[code] = {fold_phrase(row[0]): row[2] for row in rows if len(row) > 2 and row[2]}
     _bridge.cache_clear()
+    _phrase_table.cache_clear()
 
 
 def learned_rule(text: str, code: str) -> str | None:
@@ -115,29 +141,45 @@ def learned_rule(text: str, code: str) -> str | None:
     return _LEARNED_RULES.get(code, {}).get(fold_phrase(text))
 
 
-PHRASE_WORDS = 4  # the longest learned term looked for inside a query, in words
+PHRASE_WORDS = 4  # the longest phrase looked for inside a query, in words
 
 
-def phrase_keywords(code: str, words: list[str]) -> dict[int, str]:
-    """The English keyword of each word that is part of a learned term of several words inside
-    a query's words ("¿cuánto daño hace una criatura con dañar dos veces?": "dañar", "dos" and
-    "veces" are double strike), by the word's position; the longest term wins."""
-    learned = _LEARNED.get(code)
-    if not learned:
-        return {}
+def phrase_spans(code: str, words: list[str]) -> list[tuple[int, int, tuple[str, ...]]]:
+    """(first word, number of words, English terms) of each phrase of a language inside a
+    query's words: a hand-written phrase of the bridge (``phrases``) or a learned keyword term
+    of several words; the longest phrase at each word wins, a hand-written one over a learned
+    one of the same words.
+
+    A phrase is searched as one term, not word by word: its words are not its meaning
+    ("bataille" is a battle, but "champ de bataille" is the battlefield; "dos" is two, but
+    "dañar dos veces" is double strike).
+    """
+    table = _phrase_table(code)
+    if not table:
+        return []
     folded = [fold_word(w) for w in words]
-    found: dict[int, str] = {}
+    found = []
     start = 0
     while start < len(folded):
         for size in range(min(PHRASE_WORDS, len(folded) - start), 1, -1):
-            keyword = learned.get(" ".join(folded[start : start + size]))
-            if keyword is not None:
-                found.update(dict.fromkeys(range(start, start + size), keyword))
+            terms = table.get(" ".join(folded[start : start + size]))
+            if terms is not None:
+                found.append((start, size, terms))
                 start += size
                 break
         else:
             start += 1
     return found
+
+
+@cache
+def _phrase_table(code: str) -> dict[str, tuple[str, ...]]:
+    """The phrases of a language code, folded: its learned keyword terms, then its hand-written
+    phrases (made once per registration of learned terms, not per query)."""
+    table = {term: (keyword,) for term, keyword in _LEARNED.get(code, {}).items()}
+    phrases = search_language(code).phrases
+    table.update({fold_phrase(phrase): english for phrase, english in phrases.items()})
+    return table
 
 
 def learned_language(text: str) -> str | None:

@@ -48,4 +48,7 @@ LANGUAGE = SearchLanguage(
         " whether would should i my me".split()
     ),
     irregular=IRREGULAR,
+    # "a library with no cards in it", "no cards in a player's library": an empty one ("no
+    # cards could be drawn" is not).
+    paraphrases={"no cards in": "empty"},
 )

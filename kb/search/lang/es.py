@@ -30,7 +30,7 @@ TO_ENGLISH: dict[str, tuple[str, ...]] = {
     "tierra": ("land",),
     "conjuro": ("sorcery",),
     "instantáneo": ("instant",),
-    "batalla": ("battle", "battlefield"),
+    "batalla": ("battle",),
     "campo": ("battlefield",),
     "permanente": ("permanent",),
     "ficha": ("token",),
@@ -374,6 +374,12 @@ KEYWORDS: dict[str, str] = {
     "profetizar": "Foretell",
 }
 
+# Game terms of several words, searched as one term: the words of "campo de batalla" are not
+# crossed one by one (a "batalla" on its own is a battle).
+PHRASES: dict[str, tuple[str, ...]] = {
+    "campo de batalla": ("battlefield",),
+}
+
 LANGUAGE = SearchLanguage(
     code="es",
     name="Español",
@@ -383,5 +389,6 @@ LANGUAGE = SearchLanguage(
     question_words=QUESTION_WORDS,
     irregular=IRREGULAR,
     keywords=KEYWORDS,
+    phrases=PHRASES,
     cognates=COGNATES,
 )

@@ -38,7 +38,7 @@ TO_ENGLISH: dict[str, tuple[str, ...]] = {
     "terrain": ("land",),
     "rituel": ("sorcery",),
     "éphémère": ("instant",),
-    "bataille": ("battle", "battlefield"),
+    "bataille": ("battle",),
     "champ": ("battlefield",),
     "permanent": ("permanent",),
     "jeton": ("token",),
@@ -362,6 +362,12 @@ KEYWORDS: dict[str, str] = {
     "prédiction": "Foretell",
 }
 
+# Game terms of several words, searched as one term: the words of "champ de bataille" are not
+# crossed one by one (a "bataille" on its own is a battle).
+PHRASES: dict[str, tuple[str, ...]] = {
+    "champ de bataille": ("battlefield",),
+}
+
 LANGUAGE = SearchLanguage(
     code="fr",
     name="Français",
@@ -372,5 +378,6 @@ LANGUAGE = SearchLanguage(
     question_words=QUESTION_WORDS,
     irregular=IRREGULAR,
     keywords=KEYWORDS,
+    phrases=PHRASES,
     accented_endings=(("ees", "ées"), ("ee", "ée")),
 )
