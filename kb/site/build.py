@@ -216,7 +216,8 @@ def build_site(
             report.cpu_seconds_render = time.process_time() - render_cpu
             report.files = writer.files
             report.bytes = writer.bytes
-            if writer.gone() or cache.kept_broken(writer.links.kept):
+            kept = writer.links.kept
+            if kept and (writer.gone() or cache.kept_broken(kept)):
                 writer.links.check_kept()  # what a kept page links to may be gone: check it too
             broken = writer.links.broken()
             cache.broken = [(b.page, b.href, b.reason) for b in broken]

@@ -302,6 +302,7 @@ class StreamWriter:
         """Run ``post`` on the complete new site and swap it in; keep the output if unchanged."""
         report = self.report
         report.removed = sorted(self._existing() - self._seen)
+        self._existing_files = None  # not held through ``post`` (Pagefind)
         marker_bytes = json.dumps(marker, sort_keys=True, indent=1).encode() + b"\n"
         generated_ok = post is None or all((self.out / g).is_dir() for g in GENERATED)
         try:
