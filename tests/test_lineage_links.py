@@ -159,3 +159,35 @@ def test_migration_0008_collapses_per_edition_rows_in_place(settings, cr_path, s
         assert collapsed * 3 // 2 < expanded  # two editions: most rows were one per edition
     finally:
         engine.dispose()
+
+
+def test_many_sources_read_the_same_links_as_the_join_does(full_db):
+    """The whole edition or a long list of sources (lineage rows numbered by the edition's rules
+    read once) reads what the join by SQL reads (asked with the same sources as a SELECT)."""
+    from kb.links import view
+
+    with full_db.session() as session:
+        editions = list(
+            session.scalars(
+                select(Edition).where(Edition.kind == "comprules", Edition.language == "en")
+            )
+        )
+        texts = list(session.scalars(select(ClarificationText.id).order_by(ClarificationText.id)))
+        assert len(texts) > view.MANY  # the real corpus: numbered by the edition's rules
+        for edition in editions:
+            whole = edition_links(session, edition, source_types=TERM_SOURCES)
+            joined = edition_links(
+                session, edition, source_types=TERM_SOURCES, source_ids=select(Link.source_id)
+            )
+            assert whole == joined
+            assert sum(link.target_rule_id is not None for link in whole) > 100
+            listed = edition_links(
+                session, edition, source_types=["clarification_text"], source_ids=texts
+            )
+            joined = edition_links(
+                session,
+                edition,
+                source_types=["clarification_text"],
+                source_ids=select(ClarificationText.id),
+            )
+            assert listed == joined and listed

@@ -29,12 +29,13 @@ def _site(path: Path) -> dict[str, bytes]:
 
 
 def test_a_rebuild_after_one_changed_set_equals_a_build_from_scratch(
-    settings, shared_corpus: Path, tmp_path: Path
+    settings, shared_corpus: Path, tmp_path: Path, monkeypatch
 ):
     from dataclasses import replace
 
     from kb.pipeline import build, open_db
-    from kb.site import build_site
+    from kb.site import build_site, render
+    from kb.site.cache import SiteCache
 
     set_file = _small_set(shared_corpus, tmp_path / "sets")
     settings = replace(settings, corpus=(*settings.corpus, set_file.parent))
@@ -48,14 +49,39 @@ def test_a_rebuild_after_one_changed_set_equals_a_build_from_scratch(
     card = document["data"]["cards"][0]
     card["rulings"].append({"date": "2026-01-20", "text": "An incremental ruling."})
     set_file.write_text(json.dumps(document), encoding="utf-8")
+    read_back: list[str] = []  # the kept pages whose ids and links came out of the cache
+    previous_links = SiteCache.previous_links
+
+    def spy(self, path):
+        read_back.append(path)
+        return previous_links(self, path)
+
+    monkeypatch.setattr(SiteCache, "previous_links", spy)
+    rendered: list[str] = []
+    render_page = render._render
+    monkeypatch.setattr(
+        render,
+        "_render",
+        lambda env, page, common: rendered.append(page.path) or render_page(env, page, common),
+    )
     again = build(settings, out).site
+    monkeypatch.undo()
     assert not again.up_to_date
+    # The link check trusts the kept pages' links, which the last build checked: it reads back
+    # the ids the rendered pages had, and those of the few kept pages they link into.
+    assert set(rendered) & set(read_back)
+    assert len(set(read_back) - set(rendered)) < again.unchanged / 10
     # Only what shows the new ruling is rendered again; the rest is kept as it was.
     assert 0 < again.written < first.files / 2 and again.unchanged > 0
     assert again.seconds_pagefind == 0.0  # no page Pagefind indexes changed
     card_pages = [p for p in _site(out) if p.endswith(".html") and "/cards/" in p]
     changed = [p for p in card_pages if b"An incremental ruling." in (out / p).read_bytes()]
     assert len(changed) == 3  # the card's page in each language
+    # Of the card pages, only those are rendered again; no rule page is.
+    card_lists = ("/cards/index.html", "/cards/letter-")
+    rendered_cards = [p for p in rendered if "/cards/" in p and not any(s in p for s in card_lists)]
+    assert sorted(rendered_cards) == sorted(changed)
+    assert not [p for p in rendered if "/rules/" in p]
 
     db = open_db(settings, create=False)
     try:

@@ -152,3 +152,55 @@ def test_a_plain_link_resolves_as_urlsplit_reads_it(href: str) -> None:
         target = posixpath.normpath(posixpath.join("en/cards", unquote(parts.path)))
         expected = (target, unquote(parts.fragment) if target.endswith(".html") else "")
     assert _resolve("en/cards", href) == expected
+
+
+def _write_site(out, pages: dict[str, bytes], previous=None, keep=()):
+    """One build of ``pages`` by the streaming writer; ``keep``: the paths kept as they were."""
+    from kb.site.stream import StreamWriter
+
+    writer = StreamWriter(out, previous)
+    for path, content in pages.items():
+        if path in keep:
+            assert writer.reuse(path)
+        else:
+            writer.add(path, content)
+    if writer.gone():
+        writer.links.check_kept()
+    broken = {(b.page, b.href, b.reason) for b in writer.links.broken()}
+    writer.commit({"pages": len(pages)})
+    return writer, broken
+
+
+def test_a_kept_page_is_not_read_again_unless_what_it_links_to_went_away(tmp_path):
+    from kb.site.stream import extract
+
+    out = tmp_path / "site"
+    first = {
+        "en/a.html": b'<p id="top"><a href="b.html#x">b</a><a href="c.html">c</a></p>',
+        "en/b.html": b'<p id="x"></p><p id="y"></p>',
+        "en/c.html": b"<p>c</p>",
+    }
+    _writer, broken = _write_site(out, first)
+    assert broken == set()
+    asked: list[str] = []
+
+    def previous(path):
+        asked.append(path)
+        return extract(path, first[path]) if path in first else None
+
+    # b.html is rendered again with the same ids: a.html's links are not read again, only the
+    # ids of the kept page a rendered link points into are.
+    second = {**first, "en/b.html": b'<p id="x"></p><p id="y">changed</p><a href="a.html#top">'}
+    writer, broken = _write_site(out, second, previous, keep={"en/a.html", "en/c.html"})
+    assert broken == set() and not writer.gone()
+    assert "en/c.html" not in asked and asked.count("en/a.html") == 1  # for the anchor #top
+    # b.html loses the anchor a.html (kept) links to: the kept pages are checked again.
+    asked.clear()
+    third = {**first, "en/b.html": b'<p id="y"></p>'}
+    writer, broken = _write_site(out, third, previous, keep={"en/a.html", "en/c.html"})
+    assert writer.gone()
+    assert broken == {("en/a.html", "b.html#x", "no such anchor")}
+    # c.html is gone: the same.
+    fourth = {"en/a.html": first["en/a.html"], "en/b.html": first["en/b.html"]}
+    _writer, broken = _write_site(out, fourth, previous, keep={"en/a.html"})
+    assert broken == {("en/a.html", "c.html", "no such file")}

@@ -9,7 +9,7 @@ from collections import defaultdict
 from typing import Any
 
 from sqlalchemy import select
-from sqlalchemy.orm import Session, selectinload
+from sqlalchemy.orm import Session
 
 from kb.corpus.numbers import is_rule_number, parent_of, sort_key
 from kb.errors import KbUsageError, NotFoundError
@@ -176,12 +176,27 @@ def cards_for_rule(
 def _clarification_dicts(
     session: Session, clar_ids: list[int], edition: Edition
 ) -> list[dict[str, Any]]:
-    clarifications = session.scalars(
-        select(Clarification)
-        .where(Clarification.id.in_(clar_ids))
-        .options(selectinload(Clarification.texts))
+    # Plain rows, not ORM objects: the site asks this of every ruling linked to a rule (tens
+    # of thousands at the whole history), where building the objects cost more than the query.
+    clarifications = session.execute(
+        select(Clarification.id, Clarification.date, Clarification.source).where(
+            Clarification.id.in_(clar_ids)
+        )
     ).all()
-    text_to_clar = {t.id: c.id for c in clarifications for t in c.texts}
+    texts_of: dict[int, list[Any]] = defaultdict(list)
+    for text in session.execute(
+        select(
+            ClarificationText.id,
+            ClarificationText.clarification_id,
+            ClarificationText.language,
+            ClarificationText.text,
+            ClarificationText.provenance,
+        )
+        .where(ClarificationText.clarification_id.in_(clar_ids))
+        .order_by(ClarificationText.id)
+    ):
+        texts_of[text.clarification_id].append(text)
+    text_to_clar = {t.id: c.id for c in clarifications for t in texts_of[c.id]}
     rules: dict[int, dict[str, str]] = defaultdict(dict)
     for link in edition_links(
         session,
@@ -197,7 +212,9 @@ def _clarification_dicts(
     cards = clarification_cards(session, clar_ids)
     result = []
     for c in sorted(clarifications, key=lambda c: (c.date, c.id)):
-        texts = sorted(c.texts, key=lambda t: (t.language, PROVENANCE_ORDER.get(t.provenance, 9)))
+        texts = sorted(
+            texts_of[c.id], key=lambda t: (t.language, PROVENANCE_ORDER.get(t.provenance, 9))
+        )
         chosen: dict[str, dict[str, str]] = {}
         for t in texts:
             chosen.setdefault(t.language, {"text": t.text, "provenance": t.provenance})

@@ -173,15 +173,16 @@ def build_site(
         report.seconds_load = time.perf_counter() - start
         render_start, render_cpu = time.perf_counter(), time.process_time()
         unresolved: dict[str, int] = {}
-        writer = StreamWriter(out)
+        # With a cache of this output, pages are kept as the previous build wrote them: the
+        # link check reads their ids and links from the cache only where it needs them.
+        writer = StreamWriter(out, cache.previous_links if cache.previous else None)
         counter = PageCounter()
         digests: dict[str, str] = {}
 
         kept: dict[str, int] = {}  # the unresolved references of the lazy pages kept as they were
 
         def skip(path: str, digest: str) -> bool:
-            found = cache.lookup(path, digest)
-            if found is not None and writer.reuse(path, *found):
+            if cache.has(path, digest) and writer.reuse(path):
                 notes = cache.keep(path)
                 for numbers, count in notes.items():
                     kept[numbers] = kept.get(numbers, 0) + count
@@ -215,7 +216,12 @@ def build_site(
             report.cpu_seconds_render = time.process_time() - render_cpu
             report.files = writer.files
             report.bytes = writer.bytes
-            report.broken = [str(b) for b in writer.links.broken()]
+            kept = writer.links.kept
+            if kept and (writer.gone() or cache.kept_broken(kept)):
+                writer.links.check_kept()  # what a kept page links to may be gone: check it too
+            broken = writer.links.broken()
+            cache.broken = [(b.page, b.href, b.reason) for b in broken]
+            report.broken = [str(b) for b in broken]
             if report.broken:
                 message = f"{len(report.broken)} broken internal link(s), e.g. " + "; ".join(
                     report.broken[:5]

@@ -22,7 +22,7 @@ from typing import Any
 
 log = logging.getLogger(__name__)
 
-VERSION = 3
+VERSION = 4
 
 
 def page_digest(path: str, template: str, lang: str | None, context: dict[str, Any]) -> str:
@@ -53,6 +53,9 @@ class SiteCache:
         self.extras_previous: tuple[str, Any] | None = None
         self.extras: tuple[str, Any] | None = None
         self.stamp: str | None = None  # the fingerprint of the build the cache describes
+        # The broken links the build found, (page, href, reason): its kept pages still have them.
+        self.broken_previous: list[tuple[str, str, str]] = []
+        self.broken: list[tuple[str, str, str]] = []
         if file is None or not file.is_file():
             return
         try:
@@ -69,14 +72,28 @@ class SiteCache:
         self.stamp = stored.get("stamp")
         self.previous = stored.get("pages") or {}
         self.extras_previous = stored.get("extras")
+        self.broken_previous = [tuple(b) for b in stored.get("broken") or []]
 
     def lookup(self, path: str, digest: str) -> tuple[list[str], list[str]] | None:
         """The ids and links of the page if the last build rendered it from the same inputs."""
+        return self.previous_links(path) if self.has(path, digest) else None
+
+    def has(self, path: str, digest: str) -> bool:
+        """Whether the last build rendered the page from the same inputs."""
         found = self.previous.get(path)
-        if found is None or found[0] != digest:
+        return found is not None and found[0] == digest
+
+    def previous_links(self, path: str) -> tuple[list[str], list[str]] | None:
+        """The ids and links of the page as the last build wrote it (None: not known)."""
+        found = self.previous.get(path)
+        if found is None:
             return None
         ids, links = zlib.decompress(found[1]).decode().split("\0")
         return _lines(ids), _lines(links)
+
+    def kept_broken(self, kept: set[str]) -> bool:
+        """Whether a page kept from the last build had a link that build found broken."""
+        return any(page in kept for page, _href, _reason in self.broken_previous)
 
     def record(
         self,
@@ -112,7 +129,7 @@ class SiteCache:
         self.file.parent.mkdir(parents=True, exist_ok=True)
         tmp = self.file.with_name(f"{self.file.name}.tmp-{os.getpid()}")
         stored = {"version": VERSION, "code": self.code, "pages": self.pages}
-        stored.update(stamp=self.stamp, extras=self.extras)
+        stored.update(stamp=self.stamp, extras=self.extras, broken=self.broken)
         try:
             with tmp.open("wb") as handle:
                 pickle.dump(stored, handle, protocol=pickle.HIGHEST_PROTOCOL)

@@ -42,6 +42,8 @@ LINK = re.compile(rb'\b(?:href|src)="([^"]*)"')
 _LITERAL_ID = re.compile(rb'id="([^"]*)"')
 _LITERAL_LINKS = (re.compile(rb'href="([^"]*)"'), re.compile(rb'src="([^"]*)"'))
 _WORD = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
+# The previous build's ids and links of one of its pages (None: not known).
+Previous = Callable[[str], "tuple[list[str], list[str]] | None"]
 
 
 def _values(pattern: re.Pattern[bytes], data: bytes) -> list[tuple[int, bytes]]:
@@ -97,13 +99,22 @@ class LinkCollector:
     The ids are kept as one set of hashes of ``page NUL id`` (an int each, not a set of strings
     per page: the site has about a million ids); two different anchors sharing a 64-bit hash
     would let one broken anchor pass, a chance too small to weigh.
+
+    A page kept from the previous build (:meth:`add_kept`) is noted by its path only: its links
+    were checked by that build and are the same, and its ids are read (from ``kept_links``,
+    the build cache) only when a link of a rendered page points into it. :meth:`check_kept`
+    adds the kept pages' own links when something they may point to went away.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, kept_links: Previous | None = None) -> None:
         self.paths: set[str] = set()
         self.ids: set[int] = set()
         self.targets: dict[tuple[str, str], tuple[str, str]] = {}  # (file, anchor) -> first use
         self.external: list[BrokenLink] = []
+        self.kept: set[str] = set()
+        self.kept_links = kept_links
+        self._kept_ids: set[str] = set()  # the kept pages whose ids were read
+        self._kept_checked = False
 
     def add(self, page: str, data: bytes) -> tuple[list[str], list[str]]:
         """Note a file; for an HTML page, its ids and the links it holds (returned)."""
@@ -126,25 +137,51 @@ class LinkCollector:
             if key not in self.targets:
                 self.targets[key] = (page, href)
 
+    def add_kept(self, page: str) -> None:
+        """Note a page kept as the previous build wrote it (its ids and links are in the cache)."""
+        if self.kept_links is None:
+            raise KbError(f"{page}: a kept page needs the previous build's links")
+        self.paths.add(page)
+        self.kept.add(page)
+
+    def check_kept(self) -> None:
+        """Check the kept pages' own links again too (a file or anchor they may use is gone)."""
+        if self._kept_checked or self.kept_links is None:
+            return
+        for page in sorted(self.kept):
+            self.add_extracted(page, *(self.kept_links(page) or ([], [])))
+        self._kept_ids |= self.kept
+        self._kept_checked = True
+
+    def _has_id(self, page: str, anchor: str) -> bool:
+        if page in self.kept and page not in self._kept_ids and self.kept_links is not None:
+            self._kept_ids.add(page)
+            ids, _hrefs = self.kept_links(page) or ([], [])
+            self.ids.update(hash(f"{page}\0{found}") for found in ids)
+        return hash(f"{page}\0{anchor}") in self.ids
+
     def broken(self) -> list[BrokenLink]:
         """The links to a file or anchor the site does not have (first page using each)."""
         result = list(self.external)
         for (target, anchor), (page, href) in sorted(self.targets.items()):
             if target.startswith("../") or target not in self.paths:
                 result.append(BrokenLink(page, href, "no such file"))
-            elif anchor and hash(f"{target}\0{anchor}") not in self.ids:
+            elif anchor and not self._has_id(target, anchor):
                 result.append(BrokenLink(page, href, "no such anchor"))
         return result
 
     def clear(self) -> None:
         """Forget everything noted (the check is done: the memory goes back before Pagefind)."""
         self.paths, self.ids, self.targets, self.external = set(), set(), {}, []
+        self.kept, self._kept_ids, self._kept_checked = set(), set(), False
 
 
 class StreamWriter:
     """Writes a build's files as they come, then swaps the result in place of the output."""
 
-    def __init__(self, out: Path) -> None:
+    def __init__(self, out: Path, previous: Previous | None = None) -> None:
+        """``previous``: the ids and links of the previous build's pages (the build cache), when
+        pages may be kept as that build wrote them (:meth:`reuse`)."""
         # the folders of killed builds go first (a site one had moved aside is put back)
         clean_leftovers(Path(out))
         self.out = check_output(out)
@@ -154,11 +191,15 @@ class StreamWriter:
             shutil.rmtree(leftover, ignore_errors=True)
         self.tmp.mkdir(parents=True)
         self.report = WriteReport()
-        self.links = LinkCollector()
+        self.previous = previous
+        self.links = LinkCollector(previous)
+        # Whether an id of a page the previous build wrote is gone (a kept page may link to it).
+        self.lost_ids = False
         self.files = 0
         self.bytes = 0
         self._seen: set[str] = set()
         self._folders: set[Path] = set()
+        self._existing_files: set[str] | None = None
 
     def _claim(self, path: str, key: str | None = None) -> str:
         key = key if key is not None else str(safe_path(path))
@@ -167,8 +208,11 @@ class StreamWriter:
         self._seen.add(key)
         return key
 
-    def reuse(self, path: str, ids: list[str], hrefs: list[str]) -> bool:
-        """Keep the output's page as it is (its inputs did not change); False if it is gone."""
+    def reuse(self, path: str) -> bool:
+        """Keep the output's page as it is (its inputs did not change); False if it is gone.
+
+        Its links are not read again: the previous build checked them (see :meth:`gone`).
+        """
         key = str(safe_path(path))
         try:
             size = os.stat(os.path.join(self.out, key)).st_size
@@ -177,7 +221,7 @@ class StreamWriter:
         self._claim(path, key)
         self.files += 1
         self.bytes += size
-        self.links.add_extracted(key, ids, hrefs)
+        self.links.add_kept(key)
         self.report.unchanged.append(key)
         return True
 
@@ -198,6 +242,8 @@ class StreamWriter:
         if same:
             self.report.unchanged.append(key)
             return found
+        if self.previous is not None and not self.lost_ids and key.endswith(".html"):
+            self._note_lost(key, old, found[0])
         target = self.tmp / key
         if target.parent not in self._folders:  # a folder made once, not stat'ed per page
             target.parent.mkdir(parents=True, exist_ok=True)
@@ -206,8 +252,33 @@ class StreamWriter:
         self.report.written.append(key)
         return found
 
+    def _note_lost(self, key: str, old: Path, ids: list[str]) -> None:
+        """Note whether the previous version of a rewritten page had an id this one lacks."""
+        before = self.previous(key) if self.previous is not None else None
+        if before is None:  # a page the cache does not describe: read what was written
+            try:
+                before = extract(key, old.read_bytes()) if old.is_file() else ([], [])
+            except OSError:
+                before = ([], [])
+        if not set(before[0]) <= set(ids):
+            self.lost_ids = True
+
+    def gone(self) -> bool:
+        """Whether a file or an anchor of the previous site is not in this one.
+
+        If not, the links of the pages kept as the previous build wrote them still hold: every
+        file and anchor they led to is still there (the pages that build found broken aside,
+        which the cache remembers).
+        """
+        return self.lost_ids or bool(self._existing() - self._seen)
+
     def _existing(self) -> set[str]:
-        """The files of the output folder (its marker and generated folders aside)."""
+        """The files of the output folder (its marker and generated folders aside), listed once."""
+        if self._existing_files is None:
+            self._existing_files = self._list_existing()
+        return self._existing_files
+
+    def _list_existing(self) -> set[str]:
         if not self.out.is_dir():
             return set()
         found = set()
@@ -231,6 +302,7 @@ class StreamWriter:
         """Run ``post`` on the complete new site and swap it in; keep the output if unchanged."""
         report = self.report
         report.removed = sorted(self._existing() - self._seen)
+        self._existing_files = None  # not held through ``post`` (Pagefind)
         marker_bytes = json.dumps(marker, sort_keys=True, indent=1).encode() + b"\n"
         generated_ok = post is None or all((self.out / g).is_dir() for g in GENERATED)
         try:
@@ -244,15 +316,7 @@ class StreamWriter:
                 log.info("site unchanged: nothing written")
                 shutil.rmtree(self.tmp, ignore_errors=True)
                 return report
-            for key in report.unchanged:
-                target = self.tmp / key
-                if target.parent not in self._folders:
-                    target.parent.mkdir(parents=True, exist_ok=True)
-                    self._folders.add(target.parent)
-                try:
-                    os.link(self.out / key, target)
-                except OSError:
-                    shutil.copy2(self.out / key, target)
+            self._link_unchanged(report.unchanged)
             (self.tmp / MARKER).write_bytes(marker_bytes)
             if post is not None:
                 post(self.tmp)
@@ -270,6 +334,22 @@ class StreamWriter:
         shutil.rmtree(self.old, ignore_errors=True)
         report.swapped = True
         return report
+
+    def _link_unchanged(self, keys: list[str]) -> None:
+        """Hard-link the unchanged files into the new site (plain strings: one call per file,
+        tens of thousands of them after a small change)."""
+        out, tmp = str(self.out), str(self.tmp)
+        made = {"", *(folder.relative_to(self.tmp).as_posix() for folder in self._folders)}
+        for key in keys:
+            folder = key.rpartition("/")[0]
+            if folder not in made:
+                os.makedirs(f"{tmp}/{folder}", exist_ok=True)
+                made.add(folder)
+                self._folders.add(self.tmp / folder)
+            try:
+                os.link(f"{out}/{key}", f"{tmp}/{key}")
+            except OSError:
+                shutil.copy2(f"{out}/{key}", f"{tmp}/{key}")
 
     def abort(self) -> None:
         """Drop what was written: the output folder stays as it was."""
