@@ -135,10 +135,15 @@ def _changes(
         return str(reader.stored_fields(docnums[key]).get("edition") or "").split()
 
     held: dict[_Sig, tuple[str, list[str]]] = {}  # text -> (its indexed key, its editions)
+    kept: dict[_Sig, dict[str, Any]] = {}  # the indexed items, as built again
     for sig, item in before.items():  # the previous edition's texts: keyed at it
-        key = stamped(item, [previous])["key"]
+        kind, _, rest = _split(item["key"])
+        key = f"{kind}:{previous}:{rest}"
         editions = indexed(key) if key in docnums else []
-        if not editions or stamped(item, editions)["hash"] != current[key]:
+        if not editions:
+            return None  # the index does not hold the previous edition's item
+        kept[sig] = stamped(item, editions)
+        if kept[sig]["hash"] != current[key]:
             return None  # not the item a build of the editions before made
         held[sig] = (key, editions)
     for sig, item in {**after, **added}.items():  # a text an older edition held (or none)
@@ -172,15 +177,22 @@ def _changes(
             continue
         if not editions:
             changes.added.append(item)
-        made = stamped(item, sorted(now, reverse=True))
+        listed = sorted(now, reverse=True)
+        made = kept[sig] if sig in kept and listed == editions else stamped(item, listed)
         if made["key"] in items or (made["key"] in current and made["key"] not in accounted):
             return None  # two texts under one key: a build keeps the first (leave it to one)
         items[made["key"]] = made
         if key is not None and key != made["key"]:
             stale.add(key)
     changes.stale = sorted(stale - set(items))
-    order = _Order(session, dates)
-    changes.expected = dict(sorted(items.items(), key=lambda kv: order.place(kv[1])))
+    # The changed items in the order a build lists them (the order they are written in).
+    changed = [item for key, item in items.items() if current.get(key) != item["hash"]]
+    order = _Order(session, dates, changed)
+    changed.sort(key=order.place)
+    changes.expected = {item["key"]: item for item in changed}
+    changes.expected.update(
+        (key, item) for key, item in items.items() if key not in changes.expected
+    )
     return changes
 
 
@@ -189,43 +201,42 @@ class _Order:
     (date), then number and place in the rule; glossary entries after them, by their first
     edition (id: the order they are read in) and place in its glossary."""
 
-    def __init__(self, session: Session, dates: dict[int, str]) -> None:
-        self._session = session
+    def __init__(
+        self, session: Session, dates: dict[int, str], items: list[dict[str, Any]]
+    ) -> None:
+        from sqlalchemy import select
+
+        from kb.models import GlossaryEntry
+
         self._ids = {date: edition_id for edition_id, date in dates.items()}
-        self._positions: dict[tuple[int, str, str], int] | None = None
+        firsts = {self._first(i) for i in items if i["type"] == "glossary"}
+        self._positions: dict[tuple[int, str, str], int] = {}
+        query = select(
+            GlossaryEntry.edition_id,
+            GlossaryEntry.language,
+            GlossaryEntry.term,
+            GlossaryEntry.position,
+        ).where(GlossaryEntry.edition_id.in_(sorted(firsts)))
+        for row in session.execute(query) if firsts else ():
+            place = tuple(row[:3])
+            self._positions[place] = min(row[3], self._positions.get(place, row[3]))
+
+    def _first(self, item: dict[str, Any]) -> int:
+        return min(self._ids[e] for e in item["data"]["editions"])
 
     def place(self, item: dict[str, Any]) -> tuple[Any, ...]:
+        """The item's place in a build's order."""
         from kb.corpus.numbers import sort_key
 
-        editions = item["data"]["editions"]
         data = item["data"]
         if item["type"] != "glossary":
             within = 0 if item["type"] == "rule" else 1 + int(data["position"])
-            return (0, editions[-1], sort_key(data["number"]), within)
-        first = min(self._ids[e] for e in editions)
-        return (1, first, self._position(first, data["language"], data["term"]))
-
-    def _position(self, edition_id: int, language: str, term: str) -> int:
-        if self._positions is None:
-            from sqlalchemy import select
-
-            from kb.models import GlossaryEntry
-
-            self._positions = {}
-            for ed_id, lang, name, position in self._session.execute(
-                select(
-                    GlossaryEntry.edition_id,
-                    GlossaryEntry.language,
-                    GlossaryEntry.term,
-                    GlossaryEntry.position,
-                )
-            ):
-                found = self._positions.get((ed_id, lang, name))
-                if found is None or position < found:
-                    self._positions[(ed_id, lang, name)] = position
-        return self._positions.get((edition_id, language, term), 0)
+            return (0, data["editions"][-1], sort_key(data["number"]), within)
+        first = self._first(item)
+        return (1, first, self._positions.get((first, data["language"], data["term"]), 0))
 
 
 def _docnums(reader: Any) -> dict[str, int]:
+    """Key -> document number of every live document (to read the stored fields of a few)."""
     keys = reader.column_reader("key")
     return {keys[docnum]: docnum for docnum in reader.all_doc_ids()}
