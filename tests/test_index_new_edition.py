@@ -197,6 +197,14 @@ def test_a_new_edition_builds_its_items_and_the_previous_ones_only(
     assert stored["rule:2026-03-03:100.3"]["edition"] == "2026-03-03 2024-03-03"
     assert stored["rule:2025-03-03:100.4"]["edition"] == "2025-03-03"
     assert "rule:2024-03-03:100.3" not in after
+
+    def translated(found: dict[str, Any], edition: str) -> set[str]:
+        prefix = f"rule:{edition}:"
+        return {k for k, v in found.items() if k.startswith(prefix) and "es" in v["data"]["texts"]}
+
+    # The seeds' rule pages follow the newest edition: they moved from the second to the third.
+    assert translated(before, "2025-03-03")
+    assert translated(stored, "2026-03-03") and not translated(stored, "2025-03-03")
     scratch = _scratch(settings, tmp_path)
     ingest(scratch, [seeds, first, mini, second, third])
     fresh, fresh_stored, fresh_words = _index(scratch)
