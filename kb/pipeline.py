@@ -34,7 +34,7 @@ from kb.db import (
 from kb.errors import DatabaseError, KbError
 from kb.ingest import IngestReport, ProgressHook, ingest_paths
 from kb.models import Link
-from kb.relink import card_changes, relink_after_ingest, rules_documents_only
+from kb.relink import added_edition, card_changes, relink_after_ingest, rules_documents_only
 
 if TYPE_CHECKING:
     from kb.export import ImportReport
@@ -128,6 +128,12 @@ def ingest(
                     scoped = cards_only and index_was_in_step and not _titles_changed(terms)
                     # Rules documents alone changed: the card and ruling items did not.
                     rules_only = index_was_in_step and rules_documents_only(db, report)
+                    # One English edition added after the others: only its items and those of
+                    # the edition before it can differ (the rule titles read in every edition
+                    # did not change).
+                    added = None
+                    if rules_only and not _titles_changed(terms):
+                        added = added_edition(db, report)
                     _update_search_index(
                         settings,
                         db,
@@ -135,6 +141,7 @@ def ingest(
                         build_missing=True,
                         scope=changes if scoped else None,
                         rules_only=rules_only,
+                        new_edition=added,
                     )
                 _keep_counts(db)
                 return report
@@ -258,6 +265,7 @@ def _update_search_index(
     build_missing: bool = False,
     scope: CardChanges | None = None,
     rules_only: bool = False,
+    new_edition: int | None = None,
 ) -> None:
     """Keep the search index in step: reindex only what the changed documents hold.
 
@@ -271,7 +279,9 @@ def _update_search_index(
         return
     try:
         if scope is None:
-            update_index(db, settings.index_dir, changed, rules_only=rules_only)
+            update_index(
+                db, settings.index_dir, changed, rules_only=rules_only, new_edition=new_edition
+            )
         else:
             update_index(
                 db,

@@ -120,6 +120,37 @@ def rules_documents_only(db: Database, report: IngestReport) -> bool:
     return len(formats) == len(report.loaded) and all(f == "comprules" for f in formats)
 
 
+def added_edition(db: Database, report: IngestReport) -> int | None:
+    """The English edition the run added, when it loaded that one document only and the
+    edition is newer than every other English edition; else None."""
+    if report.removed or len(report.loaded) != 1:
+        return None
+    with db.session() as session:
+        found = session.execute(
+            select(Edition.id, Edition.effective_date)
+            .join(Document, Document.id == Edition.document_id)
+            .where(
+                Document.path == report.loaded[0],
+                Document.format == "comprules",
+                Document.language == "en",
+                Edition.kind == "comprules",
+                Edition.language == "en",
+            )
+        ).all()
+        if len(found) != 1 or found[0][1] is None:
+            return None
+        edition_id, day = found[0]
+        newer = session.scalar(
+            select(Edition.id).where(
+                Edition.kind == "comprules",
+                Edition.language == "en",
+                Edition.id != edition_id,
+                Edition.effective_date >= day,
+            )
+        )
+    return None if newer is not None else edition_id
+
+
 def relink_editions(db: Database, editions: list[int]) -> dict[str, object]:
     """Rebuild only the links into these English editions (batched and resumable as above)."""
     from kb.links import build_links

@@ -59,6 +59,7 @@ def update_index(
     cards: Collection[int] | None = None,
     clarifications: Collection[int] | None = None,
     rules_only: bool = False,
+    new_edition: int | None = None,
 ) -> IndexReport:
     """Rewrite only the items that changed (a full build if there is no index).
 
@@ -67,6 +68,9 @@ def update_index(
     terms included); then only their items are rebuilt and compared.
     ``rules_only``: only Comprehensive Rules documents changed since the index was last in
     step; then only the rule, example and glossary items are rebuilt and compared.
+    ``new_edition`` (with ``rules_only``): the run only added this English edition, newer than
+    the others, and the learned rule titles did not change; then only the items of it and of
+    the edition before it are built.
     """
     from kb.search.indexer import update_index as update
 
@@ -75,7 +79,7 @@ def update_index(
         from kb.search.card_docs import CardScope
 
         scope = CardScope(frozenset(cards), frozenset(clarifications))
-    return update(db, index_dir, changed, scope, rules_only)
+    return update(db, index_dir, changed, scope, rules_only, new_edition)
 
 
 def index_in_step(index_dir: Path) -> IndexReport:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from typing import Any
 
 from sqlalchemy import select
@@ -67,12 +67,35 @@ def finish_item(item: dict[str, Any], texts: dict[str, dict[str, Any]]) -> None:
 # --- rules and examples ------------------------------------------------------------------------
 
 
-def rule_items(session: Session) -> Iterator[dict[str, Any]]:
-    """Rule and example items of the official editions, translations merged into them."""
-    dates, newest = _editions(session)
-    rows = rule_text_rows(session, edition_ids=list(dates), language="en")
+def edition_dates(session: Session) -> tuple[dict[int, str], str | None]:
+    """Official edition ids -> ISO date, and the newest date (what the items are stamped with)."""
+    return _editions(session)
+
+
+def rule_items(
+    session: Session, edition_ids: Collection[int] | None = None, newest: str | None = None
+) -> Iterator[dict[str, Any]]:
+    """Rule and example items of the official editions, translations merged into them.
+
+    ``edition_ids``: of these editions only (their items are those a build of every edition
+    makes of them, before they are merged with other editions' items). ``newest``: the edition
+    the translations that follow the newest edition, or none, are shown with instead: what
+    they followed before the newest was added (kb.loaders.place_assumed_translations moves an
+    assumed translation from the edition before to the new one, never further back).
+    """
+    dates, newest_date = _editions(session)
+    newest = newest or newest_date
+    wanted = None if edition_ids is None else {dates[i] for i in edition_ids}
+    rows = rule_text_rows(
+        session, edition_ids=list(dates if edition_ids is None else edition_ids), language="en"
+    )
     translated = list(rule_text_rows(session, edition_kind="translations"))
-    examples = examples_by_text(session)
+    if edition_ids is None:
+        examples = examples_by_text(session)
+    else:
+        examples = examples_by_text(
+            session, edition_ids={*edition_ids, *(row.edition_id for row in translated)}
+        )
 
     nodes: dict[tuple[str, str], dict[str, Any]] = {}
     for row in rows:
@@ -90,7 +113,11 @@ def rule_items(session: Session) -> Iterator[dict[str, Any]]:
         number, kind, sort, follows = row.number, row.kind, row.sort_key, row.follows_edition_id
         text_id, lang, title, body = row.text_id, row.language, row.title, row.body
         prov, assumed = row.provenance, row.follows_assumed
-        edition = (dates.get(follows) if follows else newest) or NO_EDITION
+        edition = (dates.get(follows) if follows else newest_date) or NO_EDITION
+        if edition == newest_date:
+            edition = newest or NO_EDITION
+        if wanted is not None and edition not in wanted:
+            continue
         node = nodes.setdefault(
             (edition, number),
             {
@@ -257,20 +284,23 @@ def clean_item(item: dict[str, Any]) -> dict[str, Any]:
 # --- glossary ----------------------------------------------------------------------------------
 
 
-def glossary_items(session: Session) -> Iterator[dict[str, Any]]:
-    """Glossary entries: one item per term, edition and language."""
+def glossary_items(
+    session: Session, edition_ids: Collection[int] | None = None
+) -> Iterator[dict[str, Any]]:
+    """Glossary entries: one item per term, edition and language (of these editions only)."""
     dates, _ = _editions(session)
-    rows = session.execute(
-        select(
-            GlossaryEntry.edition_id,
-            GlossaryEntry.language,
-            GlossaryEntry.term,
-            GlossaryEntry.definition,
-            GlossaryEntry.redirect,
-            GlossaryEntry.obsolete,
-            GlossaryEntry.provenance,
-        ).order_by(GlossaryEntry.edition_id, GlossaryEntry.position)
-    ).all()
+    query = select(
+        GlossaryEntry.edition_id,
+        GlossaryEntry.language,
+        GlossaryEntry.term,
+        GlossaryEntry.definition,
+        GlossaryEntry.redirect,
+        GlossaryEntry.obsolete,
+        GlossaryEntry.provenance,
+    ).order_by(GlossaryEntry.edition_id, GlossaryEntry.position)
+    if edition_ids is not None:
+        query = query.where(GlossaryEntry.edition_id.in_(sorted(edition_ids)))
+    rows = session.execute(query).all()
     groups = EditionGroups()
     for ed_id, lang, term, definition, redirect, obsolete, prov in rows:
         edition = dates.get(ed_id)

@@ -266,6 +266,7 @@ def update_index(
     changed: Iterable[str] = (),
     scope: CardScope | None = None,
     rules_only: bool = False,
+    new_edition: int | None = None,
 ) -> IndexReport:
     """Rewrite only the items that differ from the database; build afresh if there is no index.
 
@@ -273,7 +274,8 @@ def update_index(
     ``scope``: only card data changed, in these cards and clarifications, and the index was in
     step before; then only their items are built and compared (:mod:`kb.search.card_update`).
     ``rules_only``: only Comprehensive Rules documents changed and the index was in step
-    before; then only the rules' items are built and compared (:mod:`kb.search.rules_update`).
+    before; then only the rules' items are built and compared (:mod:`kb.search.rules_update`);
+    ``new_edition``: of them, only the items of this added edition and of the one before it.
     """
     from whoosh import index as whoosh_index
 
@@ -296,7 +298,7 @@ def update_index(
         elif rules_only:
             from kb.search.rules_update import apply_rules_scope
 
-            applied = apply_rules_scope(db, ix, index_dir)
+            applied = apply_rules_scope(db, ix, index_dir, new_edition)
         if applied is None:
             applied = _apply(db, ix, index_dir)
         report.written, report.removed, report.items, rebuild = applied

@@ -10,8 +10,10 @@ The word list beside the index (``kb-words.json``) counts, per word, the items h
 over items, so it is the rules' items' part plus the cards' part. The rules' part is kept beside
 it (``kb-words-rules.json``) with a digest of the rules' items it counts (their keys and hashes
 in the index); this replaces the old part by the new one, and the sum is what a full count
-would give. When that file is missing or its digest does not match the index (an index made by
-an older kb, or left by an interrupted write), the caller does a full update, which writes it.
+would give (after a new edition, by the words of the texts it adds and of those no item holds
+any more: :mod:`kb.search.new_edition`). When that file is missing or its digest does not match
+the index (an index made by an older kb, or left by an interrupted write), the caller does a
+full update, which writes it.
 """
 
 from __future__ import annotations
@@ -24,7 +26,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kb.langs import LANGS
-from kb.search.spelling import WORDS_FILE, vocabulary, write_vocabulary
+from kb.search.schema import text_field
+from kb.search.spelling import (
+    WORDS_FILE,
+    adjust_vocabulary,
+    text_words,
+    vocabulary,
+    write_vocabulary,
+)
 
 if TYPE_CHECKING:
     from kb.db import Database
@@ -99,13 +108,18 @@ def _read_json(path: Path) -> Any:
         return None
 
 
-def apply_rules_scope(db: Database, ix: Any, index_dir: Path) -> tuple[int, int, int, bool] | None:
+def apply_rules_scope(
+    db: Database, ix: Any, index_dir: Path, new_edition: int | None = None
+) -> tuple[int, int, int, bool] | None:
     """Rewrite the rules' changed items and delete their gone ones; (written, removed, total,
     rebuild) as :func:`kb.search.indexer._apply`, or None when the word lists cannot be
-    adjusted this way (then do a full update)."""
-    from kb.search.documents import glossary_items, rule_items
-    from kb.search.editions import merge_editions
-    from kb.search.indexer import compare, indexed_hashes, item_hash, write_changes
+    adjusted this way (then do a full update).
+
+    ``new_edition``: the run only added this English edition, newer than the others, and the
+    learned rule titles did not change; then only its items and the previous edition's are
+    built (:mod:`kb.search.new_edition`), when the index allows.
+    """
+    from kb.search.indexer import compare, indexed_hashes, write_changes
 
     words = _read_json(Path(index_dir) / WORDS_FILE)
     kept = _read_json(Path(index_dir) / RULES_WORDS_FILE)
@@ -113,9 +127,46 @@ def apply_rules_scope(db: Database, ix: Any, index_dir: Path) -> tuple[int, int,
         return None
     with ix.searcher() as searcher:
         current = indexed_hashes(searcher.reader())
-    indexed_rules = {k: h for k, h in current.items() if is_rule_key(k)}
-    if kept.get("items") != hashes_digest(indexed_rules.items()):
-        return None  # the kept part does not count what the index holds
+        indexed_rules = {k: h for k, h in current.items() if is_rule_key(k)}
+        if kept.get("items") != hashes_digest(indexed_rules.items()):
+            return None  # the kept part does not count what the index holds
+        planned = None
+        if new_edition is not None:
+            from kb.search.new_edition import new_edition_changes
+
+            planned = new_edition_changes(db, searcher.reader(), current, new_edition)
+    if planned is not None:
+        expected, stale = planned.expected, planned.stale
+    else:
+        expected = _rules_items(db)
+        stale = sorted(set(indexed_rules) - set(expected))
+    changed, total, rebuild = compare(current, expected, stale)
+    if not stale and not changed:
+        return 0, 0, len(current), False
+    if rebuild:
+        return len(changed), len(stale), total, True
+    write_changes(ix, stale, [expected[key] for key in changed])
+    old_part = kept.get("words") or {}
+    if planned is not None:
+        removed, added = _item_words(planned.removed), _item_words(planned.added)
+        part = adjust_vocabulary(old_part, removed, added)
+        gone = set(stale)
+        hashes = {k: h for k, h in indexed_rules.items() if k not in gone}
+        hashes.update((key, item["hash"]) for key, item in expected.items())
+    else:
+        part = vocabulary(expected.values())
+        hashes = {key: item["hash"] for key, item in expected.items()}
+    write_vocabulary(index_dir, add_words(_less(words, old_part), part))
+    _write_rules_words(index_dir, part, hashes_digest(hashes.items()))
+    return len(changed), len(stale), total, False
+
+
+def _rules_items(db: Database) -> dict[str, dict[str, Any]]:
+    """Every rules' item, by key, with its hash: what a full build indexes of the rules."""
+    from kb.search.documents import glossary_items, rule_items
+    from kb.search.editions import merge_editions
+    from kb.search.indexer import item_hash
+
     expected: dict[str, dict[str, Any]] = {}
     with db.session() as session:
         for item in merge_editions([*rule_items(session), *glossary_items(session)]):
@@ -123,15 +174,12 @@ def apply_rules_scope(db: Database, ix: Any, index_dir: Path) -> tuple[int, int,
                 continue
             item["hash"] = item_hash(item)
             expected[item["key"]] = item
-    stale = sorted(set(indexed_rules) - set(expected))
-    changed, total, rebuild = compare(current, expected, stale)
-    if not stale and not changed:
-        return 0, 0, len(current), False
-    if rebuild:
-        return len(changed), len(stale), total, True
-    write_changes(ix, stale, [expected[key] for key in changed])
-    part = vocabulary(expected.values())
-    digest = hashes_digest((key, item["hash"]) for key, item in expected.items())
-    write_vocabulary(index_dir, add_words(_less(words, kept.get("words") or {}), part))
-    _write_rules_words(index_dir, part, digest)
-    return len(changed), len(stale), total, False
+    return expected
+
+
+def _item_words(items: Iterable[dict[str, Any]]) -> list[dict[str, set[str]]]:
+    """Each item's words per language, as :func:`vocabulary` counts them."""
+    folded: dict[str, str] = {}
+    return [
+        {lang: text_words(item.get(text_field(lang)), folded) for lang in LANGS} for item in items
+    ]
