@@ -8,7 +8,6 @@ number it cites, where that number follows a renumbering, is flagged ``reference
 from __future__ import annotations
 
 import re
-from difflib import SequenceMatcher
 from functools import lru_cache
 from typing import Any
 
@@ -20,6 +19,7 @@ from kb.models import Edition, GlossaryEntry
 
 from .align import Alignment, RuleContent, align_editions
 from .editions import EditionRef, edition_label, resolve_edition
+from .matcher import WordMatcher
 
 _TOKENS = re.compile(r"\s+|\d{3}\.\d{1,3}[a-z]?(?![\w])|\w+|[^\w\s]")
 _NUMBER = re.compile(r"^\d{3}(?:\.\d{1,3}[a-z]?)?$")
@@ -40,10 +40,11 @@ def word_ops(old: str, new: str) -> list[list[str]]:
 def _cached_ops(old: str, new: str) -> tuple[tuple[str, str], ...]:
     """The word diff of one pair of texts, computed once: the same pair comes back in the
     edition diffs, the rule histories and each language's stale translations, and a diff of
-    long texts costs milliseconds (difflib compares every pair of equal tokens)."""
+    long texts costs milliseconds (difflib compares every pair of equal tokens; the matcher
+    skips the pairs of spaces, with difflib's answers: :mod:`kb.versions.matcher`)."""
     a, b = _TOKENS.findall(old), _TOKENS.findall(new)
     raw: list[list[str]] = []
-    for tag, i1, i2, j1, j2 in SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+    for tag, i1, i2, j1, j2 in WordMatcher(a, b).get_opcodes():
         if tag == "equal":
             raw.append(["equal", "".join(a[i1:i2])])
             continue
