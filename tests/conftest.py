@@ -8,7 +8,18 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import hypothesis
 import pytest
+
+# The suite runs twice at once on CI (SQLite and PostgreSQL) on a small machine: a property
+# test's speed says nothing about the code, so no example deadline and no "generation is slow"
+# health check (the other health checks stay). A test's own settings still override these.
+hypothesis.settings.register_profile(
+    "kb",
+    deadline=None,
+    suppress_health_check=[hypothesis.HealthCheck.too_slow],
+)
+hypothesis.settings.load_profile("kb")
 
 ROOT = Path(__file__).resolve().parent.parent
 SEEDS = ROOT / "corpus"
