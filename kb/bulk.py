@@ -69,25 +69,33 @@ def insert_returning_ids(session: Session, model: Any, rows: Sequence[dict[str, 
     session.flush()  # ORM objects of the table still pending would take ids of their own
     first = (session.scalar(select(func.max(table.c.id))) or 0) + 1
     ids = list(range(first, first + len(rows)))
-    _sqlite_insert(session, table, [{**row, "id": id_} for id_, row in zip(ids, rows, strict=True)])
+    _sqlite_insert(session, table, rows, ids)
     return ids
 
 
-def _sqlite_insert(session: Session, table: Table, rows: Sequence[dict[str, Any]]) -> None:
+def _sqlite_insert(
+    session: Session,
+    table: Table,
+    rows: Sequence[dict[str, Any]],
+    ids: Sequence[int] | None = None,
+) -> None:
     """Rows (with the keys of the first) through the driver's ``executemany``, SQLAlchemy's way.
 
     A column the rows leave out gets its scalar Python default as SQLAlchemy would send it; one
     whose default is a function (it may read the row) sends the rows through SQLAlchemy instead.
+    ``ids``, when given, are the rows' ids in their order (so the rows need not be copied).
     """
     keys = list(rows[0])
     missing = [c for c in table.columns if c.key not in rows[0] and c.default is not None]
     if any(not c.default.is_scalar for c in missing):  # type: ignore[union-attr]
+        if ids is not None:
+            rows = [{**row, "id": id_} for id_, row in zip(ids, rows, strict=True)]
         for start in range(0, len(rows), _SQLITE_BATCH):
             session.execute(insert(table), list(rows[start : start + _SQLITE_BATCH]))
         return
     connection = session.connection()
     dialect = connection.dialect
-    columns = [table.c[key] for key in keys] + missing
+    columns = ([table.c.id] if ids is not None else []) + [table.c[k] for k in keys] + missing
     constants = tuple(c.default.arg for c in missing)  # type: ignore[union-attr]
     processors: list[tuple[int, Callable[[Any], Any]]] = []
     for position, column in enumerate(columns):
@@ -99,13 +107,17 @@ def _sqlite_insert(session: Session, table: Table, rows: Sequence[dict[str, Any]
         f"INSERT INTO {dialect.identifier_preparer.format_table(table)} "
         f"({', '.join(quote(c.name) for c in columns)}) VALUES ({', '.join('?' * len(columns))})"
     )
-    values = itemgetter(*keys)
-    single = len(keys) == 1
+    getter = itemgetter(*keys)
+    values: Callable[[dict[str, Any]], tuple[Any, ...]] = (
+        (lambda row: (getter(row),)) if len(keys) == 1 else getter
+    )
     for start in range(0, len(rows), _SQLITE_BATCH):
         batch = rows[start : start + _SQLITE_BATCH]
-        tuples: list[Any] = [
-            ((values(row),) if single else values(row)) + constants for row in batch
-        ]
+        if ids is None:
+            tuples: list[Any] = [values(row) + constants for row in batch]
+        else:
+            own = ids[start : start + _SQLITE_BATCH]
+            tuples = [(id_, *values(row), *constants) for id_, row in zip(own, batch, strict=True)]
         if processors:
             for index, row in enumerate(tuples):
                 listed = list(row)
