@@ -18,7 +18,7 @@ from typing import Any
 from sqlalchemy import and_, bindparam, insert, select, update
 from sqlalchemy.orm import Session
 
-from kb.bulk import chunks, insert_many
+from kb.bulk import chunks, insert_many, insert_returning_ids
 from kb.corpus.records import CardRecord, CardSetDocument, ParseWarning, RulingRecord
 from kb.langs import fold, normalize_typography
 from kb.models import (
@@ -32,7 +32,6 @@ from kb.models import (
     Printing,
 )
 
-_BATCH = 2000
 _IN_CHUNK = 5000  # values per IN (...) list: far below SQLite's and PostgreSQL's limits
 _CARD_FIELDS = (
     "name",
@@ -47,19 +46,6 @@ _CARD_FIELDS = (
 _cards = Card.__table__
 _locs = CardLocalization.__table__
 _texts = ClarificationText.__table__
-
-
-def insert_returning_ids(session: Session, model: Any, rows: Sequence[dict[str, Any]]) -> list[int]:
-    """Insert rows and return their new ids in the order given."""
-    ids: list[int] = []
-    for start in range(0, len(rows), _BATCH):
-        chunk = rows[start : start + _BATCH]
-        result = session.execute(
-            insert(model.__table__).returning(model.__table__.c.id, sort_by_parameter_order=True),
-            list(chunk),
-        )
-        ids.extend(result.scalars())
-    return ids
 
 
 def clarification_key(ruling: RulingRecord) -> str:

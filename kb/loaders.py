@@ -1,7 +1,7 @@
 """Map parsed records onto rows, one loader per format (called inside the document's transaction).
 
-Rows are inserted with Core ``INSERT … RETURNING`` in batches: a whole edition is a few thousand
-rules, and going through the ORM unit of work one object at a time would cost seconds.
+Rows are inserted with Core statements in batches (:mod:`kb.bulk`): a whole edition is a few
+thousand rules, and going through the ORM unit of work one object at a time would cost seconds.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from kb.bodies import body_ids
-from kb.bulk import insert_many
-from kb.card_load import Clarifications, insert_returning_ids, link_rows
+from kb.bulk import insert_many, insert_returning_ids
+from kb.card_load import Clarifications, link_rows
 from kb.card_load import load_card_sets as load_card_sets
 from kb.corpus.numbers import parent_of, sort_key
 from kb.corpus.records import (
