@@ -228,16 +228,16 @@ class Vocabulary:
 
     def _longest_at(self, content: list[tuple[Token, int]], i: int) -> Term | None:
         token, segment = content[i]
+        left = len(content) - i  # words from here on: a longer term cannot fit
         for term in self._index.get(token.norm, ()):
             n = len(term.words)
-            window = content[i : i + n]
-            if len(window) < n:
+            if n > left:
                 continue
-            if n > 1 and not _same_words(window, term.words, segment):
+            if n > 1 and not _same_words(content, i, term.words, segment):
                 continue
             if term.capital and not token.raw[:1].isupper():
                 continue
-            last = window[-1][0].raw.casefold()
+            last = content[i + n - 1][0].raw.casefold()
             if term.participle and not last.endswith("ed"):
                 continue
             if (
@@ -248,17 +248,18 @@ class Vocabulary:
                 continue
             if term.bare and self.language == "en" and not _keyword_form(last, term.phrase):
                 continue
-            if any(
-                gap and self._small[i + k][-len(gap) :] != gap for k, gap in enumerate(term.gaps)
+            gaps = term.gaps  # most terms have none: no generator for them
+            if gaps and any(
+                gap and self._small[i + k][-len(gap) :] != gap for k, gap in enumerate(gaps)
             ):
                 continue
             if self.language == "en" and split_by_determiner(
                 term.phrase, term.verbal, term.gaps, self._small[i : i + n], token.raw
             ):
                 continue
-            if any(  # "beginning of that phase" is not the Beginning Phase
+            if gaps and any(  # "beginning of that phase" is not the Beginning Phase
                 "of" in self._small[i + k] and "of" not in gap
-                for k, gap in enumerate(term.gaps)
+                for k, gap in enumerate(gaps)
                 if k > 0
             ):
                 continue
@@ -282,11 +283,13 @@ def _about(
     return found
 
 
-def _same_words(window: list[tuple[Token, int]], words: tuple[str, ...], segment: int) -> bool:
-    """Whether a window's tokens are a term's words, within one segment (the first word is,
-    by the index: the term was found under it)."""
+def _same_words(
+    content: list[tuple[Token, int]], i: int, words: tuple[str, ...], segment: int
+) -> bool:
+    """Whether the tokens from ``i`` on are a term's words, within one segment (the first word
+    is, by the index: the term was found under it; the caller checked that they fit)."""
     for k in range(1, len(words)):
-        token, seg = window[k]
+        token, seg = content[i + k]
         if seg != segment or token.norm != words[k]:
             return False
     return True
