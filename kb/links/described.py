@@ -59,6 +59,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from .terms import Term, TermMatch, Vocabulary
 from .words import phrase_words
@@ -261,20 +262,27 @@ def described_inputs(vocab: Vocabulary) -> tuple[tuple[str, ...], ...]:
     return tuple(concepts.get(folded, ()) for folded in _FOLDED)
 
 
+_UNASKED = object()  # a description not looked for yet (kb.links.described.Shown)
+
+
 class Shown:
     """Where each description shows in one text (kb.links.implied.TextEvidence holds one per
     ruling for a link run): found when first asked, as it reads the text and its cards alone."""
 
+    __slots__ = ("cards", "found", "text")
+
     def __init__(self, text: str, cards: Sequence[str] = ()) -> None:
         self.text = text
         self.cards = cards
-        self._found: dict[int, tuple[int, int] | None] = {}
+        # Per description, its place, None (nowhere) or _UNASKED: a list, not a dict, as the
+        # walk keeps one per ruling (~24k at the whole history).
+        self.found: list[Any] = [_UNASKED] * len(DESCRIPTIONS)
 
     def at(self, k: int) -> tuple[int, int] | None:
         """Where description ``k`` (a place in :data:`DESCRIPTIONS`) first shows, or None."""
-        if k in self._found:
-            return self._found[k]
-        found = self._found[k] = _shown(DESCRIPTIONS[k], self.text, self.cards)
+        found = self.found[k]
+        if found is _UNASKED:
+            found = self.found[k] = _shown(DESCRIPTIONS[k], self.text, self.cards)
         return found
 
 

@@ -148,18 +148,21 @@ class TextEvidence:
 
     @cached_property
     def sentences(self) -> tuple[_Sentence, ...]:
-        """Each sentence's span, content words and where it first says "order" (616.1)."""
+        """Each sentence's span, content words (each once: a tuple is a fifth of a set's size,
+        and is only searched for a title's few words) and where it first says "order" (616.1)."""
         found = []
         for sentence in _SENTENCE.finditer(self.text):
-            words = frozenset(
-                t.norm for t in tokenize(sentence.group(), "en") if not t.stop and not t.brk
+            words = tuple(
+                dict.fromkeys(
+                    t.norm for t in tokenize(sentence.group(), "en") if not t.stop and not t.brk
+                )
             )
             order = _ORDER.search(sentence.group())
             found.append((*sentence.span(), words, order.span() if order is not None else None))
         return tuple(found)
 
 
-_Sentence = tuple[int, int, frozenset[str], "tuple[int, int] | None"]
+_Sentence = tuple[int, int, tuple[str, ...], "tuple[int, int] | None"]
 
 
 def implied_matches(
@@ -275,7 +278,7 @@ def _interactions(
         inside = [m for m in found if start <= m.start < end]
         ordered = order is not None and any(replacement & set(m.term.targets) for m in inside)
         for title in titles:
-            named = set(title.words) - fillers <= words
+            named = all(w in words for w in title.words if w not in fillers)
             if named or (ordered and _replacement_word() in title.words):
                 if named or order is None:
                     result.append(_match(text, start, end, title.targets, title.concept))
