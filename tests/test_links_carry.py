@@ -89,3 +89,35 @@ def test_a_restored_state_finds_the_same_texts_to_match_again() -> None:
     restored.restore(carried.state())
     third = english_vocabulary(*EDITIONS[2])
     assert restored.stale({"en": third}) == carried.stale({"en": third}) != set()
+
+
+def test_kept_about_answers_give_the_spans_found_without_them() -> None:
+    """What kb.links.about.is_about said of a text is kept per place for the walk: matched
+    again in other vocabularies, the text gives the spans a fresh match gives, and what is
+    kept is of the text alone (not in the state kept between runs)."""
+    texts = [
+        _Text("en", "You may cast it. Cast Blizzard Brawl only as a sorcery.", ("Blizzard Brawl",)),
+        _Text("en", "Its controller may sacrifice it to draw a card; the cost is paid."),
+        _Text("en", "The spell's target is chosen as you cast it."),
+    ]
+    glossary = [
+        GlossaryItem("Cast", "To take a spell … See rule 601, “Casting Spells.”"),
+        GlossaryItem("Draw", "To put the top card … See rule 121, “Drawing a Card.”"),
+        GlossaryItem("Target", "A preselected object. See rule 115, “Targets.”"),
+    ]
+    vocabularies = [
+        english_vocabulary([RuleEntry("601", "chapter", "Casting Spells", "")], glossary[:1]),
+        english_vocabulary(
+            [RuleEntry("121", "chapter", "Drawing a Card", ""), RuleEntry("115", "rule", "", "")],
+            glossary,
+        ),
+        english_vocabulary([RuleEntry("601", "chapter", "Casting Spells", "")], glossary[:1]),
+    ]
+    carried = CarriedMatches(texts)
+    for vocabulary in vocabularies:
+        for i, text in enumerate(texts):
+            spans = carried.rematch(i, vocabulary)
+            assert spans == vocabulary.spans(text.text, text.mask)
+    assert all(carried.about)  # asked, and kept, for every text
+    assert carried.rematched == 3 * len(texts)
+    assert "about" not in carried.state()

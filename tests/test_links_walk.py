@@ -330,3 +330,19 @@ def test_a_number_given_to_another_rule_that_a_term_still_names_is_resolved_agai
     assert (own, lineage_rows) == _rows_of(editions, walked=False)[:2]
     last = {(r["matched"], r["target"]) for r in lineage_rows if r["last_date"].year == 2021}
     assert {("council", "701.32"), ("votes", "701.38")} <= last
+
+
+def test_the_walks_own_caches_are_not_kept_with_its_state() -> None:
+    """The implied-rule evidence and the is_about answers the walk keeps per text (their rows
+    equal matching every text afresh, above) live for its run only: the state kept between
+    runs holds neither, and a walk taking it up starts without them."""
+    _, _, walked = _walked(list(range(len(EDITIONS))))
+    assert walked.evidence  # the rulings' evidence was kept through the walk
+    assert all(about is not None for about in walked.carried.about)  # every text was matched
+    state = walked.state()
+    assert set(state) == {"carried", "outputs", "hit", "resolution", "implied"}
+    assert set(state["carried"]) == {"spans", "shapes", "byteorder", "words"}
+    restored = TermWalk(SOURCES)
+    restored.restore(_round_trip(state))
+    assert not restored.evidence
+    assert all(about is None for about in restored.carried.about)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from kb.links.implied import CardContext, implied_matches
+from kb.links.implied import CardContext, TextEvidence, implied_matches
 from kb.links.terms import GlossaryItem, RuleEntry, english_vocabulary
 
 RULES = [
@@ -142,3 +142,62 @@ def test_implied_links_are_english_only(vocab) -> None:
 
     fr = translated_vocabulary("fr", vocab, {})
     assert implied_matches(fr, "si elle devait mourir", [], None) == []
+
+
+# Rulings every pattern of kb.links.implied (and one of kb.links.described) concerns.
+_EVIDENCE_TEXTS = [
+    ("The creature will be exiled if it would die this turn.", None),
+    ("Pir’s effect can’t apply to itself as it’s entering the battlefield.", "enters with"),
+    ("If your life total is brought to 0 or less, you lose.", None),
+    ("This effect changes only the power and creature type. It keeps its abilities.", None),
+    ("Replacement effects that modify how it enters are applied in the following order.", None),
+    ("If replacement or prevention effects would modify damage, its controller chooses.", None),
+    ("You don't need to find a basic land card. Replacement effects apply.", None),
+    ("Nothing in this ruling shows a rule.", None),
+]
+
+
+def _renumbered() -> object:
+    """The same rules with the implied ones moved or gone: other rules for the same evidence."""
+    moved = {"614": "615", "704": "613", "613": "704"}
+    rules = [
+        RuleEntry(moved.get(r.number, r.number), r.kind, r.title, r.body)
+        for r in RULES
+        if r.number != "616"
+    ]
+    glossary = [*GLOSSARY, GlossaryItem("Search", "To look for a card. See rule 701.23.")]
+    return english_vocabulary(rules, glossary)
+
+
+def test_kept_evidence_gives_the_matches_found_without_it(vocab) -> None:
+    """One TextEvidence per ruling, asked in vocabularies that name other rules and with other
+    term matches (what the link walk does edition after edition), gives the very matches a
+    fresh call gives each time."""
+    other = _renumbered()
+    kept = {}
+    differ = 0
+    for vocabulary in (vocab, other, vocab):
+        for text, card in _EVIDENCE_TEXTS:
+            context = CardContext(
+                (f"If it would die, it {card} a counter instead.",) if card else ()
+            )
+            evidence = kept.setdefault(text, TextEvidence(text, context))
+            own = vocabulary.match(text)
+            for found in (own, []):
+                fresh = implied_matches(vocabulary, text, found, context)
+                assert implied_matches(vocabulary, text, found, context, evidence) == fresh
+                differ += fresh != implied_matches(
+                    other if vocabulary is vocab else vocab, text, found, context
+                )
+    assert differ  # the vocabularies do give other matches for the same evidence
+    assert any(isinstance(place, tuple) for e in kept.values() for place in e.described.found)
+
+
+def test_evidence_of_a_ruling_reads_the_ruling_and_its_cards_only(vocab) -> None:
+    """The same ruling with other card texts is other evidence: where the card decides."""
+    text = "Pir’s effect can’t apply to itself as it’s entering the battlefield."
+    worded = TextEvidence(text, CardContext(("It enters with a counter instead.",)))
+    plain = TextEvidence(text, CardContext(("Draw a card.",)))
+    assert worded.replacement is not None
+    assert plain.replacement is None
+    assert implied_matches(vocab, text, [], evidence=plain) == []

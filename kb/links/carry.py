@@ -37,6 +37,9 @@ class CarriedMatches:
         self.shapes: dict[str, dict[tuple[str, ...], tuple[Any, ...]]] = {}
         self.words: dict[str, dict[str, array[int]]] = {}  # language -> word -> texts with it
         self.rematched = 0
+        # Per text, what kb.links.about.is_about said at each place it was asked (it reads the
+        # text alone: a text matched again asks it again at the same places). Only for the walk.
+        self.about: list[dict[tuple[int, int], bool] | None] = [None] * len(sources)
         # Per text, its content words in order, breaks marked (built when first needed).
         self.sequences: list[str | None] = [None] * len(sources)
         # The same, noted as each text is first matched (its words are at hand then).
@@ -61,7 +64,10 @@ class CarriedMatches:
         """Match one text again (its vocabulary changed where it may matter, or never matched)."""
         source = self.sources[i]
         first = self.spans[i] is None
-        spans = self.spans[i] = vocabulary.spans(source.text, source.mask)
+        about = self.about[i]
+        if about is None:
+            about = self.about[i] = {}
+        spans = self.spans[i] = vocabulary.spans(source.text, source.mask, about)
         self.rematched += 1
         if first:  # its tokens are at hand now (tokenize keeps the last texts')
             self.sequences[i] = _sequence(tokenize(source.text, source.language))

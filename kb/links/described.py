@@ -67,6 +67,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from .terms import Term, TermMatch, Vocabulary
 from .words import phrase_words
@@ -286,46 +287,82 @@ def _concepts(vocab: Vocabulary) -> dict[str, tuple[str, ...]]:
 def described_inputs(vocab: Vocabulary) -> tuple[tuple[str, ...], ...]:
     """The rules of every description's concept in a vocabulary: all it reads of one."""
     concepts = _concepts(vocab)
-    return tuple(concepts.get(_fold(d.concept), ()) for d in DESCRIPTIONS)
+    return tuple(concepts.get(folded, ()) for folded in _FOLDED)
 
 
-def may_describe(text: str, cards: Sequence[str], which: Iterable[int]) -> bool:
+_UNASKED = object()  # a description not looked for yet (kb.links.described.Shown)
+
+
+class Shown:
+    """Where each description shows in one text (kb.links.implied.TextEvidence holds one per
+    ruling for a link run): found when first asked, as it reads the text and its cards alone."""
+
+    __slots__ = ("cards", "found", "text")
+
+    def __init__(self, text: str, cards: Sequence[str] = ()) -> None:
+        self.text = text
+        self.cards = cards
+        # Per description, its place, None (nowhere) or _UNASKED: a list, not a dict, as the
+        # walk keeps one per ruling (~24k at the whole history).
+        self.found: list[Any] = [_UNASKED] * len(DESCRIPTIONS)
+
+    def at(self, k: int) -> tuple[int, int] | None:
+        """Where description ``k`` (a place in :data:`DESCRIPTIONS`) first shows, or None."""
+        found = self.found[k]
+        if found is _UNASKED:
+            found = self.found[k] = _shown(DESCRIPTIONS[k], self.text, self.cards)
+        return found
+
+
+def _shown(description: Description, text: str, cards: Sequence[str]) -> tuple[int, int] | None:
+    """The first place a description shows in a text (with what its sentence and its cards
+    must show too), whatever rules its concept names."""
+    if description.card and not any(description.card.search(t) for t in cards):
+        return None
+    for sentence in _SENTENCE.finditer(text):
+        shown = description.shown.search(sentence.group())
+        if shown and _with(description, sentence.group()):
+            return sentence.start() + shown.start(), sentence.start() + shown.end()
+    return None
+
+
+def may_describe(
+    text: str, cards: Sequence[str], which: Iterable[int], shown: Shown | None = None
+) -> bool:
     """Whether any of these descriptions (places in :data:`DESCRIPTIONS`) shows in a text,
     whatever rules it names: a description that shows nowhere in it adds nothing to what it
-    implies, so a change of its rules cannot change that (kb.links.walk)."""
-    for k in which:
-        description = DESCRIPTIONS[k]
-        if description.card and not any(description.card.search(t) for t in cards):
-            continue
-        for sentence in _SENTENCE.finditer(text):
-            if description.shown.search(sentence.group()) and _with(description, sentence.group()):
-                return True
-    return False
+    implies, so a change of its rules cannot change that (kb.links.walk). ``shown``: the
+    text's :class:`Shown`, when kept."""
+    shown = shown if shown is not None else Shown(text, cards)
+    return any(shown.at(k) is not None for k in which)
 
 
 def described_matches(
-    vocab: Vocabulary, text: str, linked: set[str], cards: Sequence[str] = ()
+    vocab: Vocabulary,
+    text: str,
+    linked: set[str],
+    cards: Sequence[str] = (),
+    shown: Shown | None = None,
 ) -> list[TermMatch]:
     """The rules an English text describes in their own words (``linked``: rules already
-    linked, left out; ``cards``: the rules texts of the ruling's cards)."""
+    linked, left out; ``cards``: the rules texts of the ruling's cards; ``shown``: the text's
+    :class:`Shown` with these cards, when kept)."""
     concepts = _concepts(vocab)
+    shown = shown if shown is not None else Shown(text, cards)
     result = []
-    for description in DESCRIPTIONS:
-        targets = concepts.get(_fold(description.concept), ())
+    for k, description in enumerate(DESCRIPTIONS):
+        targets = concepts.get(_FOLDED[k], ())
         if not targets or set(targets) <= linked:
             continue
-        if description.card and not any(description.card.search(t) for t in cards):
+        span = shown.at(k)
+        if span is None:
             continue
-        for sentence in _SENTENCE.finditer(text):
-            shown = description.shown.search(sentence.group())
-            if shown and _with(description, sentence.group()):
-                start, end = sentence.start() + shown.start(), sentence.start() + shown.end()
-                phrase = text[start:end]
-                words = phrase_words(phrase, "en")
-                term = Term(words, phrase, tuple(targets), "implied", description.concept)
-                result.append(TermMatch(start, end, phrase, term))
-                linked |= set(targets)
-                break
+        start, end = span
+        phrase = text[start:end]
+        words = phrase_words(phrase, "en")
+        term = Term(words, phrase, tuple(targets), "implied", description.concept)
+        result.append(TermMatch(start, end, phrase, term))
+        linked |= set(targets)
     return result
 
 
@@ -338,3 +375,7 @@ def _with(description: Description, sentence: str) -> bool:
 
 def _fold(name: str) -> str:
     return re.sub(r"[“”\"]", "", name.casefold())
+
+
+# The descriptions' concepts folded once (folding them per ruling was ~3% of a link run).
+_FOLDED = tuple(_fold(d.concept) for d in DESCRIPTIONS)

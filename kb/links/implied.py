@@ -33,9 +33,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cached_property, lru_cache
 from typing import Any
 
-from .described import described_inputs, described_matches, may_describe
+from .described import Shown, described_inputs, described_matches
 from .terms import Term, TermMatch, Vocabulary
 from .words import phrase_words, tokenize
 
@@ -104,47 +105,109 @@ class CardContext:
     texts: tuple[str, ...] = ()
 
 
+class TextEvidence:
+    """What the patterns find in one ruling and its cards, whatever the vocabulary: where each
+    shows (or that it does not), found when first asked.
+
+    Only the rules the patterns name come from a vocabulary; the regular expressions read the
+    ruling and its cards alone. The link walk resolves a ruling's implied rules again in many
+    editions (~81k times for ~24k rulings at the whole history), so it keeps one per ruling for
+    the run (kb.links.walk) and each edition only checks which rules are linked already.
+    """
+
+    def __init__(self, text: str, context: CardContext | None = None) -> None:
+        self.text = text
+        self.context = context or CardContext()
+        self.described = Shown(text, self.context.texts)
+
+    @cached_property
+    def replacement(self) -> tuple[int, int] | None:
+        """Where a replacement effect shows (614): an "if … would", a replaced event, "enters
+        with", or on a card worded as one, the ruling speaking of its effect."""
+        text = self.text
+        shown = _IF_WOULD.search(text) or _REPLACES_EVENT.search(text) or _ENTERS_WITH.search(text)
+        if shown is None and any(_REPLACEMENT_WORDING.search(t) for t in self.context.texts):
+            shown = _applies(text)
+        return shown.span() if shown is not None else None
+
+    @cached_property
+    def condition(self) -> tuple[int, int] | None:
+        """Where a condition state-based actions check shows (704.5)."""
+        found = _STATE_CONDITION.search(self.text)
+        return found.span() if found is not None else None
+
+    @cached_property
+    def layers(self) -> tuple[int, int] | None:
+        """Where the first sentence changing kinds of two layers says so (613.1)."""
+        for sentence in _SENTENCE.finditer(self.text):
+            kinds = sum(bool(k.search(sentence.group())) for k in _LAYER_KINDS)
+            changes = _CHANGES.search(sentence.group())
+            if kinds >= 2 and changes:
+                return sentence.start() + changes.start(), sentence.start() + changes.end()
+        return None
+
+    @cached_property
+    def sentences(self) -> tuple[_Sentence, ...]:
+        """Each sentence's span, content words (each once: a tuple is a fifth of a set's size,
+        and is only searched for a title's few words) and where it first says "order" (616.1)."""
+        found = []
+        for sentence in _SENTENCE.finditer(self.text):
+            words = tuple(
+                dict.fromkeys(
+                    t.norm for t in tokenize(sentence.group(), "en") if not t.stop and not t.brk
+                )
+            )
+            order = _ORDER.search(sentence.group())
+            found.append((*sentence.span(), words, order.span() if order is not None else None))
+        return tuple(found)
+
+
+_Sentence = tuple[int, int, tuple[str, ...], "tuple[int, int] | None"]
+
+
 def implied_matches(
     vocab: Vocabulary,
     text: str,
     found: Sequence[TermMatch],
     context: CardContext | None = None,
+    evidence: TextEvidence | None = None,
 ) -> list[TermMatch]:
     """The rules an English ruling applies without naming them, as matches of the phrase that
-    shows it (rules the ruling's own terms already link are left out)."""
+    shows it (rules the ruling's own terms already link are left out).
+
+    ``evidence``: the ruling's :class:`TextEvidence` (with this context), when kept; the
+    matches are the same without it.
+    """
     if vocab.language != "en":
         return []
-    context = context or CardContext()
+    if evidence is None:
+        evidence = TextEvidence(text, context)
     linked = {n for match in found for n in match.term.targets}
     result: list[TermMatch] = []
     replacement = vocab.concepts.get(REPLACEMENT, ())
     if replacement and not set(replacement) <= linked:
-        shown = _IF_WOULD.search(text) or _REPLACES_EVENT.search(text) or _ENTERS_WITH.search(text)
-        if shown is None and any(_REPLACEMENT_WORDING.search(t) for t in context.texts):
-            shown = _applies(text)
+        shown = evidence.replacement
         if shown is not None:
-            result.append(_match(text, shown.start(), shown.end(), replacement, REPLACEMENT))
+            result.append(_match(text, *shown, replacement, REPLACEMENT))
             linked |= set(replacement)
     state = vocab.concepts.get(STATE_BASED, ())
-    condition = _STATE_CONDITION.search(text)
+    condition = evidence.condition
     if state and condition and not any(n.startswith(state) for n in linked):
-        result.append(_match(text, condition.start(), condition.end(), state, STATE_BASED))
+        result.append(_match(text, *condition, state, STATE_BASED))
         linked |= set(state)
     layers = vocab.concepts.get(LAYERS, ())
     if layers and not set(layers) <= linked:
-        for sentence in _SENTENCE.finditer(text):
-            kinds = sum(bool(k.search(sentence.group())) for k in _LAYER_KINDS)
-            changes = _CHANGES.search(sentence.group())
-            if kinds >= 2 and changes:
-                start, end = sentence.start() + changes.start(), sentence.start() + changes.end()
-                result.append(_match(text, start, end, layers, LAYERS))
-                linked |= set(layers)
-                break
-    for match in _interactions(vocab, text, [*found, *result]):
+        changes = evidence.layers
+        if changes is not None:
+            result.append(_match(text, *changes, layers, LAYERS))
+            linked |= set(layers)
+    for match in _interactions(vocab, text, [*found, *result], evidence):
         if not set(match.term.targets) <= linked:
             result.append(match)
             linked |= set(match.term.targets)
-    result += described_matches(vocab, text, set(linked), context.texts)
+    result += described_matches(
+        vocab, text, set(linked), evidence.context.texts, evidence.described
+    )
     return result
 
 
@@ -173,14 +236,14 @@ def implied_inputs(vocab: Vocabulary) -> tuple[Any, ...]:
 
 def implied_change(before: tuple[Any, ...] | None, after: tuple[Any, ...]) -> Any:
     """Which rulings a change of :func:`implied_inputs` (``before`` to ``after``) concerns, as a
-    test of (text, card context): every one, unless only some descriptions' rules changed (a
-    rule of kb.links.described renumbered): then those where one of them shows."""
+    test of a ruling's :class:`TextEvidence`: every one, unless only some descriptions' rules
+    changed (a rule of kb.links.described renumbered): then those where one of them shows."""
     if before == after:
-        return lambda text, context: False
+        return lambda evidence: False
     if not before or not after or before[:2] != after[:2]:
-        return lambda text, context: True
+        return lambda evidence: True
     which = [k for k, (a, b) in enumerate(zip(before[2], after[2], strict=True)) if a != b]
-    return lambda text, context: may_describe(text, context.texts, which)
+    return lambda evidence: any(evidence.described.at(k) is not None for k in which)
 
 
 def _interaction_titles(vocab: Vocabulary) -> list[Term]:
@@ -200,25 +263,36 @@ def _match(text: str, start: int, end: int, targets: Iterable[str], concept: str
     return TermMatch(start, end, phrase, term)
 
 
-def _interactions(vocab: Vocabulary, text: str, found: Sequence[TermMatch]) -> list[TermMatch]:
+def _interactions(
+    vocab: Vocabulary, text: str, found: Sequence[TermMatch], evidence: TextEvidence
+) -> list[TermMatch]:
     """Sentences about an "Interaction of …" title of three or more concepts: naming them all,
     or, for replacement effects, the order in which they apply (616.1)."""
     titles = _interaction_titles(vocab)
+    if not titles:
+        return []
     replacement = set(vocab.concepts.get(REPLACEMENT, ()))
-    fillers = {w for f in _TITLE_FILLERS for w in phrase_words(f, "en")}
+    fillers = _fillers()
     result = []
-    for sentence in _SENTENCE.finditer(text):
-        words = {t.norm for t in tokenize(sentence.group(), "en") if not t.stop and not t.brk}
-        inside = [m for m in found if sentence.start() <= m.start < sentence.end()]
-        ordered = bool(_ORDER.search(sentence.group())) and any(
-            replacement & set(m.term.targets) for m in inside
-        )
+    for start, end, words, order in evidence.sentences:
+        inside = [m for m in found if start <= m.start < end]
+        ordered = order is not None and any(replacement & set(m.term.targets) for m in inside)
         for title in titles:
-            named = set(title.words) - fillers <= words
-            if named or (ordered and phrase_words("replacement", "en")[0] in title.words):
-                shown = None if named else _ORDER.search(sentence.group())  # "order" shows it
-                start, end = sentence.span()
-                if shown is not None:
-                    start, end = start + shown.start(), start + shown.end()
-                result.append(_match(text, start, end, title.targets, title.concept))
+            named = all(w in words for w in title.words if w not in fillers)
+            if named or (ordered and _replacement_word() in title.words):
+                if named or order is None:
+                    result.append(_match(text, start, end, title.targets, title.concept))
+                else:  # "order" shows it
+                    a, b = start + order[0], start + order[1]
+                    result.append(_match(text, a, b, title.targets, title.concept))
     return result
+
+
+@lru_cache(maxsize=1)
+def _fillers() -> frozenset[str]:
+    return frozenset(w for f in _TITLE_FILLERS for w in phrase_words(f, "en"))
+
+
+@lru_cache(maxsize=1)
+def _replacement_word() -> str:
+    return phrase_words("replacement", "en")[0]

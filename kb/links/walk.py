@@ -26,7 +26,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .carry import CarriedMatches
-from .implied import implied_change, implied_inputs, implied_matches
+from .implied import TextEvidence, implied_change, implied_inputs, implied_matches
 from .references import Reference, find_references
 from .terms import TermMatch, Vocabulary
 
@@ -67,6 +67,9 @@ class TermWalk:
             for i, s in enumerate(sources)
             if s.source_type == "clarification_text" and s.language == "en"
         ]
+        # Per English ruling, what the implied-rule patterns find in it (they read the text and
+        # its cards alone): kept for the walk, never stored (kb.links.implied.TextEvidence).
+        self.evidence: dict[int, TextEvidence] = {}
         self.order: int | None = None  # the place of the edition walked last
         self.last: int | None = None  # the same, kept by finish()
         # What the vocabulary walked last resolved each term to; None: nothing matched yet.
@@ -120,8 +123,7 @@ class TermWalk:
             elif now.nested(implied) != then.nested(self.implied):
                 concerns = implied_change(then.nested(self.implied), now.nested(implied))
                 for i in self.english:
-                    source = self.sources[i]
-                    if i not in resolved and concerns(source.text, source.context):
+                    if i not in resolved and concerns(self._evidence(i)):
                         resolved.add(i)
             if fresh:
                 placed = set(range(len(self.sources)))
@@ -251,8 +253,19 @@ class TermWalk:
         spans = self.carried.spans[i] or []
         matches = [vocabulary.resolve(span) for span in spans]
         if source.source_type == "clarification_text":
-            matches = matches + implied_matches(vocabulary, source.text, matches, source.context)
+            evidence = self._evidence(i) if source.language == "en" else None
+            matches = matches + implied_matches(
+                vocabulary, source.text, matches, source.context, evidence
+            )
         return matches
+
+    def _evidence(self, i: int) -> TextEvidence:
+        """The ruling's :class:`TextEvidence`, made when first needed."""
+        found = self.evidence.get(i)
+        if found is None:
+            source = self.sources[i]
+            found = self.evidence[i] = TextEvidence(source.text, source.context)
+        return found
 
     def _index_words(self, i: int, language: str) -> None:
         """Note which terms the text's spans are of (a change of their rules concerns it)."""
