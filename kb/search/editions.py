@@ -66,7 +66,7 @@ class EditionGroups:
         for item in group:
             self._editions[id(item)].add(edition)
             if edition > newest_edition(item):
-                _restamp(item, edition)
+                restamp(item, edition)
         return []
 
     def finish(self) -> None:
@@ -76,7 +76,7 @@ class EditionGroups:
                 item["edition"] = " ".join(sorted(self._editions[id(item)], reverse=True))
 
 
-def _restamp(item: dict[str, Any], edition: str) -> None:
+def restamp(item: dict[str, Any], edition: str) -> None:
     """Give an item the key, edition, date and display data of another edition of it."""
     kind, _, rest = item["key"].split(":", 2)
     item["key"] = f"{kind}:{edition}:{rest}"

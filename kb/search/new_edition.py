@@ -22,7 +22,6 @@ same documents in the same order.
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -56,16 +55,13 @@ def _split(key: str) -> tuple[str, str, str]:
 def stamped(item: dict[str, Any], editions: list[str]) -> dict[str, Any]:
     """An item as a build of every edition makes it when ``editions`` (newest first) hold its
     text: the newest one's key, date and display data, every one in ``edition``; hashed."""
+    from kb.search.editions import restamp
     from kb.search.indexer import item_hash
 
-    newest = editions[0]
-    kind, _, rest = _split(item["key"])
     out = {k: v for k, v in item.items() if k != "hash"}
-    out["key"] = f"{kind}:{newest}:{rest}"
+    restamp(out, editions[0])
     out["edition"] = " ".join(editions)
-    if "date" in out:
-        out["date"] = dt.datetime.fromisoformat(newest)
-    out["data"] = dict(item["data"], edition=newest, editions=editions)
+    out["data"] = dict(out["data"], editions=editions)
     out["hash"] = item_hash(out)
     return out
 
