@@ -84,3 +84,16 @@ def test_kept_vocabularies_are_plain_values_and_bad_ones_are_built(session, buil
     session.flush()
     assert vocabularies.edition_vocabulary(session, newest) == vocabulary
     assert len(builds) == 1
+
+
+def test_translated_titles_read_once_are_each_editions_own(session) -> None:
+    """A run over every edition reads the translated rule titles once (``titles``), and each
+    edition's French and Spanish vocabularies are those it builds alone."""
+    titles: dict = {}
+    learned: dict = {}
+    for edition in english_editions(session):
+        once = vocabularies.vocabularies(session, edition, ("en", "fr", "es"), learned, titles)
+        alone = vocabularies.vocabularies(session, edition, ("en", "fr", "es"))
+        assert once == alone
+    assert set(titles) == {"es", "fr"}
+    assert any(titles[language] for language in titles)  # the fixtures translate rule pages

@@ -7,8 +7,11 @@ like the real ones (2026-01-16 numbering).
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
+from kb.links.described import _SENTENCE, DESCRIPTIONS, Shown, _with
 from kb.links.implied import CardContext, implied_matches
 from kb.links.terms import GlossaryItem, RuleEntry, english_vocabulary
 
@@ -275,3 +278,33 @@ def test_described_rules_are_english_only() -> None:
     english = english_vocabulary(RULES, GLOSSARY)
     french = translated_vocabulary("fr", english, {})
     assert implied_matches(french, "Cet effet n’a pas de durée, no duration.", []) == []
+
+
+def _shown_by_sentence(k: int, text: str) -> tuple[int, int] | None:
+    """Where description k first shows, looked for sentence by sentence only."""
+    description = DESCRIPTIONS[k]
+    for sentence in _SENTENCE.finditer(text):
+        shown = description.shown.search(sentence.group())
+        if shown and _with(description, sentence.group()):
+            return sentence.start() + shown.start(), sentence.start() + shown.end()
+    return None
+
+
+def test_a_description_nowhere_in_a_text_is_in_none_of_its_sentences() -> None:
+    """kb.links.described._shown looks in the whole text first: a pattern that matches in a
+    sentence matches the whole text at the same place, as no pattern reads the start or end of
+    its string (no anchor, no look-behind) and sentences end at their stop."""
+    for description in DESCRIPTIONS:
+        pattern = re.sub(r"\[\^", "[", description.shown.pattern)
+        assert not any(x in pattern for x in ("^", "$", "(?<", "\\A", "\\Z")), pattern
+        assert not description.shown.flags & (re.MULTILINE | re.DOTALL)
+    texts = [
+        "If an instant is put into its owner's graveyard as it resolves, it's gone. Costs less!",
+        "Switch its power and toughness. Then it can't be regenerated? It costs {1} less",
+        "The game is a draw.As Aura resolves, choose. in order to win",
+        "Exile it face down! 1.5 in order",
+    ]
+    for text in texts:
+        shown = Shown(text)
+        for k in range(len(DESCRIPTIONS)):
+            assert shown.at(k) == _shown_by_sentence(k, text), (k, text)

@@ -206,7 +206,9 @@ def _term_links(
     """
     if rows.shared is not None:
         walk = walk if walk is not None else TermWalk(sources)
-        vocab = vocabularies(session, edition, {s.language for s in sources}, walk.learned)
+        vocab = vocabularies(
+            session, edition, {s.language for s in sources}, walk.learned, walk.titles
+        )
         return walk.step(vocab, rows, emit=rows.kept)
     vocab = vocabularies(session, edition, {s.language for s in sources})
     linked: dict[str, set[int]] = defaultdict(set)

@@ -319,6 +319,11 @@ def _shown(description: Description, text: str, cards: Sequence[str]) -> tuple[i
     must show too), whatever rules its concept names."""
     if description.card and not any(description.card.search(t) for t in cards):
         return None
+    # A sentence's match is the whole text's match at the same place (sentences are contiguous
+    # and end at their stop: a word boundary or look-ahead reads the same there), so a pattern
+    # found nowhere in the text is in none of its sentences; most are in none of most texts.
+    if description.shown.search(text) is None:
+        return None
     for sentence in _SENTENCE.finditer(text):
         shown = description.shown.search(sentence.group())
         if shown and _with(description, sentence.group()):

@@ -107,7 +107,7 @@ def relink_learned(session: Session, *, force: bool = False) -> dict[str, Any] |
             )
         )
         rows = edition_rows(session, edition, shared)
-        walk.step(vocabularies(session, edition, LANGUAGES, walk.learned), rows)
+        walk.step(vocabularies(session, edition, LANGUAGES, walk.learned, walk.titles), rows)
         insert_many(session, Link, rows.rows)
         total += len(rows.rows)
         session.commit()

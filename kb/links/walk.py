@@ -79,6 +79,7 @@ class TermWalk:
         self.shared: Any = None
         self.looked_at = 0  # texts resolved again, over the whole walk (for the log)
         self.learned: dict[str, dict[str, str]] = {}  # kb.links.build.vocabularies' names
+        self.titles: dict[str, dict[int, dict[str, str]]] = {}  # and translated rule titles
 
     def step(self, vocabularies: Mapping[str, Vocabulary], rows: Any, *, emit: bool = True) -> Any:
         """Walk into the edition of ``rows`` (a ``kb.links.build._Rows`` with lineages); return
