@@ -269,3 +269,22 @@ def test_cards_cite_the_rules_their_text_uses(full_db) -> None:
     with full_db.session() as s:
         brawl = [b for b in backlinks(s, "903.12") if "Blizzard Brawl" in b["cards"]]
     assert brawl == []
+
+
+def test_translations_read_once_for_a_run_are_each_editions_own(full_db) -> None:
+    """A link run reads the translated rule texts of every edition at once
+    (kb.links.rule_sources.TranslatedTexts); each edition gets the rows it gets alone."""
+    from kb.links.build import _Rows
+    from kb.links.rule_sources import BodyReferences, TranslatedTexts, translation_sources
+    from kb.versions import english_editions
+
+    with full_db.session() as s:
+        translated = TranslatedTexts()
+        seen = 0
+        for edition in english_editions(s):
+            once, alone = _Rows(edition, {}), _Rows(edition, {})
+            translation_sources(s, edition, once, BodyReferences(), translated)
+            translation_sources(s, edition, alone, BodyReferences())
+            assert (once.rows, once.translation_ids) == (alone.rows, alone.translation_ids)
+            seen += len(once.translation_ids)
+        assert seen  # the fixtures' rule pages follow an edition

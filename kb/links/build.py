@@ -33,6 +33,7 @@ from kb.db import documents_digest
 from kb.models import DerivedState, Edition, Link, Rule
 from kb.versions import EditionRef, english_editions, resolve_edition
 
+from .ahead import VocabulariesAhead
 from .carry import CarriedMatches
 from .implied import implied_matches
 from .learned import mark_learned
@@ -44,7 +45,7 @@ from .lineage_rows import (
     reusable,
 )
 from .references import Reference, find_references
-from .rule_sources import BodyReferences, edition_sources, translation_sources
+from .rule_sources import BodyReferences, TranslatedTexts, edition_sources, translation_sources
 from .terms import TermMatch
 from .text_sources import _term_sources, _TermSource, card_names, name_forms
 from .vocabularies import edition_vocabulary, forget_vocabularies, vocabularies
@@ -207,7 +208,7 @@ def _term_links(
     if rows.shared is not None:
         walk = walk if walk is not None else TermWalk(sources)
         vocab = vocabularies(
-            session, edition, {s.language for s in sources}, walk.learned, walk.titles
+            session, edition, {s.language for s in sources}, walk.learned, walk.titles, walk.ahead
         )
         return walk.step(vocab, rows, emit=rows.kept)
     vocab = vocabularies(session, edition, {s.language for s in sources})
@@ -276,36 +277,45 @@ def _build_links(
     linked: dict[str, set[int]] = defaultdict(set)
     shared = LineageLinks.of(session)
     bodies = BodyReferences()  # each distinct rule body parsed once, whatever its editions
+    translated = TranslatedTexts()  # the translations following each edition, read once
     target_ids = {e.id for e in targets}
     digests = lineage_digests(session) if sources else {}
     reuse = bool(sources) and editions is not None and reusable(session, digests, target_ids)
     walked = [] if not sources or reuse else [e for e in english if e.id not in target_ids]
-    for edition in sorted([*targets, *walked], key=lambda e: (e.effective_date, e.id)):
-        if edition.id not in target_ids:  # only its lineage rows are made again
-            rows = edition_rows(session, edition, shared, kept=False)
-            _merge(linked, _term_links(session, edition, rows, sources, walk))
-            continue
-        if edition.id in done:
-            log.info("links into edition %s already built by an interrupted run", edition.key)
-            if sources:
+    walking = sorted([*targets, *walked], key=lambda e: (e.effective_date, e.id))
+    if editions is None and not done and sources:  # every vocabulary is built afresh
+        walk.ahead = VocabulariesAhead.start(session, [e.id for e in walking])
+    try:
+        for edition in walking:
+            if edition.id not in target_ids:  # only its lineage rows are made again
                 rows = edition_rows(session, edition, shared, kept=False)
                 _merge(linked, _term_links(session, edition, rows, sources, walk))
-            continue
-        session.execute(
-            delete(Link).where(Link.target_edition_id == edition.id)
-        )  # its lineage rows are all made again below
-        rows = edition_rows(session, edition, shared)
-        edition_sources(session, edition, rows, bodies)
-        translation_sources(session, edition, rows, bodies)
-        _merge(linked, _term_links(session, edition, rows, sources, walk))
-        _forget_moved_translations(session, rows)
-        insert_many(session, Link, rows.rows)
-        for key, value in rows.counts.items():
-            totals[key] += value
-        if commit_each:
-            session.merge(DerivedState(stage=f"{_EDITION_STAGE}{edition.id}", inputs=digest))
-            session.commit()
-        log.info("linked edition %s: %d links", edition.key, len(rows.rows))
+                continue
+            if edition.id in done:
+                log.info("links into edition %s already built by an interrupted run", edition.key)
+                if sources:
+                    rows = edition_rows(session, edition, shared, kept=False)
+                    _merge(linked, _term_links(session, edition, rows, sources, walk))
+                continue
+            session.execute(
+                delete(Link).where(Link.target_edition_id == edition.id)
+            )  # its lineage rows are all made again below
+            rows = edition_rows(session, edition, shared)
+            edition_sources(session, edition, rows, bodies)
+            translation_sources(session, edition, rows, bodies, translated)
+            _merge(linked, _term_links(session, edition, rows, sources, walk))
+            _forget_moved_translations(session, rows)
+            insert_many(session, Link, rows.rows)
+            for key, value in rows.counts.items():
+                totals[key] += value
+            if commit_each:
+                session.merge(DerivedState(stage=f"{_EDITION_STAGE}{edition.id}", inputs=digest))
+                session.commit()
+            log.info("linked edition %s: %d links", edition.key, len(rows.rows))
+    finally:
+        if walk.ahead is not None:
+            walk.ahead.close()
+            walk.ahead = None
     if sources:
         if walk.last is not None and walk.last == len(shared.ids) - 1:
             keep_walk(session, walk, shared.dates[-1])  # the next new edition steps from it

@@ -83,19 +83,54 @@ def edition_sources(session: Session, edition: Edition, rows: Any, bodies: BodyR
         rows.references("glossary", entry_id, language, _parsed(definition, language))
 
 
-def translation_sources(
-    session: Session, edition: Edition | None, rows: Any, bodies: BodyReferences
-) -> None:
-    """Explicit references and sibling lists of the translated texts that follow the edition."""
-    follows = RuleText.follows_edition_id
-    condition = follows.is_(None) if edition is None else follows == edition.id
-    texts = session.execute(
+class TranslatedTexts:
+    """The translated rule texts that follow each English edition, read once for a link run.
+
+    ``rule_texts.follows_edition_id`` has no index: asked per edition, the query read every
+    rule text once for each of ~100 editions at the whole history (~2% of ``kb link``).
+    """
+
+    def __init__(self) -> None:
+        self.following: dict[int, list[Any]] | None = None
+
+    def of(self, session: Session, edition: Edition) -> list[Any]:
+        """(id, rule id, language, body id) of the texts following the edition, by id."""
+        if self.following is None:
+            self.following = defaultdict(list)
+            for row in session.execute(
+                _translated(RuleText.follows_edition_id.is_not(None)).add_columns(
+                    RuleText.follows_edition_id
+                )
+            ):
+                self.following[row[-1]].append(tuple(row[:-1]))
+        return self.following.get(edition.id, [])
+
+
+def _translated(condition: Any) -> Any:
+    return (
         select(RuleText.id, RuleText.rule_id, RuleText.language, RuleText.body_id)
         .join(Rule, Rule.id == RuleText.rule_id)
         .join(Edition, Edition.id == Rule.edition_id)
         .where(Edition.kind == "translations", condition)
         .order_by(RuleText.id)
-    ).all()
+    )
+
+
+def translation_sources(
+    session: Session,
+    edition: Edition | None,
+    rows: Any,
+    bodies: BodyReferences,
+    translated: TranslatedTexts | None = None,
+) -> None:
+    """Explicit references and sibling lists of the translated texts that follow the edition
+    (``translated``: those texts, when a run reads them once for every edition)."""
+    follows = RuleText.follows_edition_id
+    if edition is not None and translated is not None:
+        texts = translated.of(session, edition)
+    else:
+        condition = follows.is_(None) if edition is None else follows == edition.id
+        texts = [tuple(row) for row in session.execute(_translated(condition))]
     found = bodies.of(session, [(text_id, lang, body) for text_id, _, lang, body in texts])
     by_rule: dict[int, list[tuple[int, str]]] = defaultdict(list)
     for text_id, rule_id, language, _ in texts:

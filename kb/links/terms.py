@@ -323,7 +323,18 @@ def _keyword_form(word: str, phrase: str) -> bool:
 
 
 def _shape(t: Term) -> tuple[Any, ...]:
-    """What matching reads of a term: everything but the rules it names."""
+    """What matching reads of a term: everything but the rules it names.
+
+    Of its phrase as written, matching reads only whether the first word is a participle or a
+    gerund (:func:`split_by_determiner`) and, for a keyword's bare name, the phrase and its
+    last word case-folded (:meth:`Vocabulary._longest_at`, :func:`_keyword_form`). So a title
+    that an edition writes with other quotation marks or italics (``Handling "Infinite" Loops``,
+    ``Planar _Magic_``) is the same term to matching, and the texts holding it are not matched
+    again for it (kb.links.carry).
+    """
+    written = t.phrase.split()
+    head = written[0].casefold().endswith(("ed", "ing")) if written else False
+    bare = (t.phrase.casefold(), written[-1].casefold() if written else "") if t.bare else None
     flags = (
         t.capital,
         t.participle,
@@ -333,7 +344,7 @@ def _shape(t: Term) -> tuple[Any, ...]:
         t.verbal,
         t.own_participle,
     )
-    return (t.words, t.phrase, t.gaps, t.source == "alias", t.source == "symbol", *flags)
+    return (t.words, head, bare, t.gaps, t.source == "alias", t.source == "symbol", *flags)
 
 
 def _covered(length: int, spans: Iterable[tuple[int, int]]) -> bytearray:

@@ -19,6 +19,7 @@ import pickle
 import zlib
 from collections.abc import Iterable
 from dataclasses import fields
+from typing import TYPE_CHECKING
 
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
@@ -36,6 +37,9 @@ from .terms import (
 )
 from .walk_state import code_digest, plain_values
 
+if TYPE_CHECKING:
+    from .ahead import VocabulariesAhead
+
 __all__ = ["edition_vocabulary", "forget_vocabularies", "vocabularies"]
 
 log = logging.getLogger(__name__)
@@ -45,8 +49,8 @@ FORMAT = 1  # of the stored values; a change makes the kept vocabularies unusabl
 _TERM_FIELDS = tuple(f.name for f in fields(Term))
 
 
-def edition_vocabulary(session: Session, edition: Edition) -> Vocabulary:
-    """The English term vocabulary of one edition, from its rules and glossary (kept, above)."""
+def _inputs(session: Session, edition: Edition) -> tuple[list[RuleEntry], list[GlossaryItem]]:
+    """An edition's English rules (in rule order) and glossary (in its order)."""
     rules = [
         RuleEntry(number, kind, title or "", body or "")
         for number, kind, title, body in session.execute(
@@ -69,6 +73,35 @@ def edition_vocabulary(session: Session, edition: Edition) -> Vocabulary:
             .order_by(GlossaryEntry.position)
         ).all()
     ]
+    return rules, glossary
+
+
+def _stored(vocabulary: Vocabulary) -> bytes:
+    return zlib.compress(pickle.dumps(_to_plain(vocabulary), protocol=5), 1)
+
+
+def stored_vocabulary(session: Session, edition: Edition) -> tuple[str, bytes]:
+    """An edition's English vocabulary built afresh, as kept: (its digest, its stored data).
+
+    What kb.links.ahead's helper process builds and sends."""
+    rules, glossary = _inputs(session, edition)
+    return _digest(rules, glossary), _stored(english_vocabulary(rules, glossary))
+
+
+def edition_vocabulary(
+    session: Session, edition: Edition, ahead: VocabulariesAhead | None = None
+) -> Vocabulary:
+    """The English term vocabulary of one edition, from its rules and glossary (kept, above).
+
+    ``ahead``: the helper building a full run's vocabularies (kb.links.ahead); what it sends is
+    kept and decoded instead of built here.
+    """
+    built = ahead.take(edition.id) if ahead is not None else None
+    if built is not None:
+        digest, data = built
+        _keep(session, edition, digest, data)
+        return _from_plain(plain_values(zlib.decompress(data)))
+    rules, glossary = _inputs(session, edition)
     digest = _digest(rules, glossary)
     name = f"{KEPT}{edition.id}"
     row = session.execute(
@@ -80,17 +113,17 @@ def edition_vocabulary(session: Session, edition: Edition) -> Vocabulary:
         except (pickle.UnpicklingError, zlib.error, TypeError, ValueError) as exc:
             log.warning("the kept vocabulary of %s is unusable (%s): building it", edition.key, exc)
     vocabulary = english_vocabulary(rules, glossary)
+    _keep(session, edition, digest, _stored(vocabulary))
+    return vocabulary
+
+
+def _keep(session: Session, edition: Edition, digest: str, data: bytes) -> None:
+    name = f"{KEPT}{edition.id}"
     session.execute(delete(LinkWalkState).where(LinkWalkState.name == name))
     session.add(
-        LinkWalkState(
-            name=name,
-            inputs=digest,
-            edition_date=edition.effective_date,
-            data=zlib.compress(pickle.dumps(_to_plain(vocabulary), protocol=5), 1),
-        )
+        LinkWalkState(name=name, inputs=digest, edition_date=edition.effective_date, data=data)
     )
     session.flush()
-    return vocabulary
 
 
 def forget_vocabularies(session: Session) -> None:
@@ -123,16 +156,18 @@ def vocabularies(
     languages: Iterable[str],
     learned: dict[str, dict[str, str]] | None = None,
     titles: dict[str, dict[int, dict[str, str]]] | None = None,
+    ahead: VocabulariesAhead | None = None,
 ) -> dict[str, Vocabulary]:
     """Each language's vocabulary for an edition (French and Spanish built on the English one).
 
     ``learned``: the learned names per language, kept there once read (a run over every
     edition reads them once). ``titles``: the translated rule titles per language and English
     edition, kept there the same way: read per edition, the query scanned the rule texts once
-    for each of ~100 editions at the whole history (~4% of ``kb link``).
+    for each of ~100 editions at the whole history (~4% of ``kb link``). ``ahead``: the helper
+    building a full run's English vocabularies (kb.links.ahead).
     """
     learned = {} if learned is None else learned
-    english = edition_vocabulary(session, edition)
+    english = edition_vocabulary(session, edition, ahead)
     result = {"en": english}
     for language in sorted(set(languages) - {"en"}):
         if titles is None:

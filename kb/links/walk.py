@@ -80,6 +80,7 @@ class TermWalk:
         self.looked_at = 0  # texts resolved again, over the whole walk (for the log)
         self.learned: dict[str, dict[str, str]] = {}  # kb.links.build.vocabularies' names
         self.titles: dict[str, dict[int, dict[str, str]]] = {}  # and translated rule titles
+        self.ahead: Any = None  # kb.links.ahead.VocabulariesAhead, in a full run
 
     def step(self, vocabularies: Mapping[str, Vocabulary], rows: Any, *, emit: bool = True) -> Any:
         """Walk into the edition of ``rows`` (a ``kb.links.build._Rows`` with lineages); return
