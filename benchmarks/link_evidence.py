@@ -1,6 +1,7 @@
 """Measure a kind of evidence for a ruling's rules on the tuning sets before writing it as a rule.
 
 Usage: python benchmarks/link_evidence.py --home DIR [--labels FILE ...] [--list]
+       python benchmarks/link_evidence.py --home DIR --whole [--sample N]
 
 A ruling often applies a rule its words name only on the way (*the token is attacking*) or not
 at all (*You exile the cards face-up* on a card with cascade). Evidence outside the ruling's own
@@ -25,6 +26,8 @@ The kinds (each only adds a rule the ruling does not link yet):
 - ``cited``: a rule that a rule the ruling links cites (explicit references of the edition);
 - ``quoted``: a general concept passed over inside a quotation of its card's own text.
 
+``--whole`` counts instead what each kind would add to every English ruling of the knowledge
+base (labelled or not) and shows a sample: the effect a rule would have beyond the labels.
 ``DIR`` is a knowledge base ``benchmarks/term_links.py --home DIR`` built (or relinked).
 """
 
@@ -32,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import re
 import sys
 from collections import Counter, defaultdict
@@ -52,6 +56,7 @@ TUNING = [
     DATA / "labelled_dev3.json",
     DATA / "labelled_clarifications.json",
 ]
+EDITION = "2026-01-16"  # the labels' edition
 _REMINDER = re.compile(r"\([^()]*\)")
 _QUOTE = re.compile(r"[“\"]([^”\"]{8,})[”\"]")
 _DETERMINER = re.compile(
@@ -204,100 +209,152 @@ class _Everywhere(dict):  # type: ignore[type-arg]
         return True
 
 
-def gather(home: Path, paths: list[Path]) -> dict[str, list[Facts]]:
-    """Per labels file, the facts of its tuning items (never its ``test`` split)."""
-    from sqlalchemy import select
+class Reader:
+    """The facts of rulings of one knowledge base and edition, read once and kept per card."""
 
-    from kb.config import Settings
-    from kb.links import rules_for_clarification, vocabularies
-    from kb.links.text_sources import _card_contexts, card_names
-    from kb.models import Card, CardClarification, ClarificationText, Link, Rule, RuleText
-    from kb.pipeline import open_db
-    from kb.versions import resolve_edition
+    def __init__(self, session: Any, edition: str) -> None:
+        from sqlalchemy import select
 
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    from term_links import _key
+        from kb.links import vocabularies
+        from kb.links.text_sources import _card_contexts, card_names
+        from kb.models import Card, CardClarification, Link, Rule, RuleText
+        from kb.versions import resolve_edition
 
-    db = open_db(Settings(home=home), create=False)
-    result: dict[str, list[Facts]] = {}
-    with db.session() as session:
-        labels = [json.loads(p.read_text("utf-8")) for p in paths]
-        edition = resolve_edition(session, labels[0]["edition"])
-        vocab = vocabularies(session, edition, {"en"})["en"]
-        rulings = {}
-        for clar_id, language, text in session.execute(
-            select(
-                ClarificationText.clarification_id,
-                ClarificationText.language,
-                ClarificationText.text,
-            )
-        ):
-            rulings.setdefault((language, _key(text)), clar_id)
-        names, contexts = card_names(session), _card_contexts(session)
-        cites: dict[str, set[str]] = defaultdict(set)
+        self.session = session
+        self.edition = resolve_edition(session, edition)
+        self.vocab = vocabularies(session, self.edition, {"en"})["en"]
+        self.names, self.contexts = card_names(session), _card_contexts(session)
+        self.cards: dict[int, set[int]] = defaultdict(set)
+        self.rulings: dict[int, set[int]] = defaultdict(set)
+        pairs = select(CardClarification.clarification_id, CardClarification.card_id)
+        for clar_id, card_id in session.execute(pairs):
+            self.cards[clar_id].add(card_id)
+            self.rulings[card_id].add(clar_id)
+        self.keywords: dict[int, list[str]] = {
+            card_id: list(keywords or ())
+            for card_id, keywords in session.execute(select(Card.id, Card.keywords))
+        }
+        self.cites: dict[str, set[str]] = defaultdict(set)
         query = (
             select(Rule.number, Link.target)
             .join(RuleText, RuleText.id == Link.source_id)
             .join(Rule, Rule.id == RuleText.rule_id)
             .where(Link.source_type == "rule_text", Link.kind == "explicit")
-            .where(Rule.edition_id == edition.id)
+            .where(Rule.edition_id == self.edition.id)
         )
         for number, target in session.execute(query):
-            cites[rule_level(number)].add(rule_level(target))
-        linked_of: dict[int, list[str]] = {}
+            self.cites[rule_level(number)].add(rule_level(target))
+        self._linked: dict[int, list[str]] = {}
+        self._concepts: dict[str, set[str]] = {}
 
-        def linked(clar_id: int) -> list[str]:
-            if clar_id not in linked_of:
-                found = rules_for_clarification(session, clar_id, edition.key)
-                linked_of[clar_id] = [r["number"] for r in found]
-            return linked_of[clar_id]
+    def linked(self, clar_id: int) -> list[str]:
+        """The rule numbers the knowledge base links the ruling to."""
+        from kb.links import rules_for_clarification
 
-        for path, data in zip(paths, labels, strict=True):
-            facts = result[path.name] = []
-            for item in data["items"]:
-                if item.get("split") == "test":
-                    continue
-                clar_id = rulings[("en", _key(item["text"]))]
-                fact = Facts(item, linked(clar_id))
-                facts.append(fact)
-                mask = names.get(clar_id, ())
-                told = {(m.start, m.end) for m in vocab.match(item["text"], mask)}
-                for span in vocab.spans(item["text"], mask, _Everywhere()):
-                    match = vocab.resolve(span)
-                    if (match.start, match.end) not in told:
-                        term = match.term
-                        fact.passed_over.append(
-                            PassedOver(
-                                match.start, match.end, match.matched, term.targets, term.concept
-                            )
-                        )
-                context = contexts.get(clar_id)
-                fact.card_texts = list(context.texts) if context else []
-                for text in fact.card_texts:
-                    for match in vocab.match(_REMINDER.sub(" ", text)):
-                        if match.term.general or match.term.verbal:
-                            fact.card_concepts.add(match.term.concept)
-                cards = select(CardClarification.card_id).where(
-                    CardClarification.clarification_id == clar_id
+        if clar_id not in self._linked:
+            found = rules_for_clarification(self.session, clar_id, self.edition.key)
+            self._linked[clar_id] = [r["number"] for r in found]
+        return self._linked[clar_id]
+
+    def _card_concepts(self, text: str) -> set[str]:
+        found = self._concepts.get(text)
+        if found is None:
+            found = self._concepts[text] = {
+                m.term.concept
+                for m in self.vocab.match(_REMINDER.sub(" ", text))
+                if m.term.general or m.term.verbal
+            }
+        return found
+
+    def facts(self, clar_id: int, item: Mapping[str, Any]) -> Facts:
+        """What the evidence kinds read of one ruling (``item``: its labels and text)."""
+        vocab, text = self.vocab, item["text"]
+        fact = Facts(item, self.linked(clar_id))
+        mask = self.names.get(clar_id, ())
+        told = {(m.start, m.end) for m in vocab.match(text, mask)}
+        for span in vocab.spans(text, mask, _Everywhere()):
+            match = vocab.resolve(span)
+            if (match.start, match.end) not in told:
+                term = match.term
+                fact.passed_over.append(
+                    PassedOver(match.start, match.end, match.matched, term.targets, term.concept)
                 )
-                card_ids = [c for (c,) in session.execute(cards)]
-                for (keywords,) in session.execute(
-                    select(Card.keywords).where(Card.id.in_(card_ids))
-                ):
-                    for name in keywords or ():
-                        matches = vocab.match(name)
-                        if matches and (name, matches[0].term.targets) not in fact.keywords:
-                            fact.keywords.append((name, matches[0].term.targets))
-                others = select(CardClarification.clarification_id).where(
-                    CardClarification.card_id.in_(card_ids),
-                    CardClarification.clarification_id != clar_id,
-                )
-                for (other,) in set(session.execute(others)):
-                    fact.sibling_rules.update(rule_level(n) for n in linked(other))
-                for number in {rule_level(n) for n in fact.linked}:
-                    fact.cited |= cites.get(number, set())
-    db.dispose()
+        context = self.contexts.get(clar_id)
+        fact.card_texts = list(context.texts) if context else []
+        for card_text_ in fact.card_texts:
+            fact.card_concepts |= self._card_concepts(card_text_)
+        for card_id in sorted(self.cards[clar_id]):
+            for name in self.keywords.get(card_id, ()):
+                matches = vocab.match(name)
+                if matches and (name, matches[0].term.targets) not in fact.keywords:
+                    fact.keywords.append((name, matches[0].term.targets))
+            for other in self.rulings[card_id] - {clar_id}:
+                fact.sibling_rules.update(rule_level(n) for n in self.linked(other))
+        for number in {rule_level(n) for n in fact.linked}:
+            fact.cited |= self.cites.get(number, set())
+        return fact
+
+
+def _ruling_ids(session: Any) -> dict[tuple[str, str], int]:
+    """Each ruling's id by its language and its words (as benchmarks/term_links.py finds it)."""
+    from sqlalchemy import select
+
+    from kb.models import ClarificationText
+
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from term_links import _key
+
+    found: dict[tuple[str, str], int] = {}
+    columns = (
+        ClarificationText.clarification_id,
+        ClarificationText.language,
+        ClarificationText.text,
+    )
+    for clar_id, language, text in session.execute(select(*columns)):
+        found.setdefault((language, _key(text)), clar_id)
+    return found
+
+
+def gather(reader: Reader, paths: list[Path]) -> dict[str, list[Facts]]:
+    """Per labels file, the facts of its tuning items (never its ``test`` split)."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from term_links import _key
+
+    ids = _ruling_ids(reader.session)
+    result: dict[str, list[Facts]] = {}
+    for path in paths:
+        data = json.loads(path.read_text("utf-8"))
+        result[path.name] = [
+            reader.facts(ids[("en", _key(item["text"]))], item)
+            for item in data["items"]
+            if item.get("split") != "test"
+        ]
     return result
+
+
+def whole(reader: Reader, kinds: Mapping[str, Callable[[Facts], set[str]]], sample: int) -> None:
+    """Per kind, the links it would add to every English ruling, their rules and a sample."""
+    from sqlalchemy import select
+
+    from kb.models import ClarificationText
+
+    query = select(ClarificationText.clarification_id, ClarificationText.text).where(
+        ClarificationText.language == "en"
+    )
+    rulings = sorted(reader.session.execute(query).all())
+    facts = [
+        reader.facts(
+            clar_id, {"id": clar_id, "text": text, "rules": [], "related": [], "implied": []}
+        )
+        for clar_id, text in rulings
+    ]
+    for kind, evidence in kinds.items():
+        added = [(fact, rule) for fact in facts for rule in sorted(evidence(fact))]
+        touched = len({id(fact) for fact, _ in added})
+        common = Counter(rule for _, rule in added).most_common(8)
+        print(f"{kind}: {len(added)} links added to {touched} of {len(facts)} rulings; {common}")
+        for fact, rule in random.Random(20261202).sample(added, min(sample, len(added))):
+            print(f"    {rule:8} {fact.item['text'][:120]}")
 
 
 def main() -> None:
@@ -307,6 +364,10 @@ def main() -> None:
     )
     parser.add_argument("--labels", type=Path, action="append", help="a labels file (repeatable)")
     parser.add_argument("--list", action="store_true", help="list each rule added")
+    parser.add_argument(
+        "--whole", action="store_true", help="count what each kind adds to every English ruling"
+    )
+    parser.add_argument("--sample", type=int, default=10, help="with --whole: rulings shown")
     args = parser.parse_args()
 
     from kb.links.words import tokenize
@@ -322,7 +383,17 @@ def main() -> None:
         "cited": cited,
         "quoted": quoted,
     }
-    gathered = gather(args.home, args.labels or TUNING)
+    from kb.config import Settings
+    from kb.pipeline import open_db
+
+    db = open_db(Settings(home=args.home), create=False)
+    with db.session() as session:
+        reader = Reader(session, EDITION)
+        if args.whole:
+            whole(reader, kinds, args.sample)
+            return
+        gathered = gather(reader, args.labels or TUNING)
+    db.dispose()
     for kind, evidence in kinds.items():
         print(kind)
         for name, facts in gathered.items():
