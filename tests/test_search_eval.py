@@ -159,8 +159,10 @@ RELEVANCE_SET = Path(__file__).resolve().parent / "data" / "search" / "relevance
 
 
 def test_the_relevance_set_is_well_formed() -> None:
-    """At least 60 queries, a third per language, half asked as questions, dev and test fixed."""
-    queries = load_queries(RELEVANCE_SET)
+    """At least 60 queries in dev and test, a third per language, half asked as questions, the two
+    splits fixed and even; the later dev2 split at least 15 per language, half or more questions."""
+    everything = load_queries(RELEVANCE_SET)
+    queries = [q for q in everything if q.split in ("dev", "test")]
     assert len(queries) >= 60
     for lang in ("en", "fr", "es"):
         mine = [q for q in queries if q.lang == lang]
@@ -168,8 +170,11 @@ def test_the_relevance_set_is_well_formed() -> None:
         assert sum(q.style == "question" for q in mine) == len(mine) // 2
         for split in ("dev", "test"):
             assert sum(q.split == split for q in mine) == len(mine) // 2
-    assert all(a.startswith("rule:") for q in queries for a in q.answers)
-    assert len({(q.lang, q.query) for q in queries}) == len(queries)
+        later = [q for q in everything if q.split == "dev2" and q.lang == lang]
+        assert len(later) >= 15
+        assert 2 * sum(q.style == "question" for q in later) >= len(later)
+    assert all(a.startswith("rule:") for q in everything for a in q.answers)
+    assert len({(q.lang, q.query.lower()) for q in everything}) == len(everything)
 
 
 def test_a_question_whose_words_name_a_card_gets_rules_first(
