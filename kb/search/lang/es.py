@@ -17,7 +17,8 @@ _KEEP = frozenset({"contra", "sentido", "sentidos", "estado", "estados"})
 
 QUESTION_WORDS = frozenset(
     "qué que cuándo cuando cuánto cuánta cuántos cuántas cómo dónde por qué pasa ocurre sucede"
-    " puede pueden hace hacen si funciona funcionan".split()
+    " puede pueden puedo puedes podemos debo debes debe deben hace hacen si funciona"
+    " funcionan".split()
 )
 
 TO_ENGLISH: dict[str, tuple[str, ...]] = {
