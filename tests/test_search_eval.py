@@ -238,3 +238,14 @@ def test_a_question_whose_rare_words_hold_no_answer_is_ranked_by_all_its_words(
     assert response["results"] and response["results"][0]["number"] == "510.2", [
         r["title"] for r in response["results"]
     ]
+
+
+def test_rare_words_of_a_question_that_no_rule_holds_do_not_choose_its_answers(
+    real_index: Any,
+) -> None:
+    """ "acquiert" (a French verb the bridge does not know) is in some twenty French card texts
+    and no rule: the question's answers are looked for among every text, not among those cards
+    alone, so that its rules can come first."""
+    question = "que se passe-t-il si un joueur acquiert le contrôle d'une créature"
+    results = real_index.search(question, lang="fr")["results"]
+    assert results[0]["type"] == "rule", [r["title"] for r in results]

@@ -286,13 +286,20 @@ class Ranker(RuleJumps):
             holding = self._matching(rare, filt)
             # Rare words found in fewer texts than the answers wanted ("usa", a verb the bridge
             # does not know, in three Spanish card texts) say little: every text is a candidate.
-            if len(holding) >= limit:
+            # So do rare words that no rule holds ("garder", a French verb the bridge does not
+            # know, in two dozen French card texts): a question asks how the rules work.
+            if len(holding) >= limit and self._holds_a_rule(holding):
                 within = DocSet(holding)
         priors = self._state.question_priors(self.searcher)
         best = self._best_partial(every, limit + QUESTION_SPARE, within, set(), priors)
         terms = english_terms(self.schema, text, context, words)
         english = self.schema[text_field("en")].analyzer
         return question_order(best, limit, terms, english, self._state.priors(self.searcher).kind)
+
+    def _holds_a_rule(self, docs: set[int]) -> bool:
+        """Whether any of the documents is a rule."""
+        type_of = self._state.priors(self.searcher).type_of
+        return any(type_of(docnum) == "rule" for docnum in docs)
 
     def _matching(self, tree: Any, filt: Any) -> set[int]:
         """The documents matching a tree among the filter's, unscored."""
