@@ -40,3 +40,31 @@ def test_the_first_person_of_can_and_must_frames_a_question(
     from kb.search.questions import drop_question_words
 
     assert drop_question_words(question, (lang,)) == words
+
+
+def test_only_a_distinctive_word_of_a_variant_names_it() -> None:
+    """ "attack" (in every chapter) does not name the Attack Multiple Players Option, nor "two"
+    the Two-Headed Giant Variant: their rules count VARIANT_SHARE, as for a question that names
+    no variant; "giant" still names the latter."""
+    from kb.search.analysis import text_analyzer
+    from kb.search.questions import VARIANT_SHARE, question_order
+
+    english = text_analyzer("en")
+    common = {"attack", "two", "player"}
+
+    def distinctive(term: str) -> bool:
+        return term not in common
+
+    option = _rule(10.0, 0, "802.2a", "Attack Multiple Players Option")
+    defender = _rule(9.0, 1, "702.3b", "Defender")
+    ranked = question_order([option, defender], 2, {"defend", "attack"}, english, None, distinctive)
+    assert [h["number"] for h in ranked] == ["702.3b", "802.2a"]
+    assert option.score == pytest.approx(10.0 * VARIANT_SHARE)
+    team = _rule(10.0, 0, "810.10b", "Two-Headed Giant Variant")
+    draw = _rule(9.0, 1, "104.4a", "Ending the Game")
+    ranked = question_order([team, draw], 2, {"two", "player", "lose"}, english, None, distinctive)
+    assert [h["number"] for h in ranked] == ["104.4a", "810.10b"]
+    team = _rule(10.0, 0, "810.10b", "Two-Headed Giant Variant")
+    draw = _rule(9.0, 1, "104.4a", "Ending the Game")
+    ranked = question_order([team, draw], 2, {"giant", "lose"}, english, None, distinctive)
+    assert [h["number"] for h in ranked] == ["810.10b", "104.4a"]

@@ -96,13 +96,15 @@ def question_order(
     terms: set[str],
     analyzer: Any,
     kind_of: Callable[[Any], str] | None = None,
+    distinctive: Callable[[str], bool] | None = None,
 ) -> list[Any]:
     """The best ``limit`` answers to a question: title-only rules count SECTION_SHARE of their
     score (their subrules' text is theirs to be found, not to outrank them), rules of a variant
     the question does not name VARIANT_SHARE, of one it names NAMED_VARIANT; sibling rules
     about as good as the best of them go in the rules' order (:func:`in_rule_order`).
     ``terms``: the question's English index terms, ``analyzer`` the English one; ``kind_of`` a
-    hit's type (its stored one by default)."""
+    hit's type (its stored one by default); ``distinctive`` whether an English term is rare
+    enough to name a variant (every term is, by default)."""
     rules = []
     for hit in hits:
         if (kind_of(hit) if kind_of is not None else hit["type"]) != "rule":
@@ -110,7 +112,7 @@ def question_order(
         rules.append(hit)
         if _title_only(hit):
             hit.score *= SECTION_SHARE
-        variant = _variant(hit, terms, analyzer)
+        variant = _variant(hit, terms, analyzer, distinctive)
         if variant is False:
             hit.score *= VARIANT_SHARE
         elif variant is True:
@@ -149,9 +151,15 @@ def _title_only(hit: Any) -> bool:
     return bool(texts) and not any(text.get("text") for text in texts.values())
 
 
-def _variant(hit: Any, terms: set[str], analyzer: Any) -> bool | None:
+def _variant(
+    hit: Any, terms: set[str], analyzer: Any, distinctive: Callable[[str], bool] | None = None
+) -> bool | None:
     """Whether a rule of a variant (VARIANT_PARTS) is one the question names, by a word of its
-    title or its section's title; None for a rule of the ordinary game."""
+    title or its section's title; None for a rule of the ordinary game.
+
+    Only a ``distinctive`` word names a variant: "attack" does not name the Attack Multiple
+    Players Option ("can a creature with defender attack"), nor "two" the Two-Headed Giant
+    Variant ("both players lose", "deux joueurs"); words that common are in every chapter."""
     if not str(hit.get("number") or "").startswith(VARIANT_PARTS):
         return None
     data = hit.fields()["data"]
@@ -159,4 +167,5 @@ def _variant(hit: Any, terms: set[str], analyzer: Any) -> bool | None:
     section = (data.get("context") or {}).get("en") or ""
     from kb.search.analysis import analyze
 
-    return bool(set(analyze(analyzer, f"{title} {section}")) & terms)
+    shared = set(analyze(analyzer, f"{title} {section}")) & terms
+    return any(distinctive is None or distinctive(term) for term in shared)

@@ -294,7 +294,13 @@ class Ranker(RuleJumps):
         best = self._best_partial(every, limit + QUESTION_SPARE, within, set(), priors)
         terms = english_terms(self.schema, text, context, words)
         english = self.schema[text_field("en")].analyzer
-        return question_order(best, limit, terms, english, self._state.priors(self.searcher).kind)
+        kind_of = self._state.priors(self.searcher).kind
+        english_field = text_field("en")
+
+        def distinctive(term: str) -> bool:
+            return not self._too_common(english_field, term)
+
+        return question_order(best, limit, terms, english, kind_of, distinctive)
 
     def _holds_a_rule(self, docs: set[int]) -> bool:
         """Whether any of the documents is a rule."""
