@@ -249,3 +249,11 @@ def test_rare_words_of_a_question_that_no_rule_holds_do_not_choose_its_answers(
     question = "que se passe-t-il si un joueur acquiert le contrôle d'une créature"
     results = real_index.search(question, lang="fr")["results"]
     assert results[0]["type"] == "rule", [r["title"] for r in results]
+
+
+def test_a_question_of_few_words_gets_rules_before_cards(real_index: Any) -> None:
+    """ "¿cómo funciona un vehículo?" leaves one word to search, ranked as a title is, yet it
+    asks how the rules work: the priors of questions rank its texts, not the card a Vehicle
+    is (the priors of other searches put "Bote funerario" before the rule on vehicles)."""
+    results = real_index.search("¿cómo funciona un vehículo?", lang="es")["results"]
+    assert results[0]["type"] == "rule", [r["title"] for r in results]

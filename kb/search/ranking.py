@@ -126,8 +126,9 @@ class Ranker(RuleJumps):
                 response["total"] = len(hits)
                 return response
         words = drop_question_words(text, LANGS if any_language else (language,))
-        question = words != text and len(words.split()) >= QUESTION_WORDS
-        self._ranked(words, context, type_list, limit, response, question=question)
+        asked = words != text  # its framing words left out: it asks how the rules work
+        question = asked and len(words.split()) >= QUESTION_WORDS
+        self._ranked(words, context, type_list, limit, response, question=question, asked=asked)
         self._keyword_rule_first(words_only, context, type_list, limit, response)
         suggestion = response["did_you_mean"]
         if not response["results"] and suggestion:
@@ -160,16 +161,22 @@ class Ranker(RuleJumps):
         return self._first_pass(words, context, types, limit)[1]
 
     def _first_pass(
-        self, text: str, context: QueryContext, types: list[str] | None, limit: int
+        self,
+        text: str,
+        context: QueryContext,
+        types: list[str] | None,
+        limit: int,
+        priors: Any = None,
     ) -> tuple[Any, Any, Any]:
-        """The filter, the ranking and the query tree of every word required."""
+        """The filter, the ranking and the query tree of every word required (the type priors
+        of ``priors``, the searcher's by default)."""
         tree = self._tree(text, context)
         if tree is NULL:
             if not context.filters:
                 raise QueryError(f"{text!r} holds only common words: nothing to search for")
             tree = (QUERY, wq.Every())
         filt = self._filter(context, types)
-        return filt, self._run(tree, limit, filt), tree
+        return filt, self._run(tree, limit, filt, priors), tree
 
     def _tree(self, text: str, context: QueryContext, relaxed: bool = False) -> Any:
         """The query as a tree (:mod:`kb.search.plain`): plain words, or the parser's query."""
@@ -187,8 +194,15 @@ class Ranker(RuleJumps):
         limit: int,
         response: dict[str, Any],
         question: bool = False,
+        asked: bool = False,
     ) -> None:
-        filt, results, tree = self._first_pass(text, context, types, max(limit, NAMED_DEPTH))
+        # A question asks how the rules work, however few its words ("¿cuándo puedo lanzar un
+        # conjuro?"): its texts holding every word are ranked with the priors of questions, or
+        # the cards named "Lanzar…" come before the rule.
+        priors = self._state.question_priors(self.searcher) if asked else None
+        filt, results, tree = self._first_pass(
+            text, context, types, max(limit, NAMED_DEPTH), priors
+        )
         # A question of fewer words than QUESTION_WORDS once its stop words are left out
         # ("¿cuándo se puede lanzar un conjuro?") is ranked as other words are.
         question = question and len(context.words) >= QUESTION_WORDS
@@ -316,20 +330,24 @@ class Ranker(RuleJumps):
         allowed = as_set(filt)
         return docs if allowed is None else docs & allowed
 
-    def _run(self, tree: Any, limit: int, filt: Any) -> Any:
-        """Every word required: kb's term engine when it can rank the query, else Whoosh."""
+    def _run(self, tree: Any, limit: int, filt: Any, priors: Any = None) -> Any:
+        """Every word required: kb's term engine when it can rank the query, else Whoosh (the
+        type priors of ``priors``, the searcher's by default)."""
+        searcher = self.searcher
+        if priors is None:
+            priors = searcher.weighting.priors
         plan = plan_tree(tree) if self._engine is not None else None
         if plan is not None:
-            ranking = self._engine.rank(
-                plan, limit=limit, allowed=filt, priors=self.searcher.weighting.priors
-            )
+            ranking = self._engine.rank(plan, limit=limit, allowed=filt, priors=priors)
             if ranking is not None:
                 return ranking
+        if priors is not searcher.weighting.priors:
+            searcher = self._thread_readers().weighted(priors)
         # optimize=False: results that hold every word are few, and scoring them all gives the
         # exact count in the same pass (Whoosh's block skipping would need a second one).
         q = to_query(tree)
         return bounded_search(
-            self.searcher, q, limit=limit, filter=as_set(filt), terms=True, optimize=False
+            searcher, q, limit=limit, filter=as_set(filt), terms=True, optimize=False
         )
 
     def _too_common(self, fieldname: str, term: str) -> bool:
