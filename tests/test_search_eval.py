@@ -257,3 +257,16 @@ def test_a_question_of_few_words_gets_rules_before_cards(real_index: Any) -> Non
     is (the priors of other searches put "Bote funerario" before the rule on vehicles)."""
     results = real_index.search("¿cómo funciona un vehículo?", lang="es")["results"]
     assert results[0]["type"] == "rule", [r["title"] for r in results]
+
+
+@pytest.mark.parametrize(("query", "lang"), [("mana value", None), ("valor de maná", "es")])
+def test_a_glossary_term_whose_rule_has_no_title_names_that_rule(
+    real_index: Any, query: str, lang: str | None
+) -> None:
+    """ "Mana Value … See rule 202.3": the glossary term names the words, and 202.3 (a rule
+    with no title) comes first, though the entry is not among the best rules holding them."""
+    results = real_index.search(query, lang=lang)["results"]
+    assert (results[0]["type"], results[0]["number"]) == ("rule", "202.3"), [
+        r["title"] for r in results
+    ]
+    assert any(r["type"] == "glossary" and r["title"] == "Mana Value" for r in results)

@@ -43,6 +43,7 @@ COMMON_SHARE, COMMON_MIN = 0.05, 200
 MAX_QUERY = 500
 QUESTION_WORDS = 3  # words left in a question from which it is ranked by the words it holds
 QUESTION_SPARE = 10  # answers looked at beyond the limit (a section counted down lets one in)
+GLOSSARY_DEPTH = 5  # glossary entries looked at for the rule the words name, beside the rules
 _FILTER_TOKEN = re.compile(r'(?<!\S)[-+]?\w+:(?:"[^"]*"|\[[^\]]*\]|\S+)')
 
 
@@ -266,13 +267,21 @@ class Ranker(RuleJumps):
         At full history some 30,000 cards share the words of a rule's title ("protection": the
         Circles and Runes of Protection, short texts whose title is the word); BM25 puts them
         before the rule, whose text is only its title among its subrules' words.
+
+        The best glossary entries are looked at apart too: a term whose rule has no title
+        ("Mana Value … See rule 202.3") names that rule, yet its entry, a glossary entry's
+        prior counted, is not among the best rules holding the words (202.3a–g, 107.3…).
         """
         named = [t for t in ("rule", "glossary") if not types or t in types]
         if not named or not context.words:
             return []
-        ranked = self._run(tree, NAMED_DEPTH, self._filter(context, named))
+        ranked = list(self._run(tree, NAMED_DEPTH, self._filter(context, named)))
+        if "glossary" in named:
+            seen = {h.docnum for h in ranked}
+            entries = self._run(tree, GLOSSARY_DEPTH, self._filter(context, ["glossary"]))
+            ranked += [h for h in entries if h.docnum not in seen]
         kind_of = self._state.priors(self.searcher).kind
-        return named_lead(self.schema, list(ranked), text, context, kind_of, words)
+        return named_lead(self.schema, ranked, text, context, kind_of, words)
 
     def _question_hits(
         self,
