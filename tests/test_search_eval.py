@@ -270,3 +270,24 @@ def test_a_glossary_term_whose_rule_has_no_title_names_that_rule(
         r["title"] for r in results
     ]
     assert any(r["type"] == "glossary" and r["title"] == "Mana Value" for r in results)
+
+
+@pytest.mark.parametrize(
+    ("query", "lang", "number"),
+    [
+        ("mal d'invocation", "fr", "302.6"),
+        ("mareo de invocación", "es", "302.6"),
+        ("identité colorée", "fr", "903.4"),
+        ("identidad de color", "es", "903.4"),
+    ],
+)
+def test_the_rules_terms_of_several_words_cross_the_bridge_whole(
+    real_index: Any, query: str, lang: str, number: str
+) -> None:
+    """Summoning sickness and color identity in French and Spanish: phrases of the bridge, whose
+    words one by one say something else ("mal", "invocation"); the rule their glossary entry
+    sends to comes first."""
+    results = real_index.search(query, lang=lang)["results"]
+    assert (results[0]["type"], results[0]["number"]) == ("rule", number), [
+        r["title"] for r in results
+    ]

@@ -68,3 +68,21 @@ def test_only_a_distinctive_word_of_a_variant_names_it() -> None:
     draw = _rule(9.0, 1, "104.4a", "Ending the Game")
     ranked = question_order([team, draw], 2, {"giant", "lose"}, english, None, distinctive)
     assert [h["number"] for h in ranked] == ["810.10b", "104.4a"]
+
+
+def test_a_phrase_of_the_bridge_is_one_word_of_the_name_it_gives() -> None:
+    """ "mal d'invocation" is summoning sickness, one word as it is searched, and the glossary
+    term "Summoning Sickness Rule" names it with a word to spare (word by word, "mal" and
+    "invocation" named nothing, and the cards "Invocateur…" came first)."""
+    from kb.search.naming import naming_words, word_terms
+    from kb.search.query import QueryContext
+    from kb.search.schema import build_schema
+
+    schema = build_schema()
+    for lang, phrase in (("fr", "mal d'invocation"), ("es", "mareo de invocación")):
+        words = word_terms(schema, phrase, QueryContext(lang=lang, editions=[]))
+        assert len(words) == 1, words
+        assert {"summon", "sick"} <= words[0]["text_en"], words
+        texts = {"en": {"title": "Summoning Sickness Rule", "text": "Informal term…"}}
+        entry = _Hit(1.0, 0, type="glossary", data={"texts": texts, "see": ["302.6"]})
+        assert naming_words(schema, entry, words, lang)[0] == 2

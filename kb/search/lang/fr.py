@@ -366,6 +366,14 @@ KEYWORDS: dict[str, str] = {
 # crossed one by one (a "bataille" on its own is a battle).
 PHRASES: dict[str, tuple[str, ...]] = {
     "champ de bataille": ("battlefield",),
+    # terms of the rules and their glossary whose words say something else one by one
+    "mal d'invocation": ("summoning sickness",),
+    "identité colorée": ("color identity",),
+    "en même temps": ("simultaneously",),
+    "face cachée": ("face down",),
+    "face visible": ("face up",),
+    "main de départ": ("opening hand",),
+    "taille maximale de main": ("maximum hand size",),
 }
 
 LANGUAGE = SearchLanguage(
