@@ -86,3 +86,28 @@ def test_a_phrase_of_the_bridge_is_one_word_of_the_name_it_gives() -> None:
         texts = {"en": {"title": "Summoning Sickness Rule", "text": "Informal term…"}}
         entry = _Hit(1.0, 0, type="glossary", data={"texts": texts, "see": ["302.6"]})
         assert naming_words(schema, entry, words, lang)[0] == 2
+
+
+def test_a_questions_subrule_takes_the_place_of_its_title_only_section() -> None:
+    """ "702.3. Défenseur" (title-only, indexed with its subrules' text, its French title a word
+    of the question) came first even counted down; its best subrule among the hits (702.3b, "A
+    creature with defender can't attack") takes its place, the section right after it. A
+    section with no subrule among the hits keeps its place."""
+    from kb.search.analysis import text_analyzer
+    from kb.search.questions import question_order
+
+    def section(score: float, docnum: int, number: str) -> _Hit:
+        data = {"texts": {"fr": {"title": "Défenseur", "text": ""}}, "context": {}}
+        return _Hit(score, docnum, type="rule", number=number, data=data)
+
+    hits = [
+        section(20.0, 0, "702.3"),
+        _Hit(11.0, 1, type="card", number=None, data={}),
+        _rule(10.5, 2, "508.4", "Declare Attackers Step"),
+        _rule(9.0, 3, "702.3b", "Defender"),
+        section(18.0, 4, "702.9"),
+        _rule(8.0, 5, "702.19b", "Trample"),
+    ]
+    ranked = question_order(hits, 6, {"defend", "attack"}, text_analyzer("en"))
+    shown = [h["number"] for h in ranked]
+    assert shown == ["702.3b", "702.3", None, "702.9", "508.4", "702.19b"], shown

@@ -118,7 +118,41 @@ def question_order(
         elif variant is True:
             hit.score *= NAMED_VARIANT
     ranked = sorted(hits, key=lambda h: (-h.score, h.docnum))
-    return in_rule_order(ranked, {id(h) for h in rules})[:limit]
+    sections = {id(h) for h in rules if _title_only(h)}
+    ordered = in_rule_order(ranked, {id(h) for h in rules})
+    return sections_after_their_subrules(ordered, sections)[:limit]
+
+
+def sections_after_their_subrules(ranked: list[Any], sections: set[int]) -> list[Any]:
+    """The ranked hits with each title-only section ("702.3. Defender") that comes before a
+    subrule of its own among them preceded by the first such subrule, in the section's place.
+
+    A section is indexed with the text of all its subrules: for a question it holds the words
+    of each, and it answers none of them; the subrule that holds them does (702.3b, "A creature
+    with defender can't attack"). Counted down (SECTION_SHARE), a section whose title is also a
+    word of the question in its own language ("Défenseur") still came first.
+    ``sections``: the ``id`` of the hits that are title-only rules.
+    """
+    ordered = list(ranked)
+    for hit in ranked:
+        if id(hit) not in sections:
+            continue
+        number = str(hit.get("number") or "")
+        place = next(i for i, h in enumerate(ordered) if h is hit)
+        below = next(
+            (i for i in range(place + 1, len(ordered)) if _is_subrule(ordered[i], number)), None
+        )
+        if below is not None:
+            ordered.insert(place, ordered.pop(below))
+    return ordered
+
+
+def _is_subrule(hit: Any, number: str) -> bool:
+    """Whether a hit is a rule numbered under ``number`` (702.3b under 702.3; 702.3 under 702)."""
+    other = str(hit.get("number") or "")
+    if not number or not other.startswith(number) or len(other) <= len(number):
+        return False
+    return other[len(number)].isalpha() if "." in number else other[len(number)] == "."
 
 
 def in_rule_order(ranked: list[Any], rules: set[int]) -> list[Any]:
