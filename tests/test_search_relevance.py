@@ -111,3 +111,19 @@ def test_a_questions_subrule_takes_the_place_of_its_title_only_section() -> None
     ranked = question_order(hits, 6, {"defend", "attack"}, text_analyzer("en"))
     shown = [h["number"] for h in ranked]
     assert shown == ["702.3b", "702.3", None, "702.9", "508.4", "702.19b"], shown
+
+
+def test_a_questions_state_based_actions_count_more() -> None:
+    """ "what happens to a creature with 0 toughness": the state-based action 704.5f answers it,
+    and BM25 put "To double a creature's power…" (701.10b, each word of the question twice or
+    more) before it; 704.5 itself (the list's title) and other rules are left as they are."""
+    from kb.search.analysis import text_analyzer
+    from kb.search.questions import STATE_BASED, question_order
+
+    double = _rule(11.6, 0, "701.10b", "Double")
+    state = _rule(9.9, 1, "704.5f", "State-Based Actions")
+    listing = _rule(9.8, 2, "704.5", "State-Based Actions")
+    ranked = question_order([double, state, listing], 3, {"toughness"}, text_analyzer("en"))
+    assert [h["number"] for h in ranked] == ["704.5f", "701.10b", "704.5"]
+    assert state.score == pytest.approx(9.9 * STATE_BASED)
+    assert listing.score == pytest.approx(9.8)
