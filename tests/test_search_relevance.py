@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
+from search_kb import ingested
 
 
 class _Hit(dict):  # type: ignore[type-arg]
@@ -127,3 +129,22 @@ def test_a_questions_state_based_actions_count_more() -> None:
     assert [h["number"] for h in ranked] == ["704.5f", "701.10b", "704.5"]
     assert state.score == pytest.approx(9.9 * STATE_BASED)
     assert listing.score == pytest.approx(9.8)
+
+
+@pytest.fixture(scope="module")
+def small_index(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """The small corpus the search tests share, ingested (the ingest leaves an index)."""
+    from kb.search import open_index
+
+    folder: Path = ingested(tmp_path_factory.mktemp("relevance") / "_kb")
+    with open_index(folder / "index") as opened:
+        yield opened
+
+
+def test_a_card_named_by_words_of_a_question_comes_after_the_rules(small_index: Any) -> None:
+    """ "can the front face vote": the card "Front Face // Back Face" holds two of its words in
+    its name (counted twice, and in the name field), the vote rules one; a question asks how the
+    rules work, and its cards count QUESTION_PRIOR["card"] (0.4 put this card first)."""
+    results = small_index.search("can the front face vote", lang="en")["results"]
+    shown = [r.get("number") or r["type"] for r in results]
+    assert shown.index("701.38a") < shown.index("card"), shown
