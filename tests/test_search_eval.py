@@ -291,3 +291,15 @@ def test_the_rules_terms_of_several_words_cross_the_bridge_whole(
     assert (results[0]["type"], results[0]["number"]) == ("rule", number), [
         r["title"] for r in results
     ]
+
+
+@pytest.mark.parametrize("lang", ["en", None])
+def test_an_english_phrase_the_rules_say_in_a_word_reaches_that_word(
+    real_index: Any, lang: str | None
+) -> None:
+    """ "at the same time" is what the rules call "simultaneously" (104.4a, the game is a draw
+    when all the players remaining lose simultaneously), as "en même temps" and "al mismo
+    tiempo" already are through the bridge."""
+    results = real_index.search("what happens if both players lose at the same time", lang=lang)
+    numbers = [r.get("number") for r in results["results"]]
+    assert "104.4a" in numbers[:3], numbers
