@@ -19,8 +19,8 @@ One run, for each scale (the shared corpus; the full history of corpus-full), on
   search``: partial matches, did-you-mean, snippets), each through kb's term engine and through
   Whoosh's public API (``SearchIndex(term_engine=False)``);
 - a cold ``kb search`` in a new process;
-- relevance (MRR, hit@1, hit@5 per language) on the dev and test splits of
-  tests/data/search/relevance.tsv, with and without ``--lang``, and the dev split's misses
+- relevance (MRR, hit@1, hit@5 per language) on the dev, dev2 and test splits of
+  tests/data/search/relevance.tsv, with and without ``--lang``, and the misses of the dev splits
   (tuning looks at those only; the test split is scored, never listed).
 """
 
@@ -268,7 +268,7 @@ def relevance(index: Any, queries: list[Any]) -> dict[str, Any]:
     from kb.search.evaluation import evaluate
 
     figures = {}
-    for split in ("dev", "test"):
+    for split in ("dev", "dev2", "test"):
         chosen = [q for q in queries if q.split == split]
         for with_lang in (True, False):
             report = evaluate(index, chosen, with_lang=with_lang)
@@ -283,7 +283,7 @@ def relevance(index: Any, queries: list[Any]) -> dict[str, Any]:
                 )
             )
             figures[(split, with_lang)] = report
-            if split == "dev":  # tuning looks at the dev split's errors only, never the test's
+            if split != "test":  # tuning looks at the dev splits' errors only, never the test's
                 for row in report["queries"]:
                     if row["rank"] != 1:
                         print(

@@ -213,7 +213,7 @@ def test_a_question_puts_subrules_before_their_section_and_unnamed_variants_last
     section = rule(10.0, 0, "702.11", "Hexproof", "", "Keyword Abilities")
     subrule = rule(8.0, 1, "702.11b", "", "Hexproof on a permanent…", "Hexproof")
     team = rule(9.0, 2, "810.10b", "", "Fifteen or more poison counters…", "Two-Headed Giant")
-    solo = rule(7.0, 3, "704.5c", "", "Ten or more poison counters…", "State-Based Actions")
+    solo = rule(6.0, 3, "704.5c", "", "Ten or more poison counters…", "State-Based Actions")
     english = text_analyzer("en")
     ranked = question_order([section, subrule, team, solo], 4, {"poison", "counter"}, english)
     assert [h["number"] for h in ranked] == ["702.11b", "704.5c", "702.11", "810.10b"]

@@ -32,11 +32,17 @@ def word_terms(schema: Any, text: str, context: QueryContext) -> list[dict[str, 
         lang=context.lang, editions=context.editions, any_language=context.any_language
     )
     plugin = LanguagePlugin(scratch, schema)
+    nodes = [
+        syntax.WordNode(token)
+        for token in text.split()
+        if ":" not in token and _WORD.fullmatch(token) and not token.isupper()
+    ]
+    # A phrase of the bridge ("mal d'invocation", summoning sickness) is one word, as searched.
+    plugin.mark_phrases(nodes)
     found = []
-    for token in text.split():
-        if ":" in token or not _WORD.fullmatch(token) or token.isupper():
-            continue
-        alternatives = plugin.alternatives(syntax.WordNode(token))
+    for node in nodes:
+        token = node.text
+        alternatives = plugin.alternatives(node)
         if not alternatives:
             continue
         terms: dict[str, set[str]] = {}
@@ -104,7 +110,7 @@ def naming_words(
         extra = len(title_terms - covered)
         if extra == 0 and hitting == len(words):
             best = max(best, (3, typed))
-        elif extra == 1 and hitting == len(words) >= 2:
+        elif extra == 1 and hitting == len(words) and len(covered & title_terms) >= 2:
             best = max(best, (2, typed))
         elif extra == 0 and hitting >= len(words) - spare:
             best = max(best, (1, typed))

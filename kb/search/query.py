@@ -217,13 +217,17 @@ class LanguagePlugin(Plugin):
             self.fields += [(text_field(code), OTHER_LANGUAGE) for code in others]
             for code in (lang, *others):
                 boost = BRIDGED if code == lang else OTHER_BRIDGE
-                if code != "en":
+                if code != "en" or search_language(code).phrases:
                     analyzer = schema[text_field(code)].analyzer
                     self.bridges.append((search_language(code), analyzer, boost))
             self.stop_analyzers = [schema[text_field(code)].analyzer for code in LANGS]
         else:
             if lang != "en":
                 self.fields.append((text_field("en"), ENGLISH_AS_TYPED))
+                self.bridges.append((self.language, self.analyzer, BRIDGED))
+            elif self.language.phrases:
+                # English has no bridge, but phrases the rules say in a word of their own ("at
+                # the same time", simultaneously) are searched as that word too.
                 self.bridges.append((self.language, self.analyzer, BRIDGED))
             self.stop_analyzers = [self.analyzer]
         # The first word of each phrase of a bridge's language among a group's words: the

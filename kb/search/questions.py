@@ -88,6 +88,15 @@ NAMED_VARIANT = 1.1
 # qualifies ("Hexproof on a permanent means..."). Chosen on the relevance set's dev split (any
 # share from 0.82 to 0.87 gives it the same hits in the first five; 0.88 and up fewer).
 SIBLING_SHARE = 0.85
+# A judge's question is most often "what happens if…" a state holds (a creature with toughness
+# 0, a library with no cards to draw, a planeswalker with no loyalty), and the rules answer it in
+# the state-based actions: "704.5f If a creature has toughness 0 or less, it's put into its
+# owner's graveyard". Those lines are short and hold one word of the question each, and BM25
+# ranked rules holding its words more often first ("To double a creature's power…"). In a
+# question they count this many times their score. Chosen on the relevance set's dev and dev2
+# splits (1.1 moves little; 1.2 and 1.3 the same at the whole history, none costs a query).
+STATE_BASED = 1.2
+STATE_BASED_RULES = "704.5"
 
 
 def question_order(
@@ -96,13 +105,16 @@ def question_order(
     terms: set[str],
     analyzer: Any,
     kind_of: Callable[[Any], str] | None = None,
+    distinctive: Callable[[str], bool] | None = None,
 ) -> list[Any]:
     """The best ``limit`` answers to a question: title-only rules count SECTION_SHARE of their
-    score (their subrules' text is theirs to be found, not to outrank them), rules of a variant
+    score (their subrules' text is theirs to be found, not to outrank them), state-based actions
+    STATE_BASED times theirs, rules of a variant
     the question does not name VARIANT_SHARE, of one it names NAMED_VARIANT; sibling rules
     about as good as the best of them go in the rules' order (:func:`in_rule_order`).
     ``terms``: the question's English index terms, ``analyzer`` the English one; ``kind_of`` a
-    hit's type (its stored one by default)."""
+    hit's type (its stored one by default); ``distinctive`` whether an English term is rare
+    enough to name a variant (every term is, by default)."""
     rules = []
     for hit in hits:
         if (kind_of(hit) if kind_of is not None else hit["type"]) != "rule":
@@ -110,13 +122,49 @@ def question_order(
         rules.append(hit)
         if _title_only(hit):
             hit.score *= SECTION_SHARE
-        variant = _variant(hit, terms, analyzer)
+        if _is_subrule(hit, STATE_BASED_RULES):
+            hit.score *= STATE_BASED
+        variant = _variant(hit, terms, analyzer, distinctive)
         if variant is False:
             hit.score *= VARIANT_SHARE
         elif variant is True:
             hit.score *= NAMED_VARIANT
     ranked = sorted(hits, key=lambda h: (-h.score, h.docnum))
-    return in_rule_order(ranked, {id(h) for h in rules})[:limit]
+    sections = {id(h) for h in rules if _title_only(h)}
+    ordered = in_rule_order(ranked, {id(h) for h in rules})
+    return sections_after_their_subrules(ordered, sections)[:limit]
+
+
+def sections_after_their_subrules(ranked: list[Any], sections: set[int]) -> list[Any]:
+    """The ranked hits with each title-only section ("702.3. Defender") that comes before a
+    subrule of its own among them preceded by the first such subrule, in the section's place.
+
+    A section is indexed with the text of all its subrules: for a question it holds the words
+    of each, and it answers none of them; the subrule that holds them does (702.3b, "A creature
+    with defender can't attack"). Counted down (SECTION_SHARE), a section whose title is also a
+    word of the question in its own language ("Défenseur") still came first.
+    ``sections``: the ``id`` of the hits that are title-only rules.
+    """
+    ordered = list(ranked)
+    for hit in ranked:
+        if id(hit) not in sections:
+            continue
+        number = str(hit.get("number") or "")
+        place = next(i for i, h in enumerate(ordered) if h is hit)
+        below = next(
+            (i for i in range(place + 1, len(ordered)) if _is_subrule(ordered[i], number)), None
+        )
+        if below is not None:
+            ordered.insert(place, ordered.pop(below))
+    return ordered
+
+
+def _is_subrule(hit: Any, number: str) -> bool:
+    """Whether a hit is a rule numbered under ``number`` (702.3b under 702.3; 702.3 under 702)."""
+    other = str(hit.get("number") or "")
+    if not number or not other.startswith(number) or len(other) <= len(number):
+        return False
+    return other[len(number)].isalpha() if "." in number else other[len(number)] == "."
 
 
 def in_rule_order(ranked: list[Any], rules: set[int]) -> list[Any]:
@@ -149,9 +197,15 @@ def _title_only(hit: Any) -> bool:
     return bool(texts) and not any(text.get("text") for text in texts.values())
 
 
-def _variant(hit: Any, terms: set[str], analyzer: Any) -> bool | None:
+def _variant(
+    hit: Any, terms: set[str], analyzer: Any, distinctive: Callable[[str], bool] | None = None
+) -> bool | None:
     """Whether a rule of a variant (VARIANT_PARTS) is one the question names, by a word of its
-    title or its section's title; None for a rule of the ordinary game."""
+    title or its section's title; None for a rule of the ordinary game.
+
+    Only a ``distinctive`` word names a variant: "attack" does not name the Attack Multiple
+    Players Option ("can a creature with defender attack"), nor "two" the Two-Headed Giant
+    Variant ("both players lose", "deux joueurs"); words that common are in every chapter."""
     if not str(hit.get("number") or "").startswith(VARIANT_PARTS):
         return None
     data = hit.fields()["data"]
@@ -159,4 +213,5 @@ def _variant(hit: Any, terms: set[str], analyzer: Any) -> bool | None:
     section = (data.get("context") or {}).get("en") or ""
     from kb.search.analysis import analyze
 
-    return bool(set(analyze(analyzer, f"{title} {section}")) & terms)
+    shared = set(analyze(analyzer, f"{title} {section}")) & terms
+    return any(distinctive is None or distinctive(term) for term in shared)

@@ -43,6 +43,7 @@ COMMON_SHARE, COMMON_MIN = 0.05, 200
 MAX_QUERY = 500
 QUESTION_WORDS = 3  # words left in a question from which it is ranked by the words it holds
 QUESTION_SPARE = 10  # answers looked at beyond the limit (a section counted down lets one in)
+GLOSSARY_DEPTH = 5  # glossary entries looked at for the rule the words name, beside the rules
 _FILTER_TOKEN = re.compile(r'(?<!\S)[-+]?\w+:(?:"[^"]*"|\[[^\]]*\]|\S+)')
 
 
@@ -126,8 +127,9 @@ class Ranker(RuleJumps):
                 response["total"] = len(hits)
                 return response
         words = drop_question_words(text, LANGS if any_language else (language,))
-        question = words != text and len(words.split()) >= QUESTION_WORDS
-        self._ranked(words, context, type_list, limit, response, question=question)
+        asked = words != text  # its framing words left out: it asks how the rules work
+        question = asked and len(words.split()) >= QUESTION_WORDS
+        self._ranked(words, context, type_list, limit, response, question=question, asked=asked)
         self._keyword_rule_first(words_only, context, type_list, limit, response)
         suggestion = response["did_you_mean"]
         if not response["results"] and suggestion:
@@ -160,16 +162,22 @@ class Ranker(RuleJumps):
         return self._first_pass(words, context, types, limit)[1]
 
     def _first_pass(
-        self, text: str, context: QueryContext, types: list[str] | None, limit: int
+        self,
+        text: str,
+        context: QueryContext,
+        types: list[str] | None,
+        limit: int,
+        priors: Any = None,
     ) -> tuple[Any, Any, Any]:
-        """The filter, the ranking and the query tree of every word required."""
+        """The filter, the ranking and the query tree of every word required (the type priors
+        of ``priors``, the searcher's by default)."""
         tree = self._tree(text, context)
         if tree is NULL:
             if not context.filters:
                 raise QueryError(f"{text!r} holds only common words: nothing to search for")
             tree = (QUERY, wq.Every())
         filt = self._filter(context, types)
-        return filt, self._run(tree, limit, filt), tree
+        return filt, self._run(tree, limit, filt, priors), tree
 
     def _tree(self, text: str, context: QueryContext, relaxed: bool = False) -> Any:
         """The query as a tree (:mod:`kb.search.plain`): plain words, or the parser's query."""
@@ -187,8 +195,15 @@ class Ranker(RuleJumps):
         limit: int,
         response: dict[str, Any],
         question: bool = False,
+        asked: bool = False,
     ) -> None:
-        filt, results, tree = self._first_pass(text, context, types, max(limit, NAMED_DEPTH))
+        # A question asks how the rules work, however few its words ("¿cuándo puedo lanzar un
+        # conjuro?"): its texts holding every word are ranked with the priors of questions, or
+        # the cards named "Lanzar…" come before the rule.
+        priors = self._state.question_priors(self.searcher) if asked else None
+        filt, results, tree = self._first_pass(
+            text, context, types, max(limit, NAMED_DEPTH), priors
+        )
         # A question of fewer words than QUESTION_WORDS once its stop words are left out
         # ("¿cuándo se puede lanzar un conjuro?") is ranked as other words are.
         question = question and len(context.words) >= QUESTION_WORDS
@@ -252,13 +267,21 @@ class Ranker(RuleJumps):
         At full history some 30,000 cards share the words of a rule's title ("protection": the
         Circles and Runes of Protection, short texts whose title is the word); BM25 puts them
         before the rule, whose text is only its title among its subrules' words.
+
+        The best glossary entries are looked at apart too: a term whose rule has no title
+        ("Mana Value … See rule 202.3") names that rule, yet its entry, a glossary entry's
+        prior counted, is not among the best rules holding the words (202.3a–g, 107.3…).
         """
         named = [t for t in ("rule", "glossary") if not types or t in types]
         if not named or not context.words:
             return []
-        ranked = self._run(tree, NAMED_DEPTH, self._filter(context, named))
+        ranked = list(self._run(tree, NAMED_DEPTH, self._filter(context, named)))
+        if "glossary" in named:
+            seen = {h.docnum for h in ranked}
+            entries = self._run(tree, GLOSSARY_DEPTH, self._filter(context, ["glossary"]))
+            ranked += [h for h in entries if h.docnum not in seen]
         kind_of = self._state.priors(self.searcher).kind
-        return named_lead(self.schema, list(ranked), text, context, kind_of, words)
+        return named_lead(self.schema, ranked, text, context, kind_of, words)
 
     def _question_hits(
         self,
@@ -286,13 +309,26 @@ class Ranker(RuleJumps):
             holding = self._matching(rare, filt)
             # Rare words found in fewer texts than the answers wanted ("usa", a verb the bridge
             # does not know, in three Spanish card texts) say little: every text is a candidate.
-            if len(holding) >= limit:
+            # So do rare words that no rule holds ("garder", a French verb the bridge does not
+            # know, in two dozen French card texts): a question asks how the rules work.
+            if len(holding) >= limit and self._holds_a_rule(holding):
                 within = DocSet(holding)
         priors = self._state.question_priors(self.searcher)
         best = self._best_partial(every, limit + QUESTION_SPARE, within, set(), priors)
         terms = english_terms(self.schema, text, context, words)
         english = self.schema[text_field("en")].analyzer
-        return question_order(best, limit, terms, english, self._state.priors(self.searcher).kind)
+        kind_of = self._state.priors(self.searcher).kind
+        english_field = text_field("en")
+
+        def distinctive(term: str) -> bool:
+            return not self._too_common(english_field, term)
+
+        return question_order(best, limit, terms, english, kind_of, distinctive)
+
+    def _holds_a_rule(self, docs: set[int]) -> bool:
+        """Whether any of the documents is a rule."""
+        type_of = self._state.priors(self.searcher).type_of
+        return any(type_of(docnum) == "rule" for docnum in docs)
 
     def _matching(self, tree: Any, filt: Any) -> set[int]:
         """The documents matching a tree among the filter's, unscored."""
@@ -303,20 +339,24 @@ class Ranker(RuleJumps):
         allowed = as_set(filt)
         return docs if allowed is None else docs & allowed
 
-    def _run(self, tree: Any, limit: int, filt: Any) -> Any:
-        """Every word required: kb's term engine when it can rank the query, else Whoosh."""
+    def _run(self, tree: Any, limit: int, filt: Any, priors: Any = None) -> Any:
+        """Every word required: kb's term engine when it can rank the query, else Whoosh (the
+        type priors of ``priors``, the searcher's by default)."""
+        searcher = self.searcher
+        if priors is None:
+            priors = searcher.weighting.priors
         plan = plan_tree(tree) if self._engine is not None else None
         if plan is not None:
-            ranking = self._engine.rank(
-                plan, limit=limit, allowed=filt, priors=self.searcher.weighting.priors
-            )
+            ranking = self._engine.rank(plan, limit=limit, allowed=filt, priors=priors)
             if ranking is not None:
                 return ranking
+        if priors is not searcher.weighting.priors:
+            searcher = self._thread_readers().weighted(priors)
         # optimize=False: results that hold every word are few, and scoring them all gives the
         # exact count in the same pass (Whoosh's block skipping would need a second one).
         q = to_query(tree)
         return bounded_search(
-            self.searcher, q, limit=limit, filter=as_set(filt), terms=True, optimize=False
+            searcher, q, limit=limit, filter=as_set(filt), terms=True, optimize=False
         )
 
     def _too_common(self, fieldname: str, term: str) -> bool:

@@ -52,8 +52,12 @@ class LazyPriors:
 
     def kind(self, hit: Any) -> str:
         """A hit's type, read from the type column (its stored fields are left unread)."""
+        return self.type_of(hit.docnum)
+
+    def type_of(self, docnum: int) -> str:
+        """A document's type, read from the type column."""
         with self._lock:
-            return str(self._types[hit.docnum])
+            return str(self._types[docnum])
 
     def __getitem__(self, docnum: int) -> float:
         prior = self._known.get(docnum)

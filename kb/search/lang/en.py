@@ -51,4 +51,7 @@ LANGUAGE = SearchLanguage(
     # "a library with no cards in it", "no cards in a player's library": an empty one ("no
     # cards could be drawn" is not).
     paraphrases={"no cards in": "empty"},
+    # What a judge says where the rules have a word of their own: "both players lose at the same
+    # time" is 104.4a "If all the players remaining in a game lose simultaneously".
+    phrases={"at the same time": ("simultaneously",), "same time": ("simultaneously",)},
 )

@@ -17,7 +17,8 @@ _KEEP = frozenset({"contra", "sentido", "sentidos", "estado", "estados"})
 
 QUESTION_WORDS = frozenset(
     "qué que cuándo cuando cuánto cuánta cuántos cuántas cómo dónde por qué pasa ocurre sucede"
-    " puede pueden hace hacen si funciona funcionan".split()
+    " puede pueden puedo puedes podemos debo debes debe deben hace hacen si funciona"
+    " funcionan".split()
 )
 
 TO_ENGLISH: dict[str, tuple[str, ...]] = {
@@ -378,6 +379,15 @@ KEYWORDS: dict[str, str] = {
 # crossed one by one (a "batalla" on its own is a battle).
 PHRASES: dict[str, tuple[str, ...]] = {
     "campo de batalla": ("battlefield",),
+    # terms of the rules and their glossary whose words say something else one by one
+    "mareo de invocación": ("summoning sickness",),
+    "identidad de color": ("color identity",),
+    "al mismo tiempo": ("simultaneously",),
+    "a la vez": ("simultaneously",),
+    "boca abajo": ("face down",),
+    "boca arriba": ("face up",),
+    "mano inicial": ("opening hand",),
+    "tamaño máximo de mano": ("maximum hand size",),
 }
 
 LANGUAGE = SearchLanguage(

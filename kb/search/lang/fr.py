@@ -23,7 +23,7 @@ _MORE = frozenset(
 QUESTION_WORDS = frozenset(
     "que qu quoi comment combien quand pourquoi est-ce passe passe-t-il arrive arrive-t-il"
     " faut faut-il peut peut-il peut-elle peuvent devient devient-il fait t il elle je fonctionne"
-    " fonctionnent".split()
+    " fonctionnent puis puis-je peux dois dois-je doit doit-il doivent".split()
 )
 
 ELISIONS = frozenset("c d j l m n s t qu jusqu lorsqu puisqu quoiqu presqu".split())
@@ -366,6 +366,14 @@ KEYWORDS: dict[str, str] = {
 # crossed one by one (a "bataille" on its own is a battle).
 PHRASES: dict[str, tuple[str, ...]] = {
     "champ de bataille": ("battlefield",),
+    # terms of the rules and their glossary whose words say something else one by one
+    "mal d'invocation": ("summoning sickness",),
+    "identité colorée": ("color identity",),
+    "en même temps": ("simultaneously",),
+    "face cachée": ("face down",),
+    "face visible": ("face up",),
+    "main de départ": ("opening hand",),
+    "taille maximale de main": ("maximum hand size",),
 }
 
 LANGUAGE = SearchLanguage(

@@ -1,0 +1,150 @@
+"""Ranking fixes judged on the relevance set's dev splits (issue 12), each on a stand-in case."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from search_kb import ingested
+
+
+class _Hit(dict):  # type: ignore[type-arg]
+    """A stand-in search hit: stored fields by key, ``fields()`` the lot, a score, a docnum."""
+
+    def __init__(self, score: float, docnum: int, **fields: Any) -> None:
+        super().__init__(**fields)
+        self.score, self.docnum = score, docnum
+
+    def fields(self) -> dict[str, Any]:
+        return dict(self)
+
+
+def _rule(score: float, docnum: int, number: str, section: str, title: str = "") -> _Hit:
+    data = {"texts": {"en": {"title": title, "text": "Some text."}}, "context": {"en": section}}
+    return _Hit(score, docnum, type="rule", number=number, data=data)
+
+
+@pytest.mark.parametrize(
+    ("lang", "question", "words"),
+    [
+        ("fr", "combien de terrains puis-je jouer par tour", "de terrains jouer par tour"),
+        ("fr", "combien de cartes dois-je défausser", "de cartes défausser"),
+        ("es", "¿puedo lanzar un conjuro?", "lanzar un conjuro"),
+        ("es", "¿cuántas cartas debo descartar?", "cartas descartar"),
+    ],
+)
+def test_the_first_person_of_can_and_must_frames_a_question(
+    lang: str, question: str, words: str
+) -> None:
+    """ "puis-je", "puedo", "dois-je", "debo" ask, as "peut-il" and "puede" do: searched, they
+    made a French or Spanish card text holding "puis" or "puedo" an answer."""
+    from kb.search.questions import drop_question_words
+
+    assert drop_question_words(question, (lang,)) == words
+
+
+def test_only_a_distinctive_word_of_a_variant_names_it() -> None:
+    """ "attack" (in every chapter) does not name the Attack Multiple Players Option, nor "two"
+    the Two-Headed Giant Variant: their rules count VARIANT_SHARE, as for a question that names
+    no variant; "giant" still names the latter."""
+    from kb.search.analysis import text_analyzer
+    from kb.search.questions import VARIANT_SHARE, question_order
+
+    english = text_analyzer("en")
+    common = {"attack", "two", "player"}
+
+    def distinctive(term: str) -> bool:
+        return term not in common
+
+    option = _rule(10.0, 0, "802.2a", "Attack Multiple Players Option")
+    defender = _rule(9.0, 1, "702.3b", "Defender")
+    ranked = question_order([option, defender], 2, {"defend", "attack"}, english, None, distinctive)
+    assert [h["number"] for h in ranked] == ["702.3b", "802.2a"]
+    assert option.score == pytest.approx(10.0 * VARIANT_SHARE)
+    team = _rule(10.0, 0, "810.10b", "Two-Headed Giant Variant")
+    draw = _rule(9.0, 1, "104.4a", "Ending the Game")
+    ranked = question_order([team, draw], 2, {"two", "player", "lose"}, english, None, distinctive)
+    assert [h["number"] for h in ranked] == ["104.4a", "810.10b"]
+    team = _rule(10.0, 0, "810.10b", "Two-Headed Giant Variant")
+    draw = _rule(9.0, 1, "104.4a", "Ending the Game")
+    ranked = question_order([team, draw], 2, {"giant", "lose"}, english, None, distinctive)
+    assert [h["number"] for h in ranked] == ["810.10b", "104.4a"]
+
+
+def test_a_phrase_of_the_bridge_is_one_word_of_the_name_it_gives() -> None:
+    """ "mal d'invocation" is summoning sickness, one word as it is searched, and the glossary
+    term "Summoning Sickness Rule" names it with a word to spare (word by word, "mal" and
+    "invocation" named nothing, and the cards "Invocateur…" came first)."""
+    from kb.search.naming import naming_words, word_terms
+    from kb.search.query import QueryContext
+    from kb.search.schema import build_schema
+
+    schema = build_schema()
+    for lang, phrase in (("fr", "mal d'invocation"), ("es", "mareo de invocación")):
+        words = word_terms(schema, phrase, QueryContext(lang=lang, editions=[]))
+        assert len(words) == 1, words
+        assert {"summon", "sick"} <= words[0]["text_en"], words
+        texts = {"en": {"title": "Summoning Sickness Rule", "text": "Informal term…"}}
+        entry = _Hit(1.0, 0, type="glossary", data={"texts": texts, "see": ["302.6"]})
+        assert naming_words(schema, entry, words, lang)[0] == 2
+
+
+def test_a_questions_subrule_takes_the_place_of_its_title_only_section() -> None:
+    """ "702.3. Défenseur" (title-only, indexed with its subrules' text, its French title a word
+    of the question) came first even counted down; its best subrule among the hits (702.3b, "A
+    creature with defender can't attack") takes its place, the section right after it. A
+    section with no subrule among the hits keeps its place."""
+    from kb.search.analysis import text_analyzer
+    from kb.search.questions import question_order
+
+    def section(score: float, docnum: int, number: str) -> _Hit:
+        data = {"texts": {"fr": {"title": "Défenseur", "text": ""}}, "context": {}}
+        return _Hit(score, docnum, type="rule", number=number, data=data)
+
+    hits = [
+        section(20.0, 0, "702.3"),
+        _Hit(11.0, 1, type="card", number=None, data={}),
+        _rule(10.5, 2, "508.4", "Declare Attackers Step"),
+        _rule(9.0, 3, "702.3b", "Defender"),
+        section(18.0, 4, "702.9"),
+        _rule(8.0, 5, "702.19b", "Trample"),
+    ]
+    ranked = question_order(hits, 6, {"defend", "attack"}, text_analyzer("en"))
+    shown = [h["number"] for h in ranked]
+    assert shown == ["702.3b", "702.3", None, "702.9", "508.4", "702.19b"], shown
+
+
+def test_a_questions_state_based_actions_count_more() -> None:
+    """ "what happens to a creature with 0 toughness": the state-based action 704.5f answers it,
+    and BM25 put "To double a creature's power…" (701.10b, each word of the question twice or
+    more) before it; 704.5 itself (the list's title) and other rules are left as they are."""
+    from kb.search.analysis import text_analyzer
+    from kb.search.questions import STATE_BASED, question_order
+
+    double = _rule(11.6, 0, "701.10b", "Double")
+    state = _rule(9.9, 1, "704.5f", "State-Based Actions")
+    listing = _rule(9.8, 2, "704.5", "State-Based Actions")
+    ranked = question_order([double, state, listing], 3, {"toughness"}, text_analyzer("en"))
+    assert [h["number"] for h in ranked] == ["704.5f", "701.10b", "704.5"]
+    assert state.score == pytest.approx(9.9 * STATE_BASED)
+    assert listing.score == pytest.approx(9.8)
+
+
+@pytest.fixture(scope="module")
+def small_index(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """The small corpus the search tests share, ingested (the ingest leaves an index)."""
+    from kb.search import open_index
+
+    folder: Path = ingested(tmp_path_factory.mktemp("relevance") / "_kb")
+    with open_index(folder / "index") as opened:
+        yield opened
+
+
+def test_a_card_named_by_words_of_a_question_comes_after_the_rules(small_index: Any) -> None:
+    """ "can the front face vote": the card "Front Face // Back Face" holds two of its words in
+    its name (counted twice, and in the name field), the vote rules one; a question asks how the
+    rules work, and its cards count QUESTION_PRIOR["card"] (0.4 put this card first)."""
+    results = small_index.search("can the front face vote", lang="en")["results"]
+    shown = [r.get("number") or r["type"] for r in results]
+    assert shown.index("701.38a") < shown.index("card"), shown
