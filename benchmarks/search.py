@@ -159,18 +159,36 @@ def tantivy_run(index: Any, match: str | None, newest: str) -> Any:
 
 
 def time_turns(runs: dict[str, Any], queries: list[Any], rounds: int) -> dict[str, dict]:
-    """Milliseconds (wall and CPU) per call, the runs taking turns on every query."""
+    """Milliseconds (wall and CPU) per call, the runs taking turns on every query.
+
+    A call the engine refuses as too broad (over kb's per-search CPU budget, which the API
+    answers with 400) is timed like any other, as a user waits that long for the refusal, and
+    counted: :func:`summary` prints how many there were.
+    """
+    from kb.search.limits import QueryTooBroad
+
+    def call(run: Any, q: Any) -> bool:
+        try:
+            run(q)
+        except QueryTooBroad:
+            return False
+        return True
+
     for q in queries:  # warm-up round
         for run in runs.values():
-            run(q)
-    times: dict[str, dict[str, list[float]]] = {n: {"wall": [], "cpu": []} for n in runs}
+            call(run, q)
+    times: dict[str, dict[str, list[float]]] = {
+        n: {"wall": [], "cpu": [], "refused": []} for n in runs
+    }
     for _ in range(rounds):
         for q in queries:
             for name, run in runs.items():
                 wall, cpu = time.perf_counter(), time.process_time()
-                run(q)
+                answered = call(run, q)
                 times[name]["wall"].append((time.perf_counter() - wall) * 1000)
                 times[name]["cpu"].append((time.process_time() - cpu) * 1000)
+                if not answered:
+                    times[name]["refused"].append(q.query)
     return times
 
 
@@ -182,6 +200,12 @@ def summary(name: str, times: dict[str, list[float]]) -> tuple[float, float]:
         f"    {name:<24} median {median:7.3f} ms  p95 {p95:7.3f} ms"
         f"   (CPU: median {statistics.median(cpu):6.3f}, p95 {percentile(cpu, 0.95):6.3f})"
     )
+    refused = times.get("refused", [])
+    if refused:
+        print(
+            f"    {'':<24} refused as too broad: {len(refused)} of {len(wall)} calls"
+            f" ({', '.join(sorted(set(refused)))}); their time is counted above"
+        )
     return median, p95
 
 
@@ -246,20 +270,34 @@ def per_query(queries: list[Any], engines: dict[str, Any]) -> set[str]:
     """Print each engine's count and top-10 overlap with kb's; return the engines that miss."""
     names = list(engines)
     print(f"  {'query':<46} " + " ".join(f"{n:>14}" for n in names))
+    from kb.search.limits import QueryTooBroad
+
     missing: set[str] = set()
     for q in queries:
-        answers = {n: run(q) for n, run in engines.items()}
+        answers, refused = {}, set()
+        for n, run in engines.items():
+            try:
+                answers[n] = run(q)
+            except QueryTooBroad:  # answers nothing: no ratio is printed for it (below)
+                answers[n] = ([], 0)
+                refused.add(n)
         kb_top = set(answers[names[0]][0])
         cells = []
         for n in names:
             top, count = answers[n]
             overlap = len(kb_top & set(top))
-            cells.append(f"{count:>6} {overlap:>2}/10" if n != names[0] else f"{count:>14}")
+            if n in refused:
+                cells.append("refused")
+            else:
+                cells.append(f"{count:>6} {overlap:>2}/10" if n != names[0] else f"{count:>14}")
         found = [n for n in names if answers[n][1]]
         if found:
             missing.update(n for n in names if not answers[n][1])
         print(f"  [{q.lang}] {q.query[:41]:<41} " + " ".join(f"{c:>14}" for c in cells))
-    print("  (count, then how many of kb's top 10 the engine's top 10 holds)")
+    print(
+        "  (count, then how many of kb's top 10 the engine's top 10 holds; refused: over kb's"
+        " per-search CPU budget)"
+    )
     return missing
 
 
