@@ -397,7 +397,7 @@ class TermEngine(Scoring):
             else:
                 found = set().union(*(wanted & clause.docs for clause in group))
             if docs is None and self.deleted is not None:
-                found -= self.deleted
+                found = found - self.deleted  # walks the smaller side (``-=`` walks the deleted)
             docs = found
             if not docs:
                 return set()
