@@ -473,3 +473,17 @@ def test_the_phrase_cache_walks_each_document_once() -> None:
     assert asked == [set(range(6)), {6, 7, 8, 9}]
     assert cache.holding("b", set(range(10, 14)), find) == {13}  # past the budget: "a" goes
     assert list(cache.phrases) == ["b"] and cache.size == 4
+
+
+def test_lazy_priors_of_many_documents_are_each_ones() -> None:
+    from kb.search.readers import LazyPriors
+
+    types = ["rule", "card", "ruling", "example", "glossary", "other"] * 5
+    one = LazyPriors(types, len(types))
+    expected = [one[d] for d in range(len(types))]
+    scores = {d: 1.0 for d in (7, 3, 11, 29)}
+    for docs in (set(range(0, 30, 2)), scores.keys(), [5, 5, 1, 28], []):
+        many = LazyPriors(types, len(types))
+        many[3]  # one known before
+        assert many.many(docs) == [expected[d] for d in docs]
+        assert many.many(docs) == [expected[d] for d in docs]  # all known now
