@@ -175,6 +175,29 @@ def test_the_engine_ranks_as_whoosh_does(twins: Any, name: str, q: Any) -> None:
                 assert not any(searcher.reader().is_deleted(h.docnum) for h in mine)
 
 
+def test_a_warm_engine_keeps_what_it_found_of_phrases_across_searches(twins: Any) -> None:
+    """The documents found to hold a phrase are kept: the next searches, among other documents
+    (another filter), or the same, rank as Whoosh does."""
+    from kb.search.readers import PriorWeighting
+
+    ours, _ = twins
+    phrases = [(name, q) for name, q in _queries() if "Phrase" in repr(q)]
+    assert phrases
+    with ours.searcher() as searcher:
+        priors = [1.0 - (d % 7) / 10 for d in range(searcher.doc_count_all())]
+        searcher.weighting = PriorWeighting(priors)
+        engine = TermEngine(searcher)
+        engine._searches = WARM_AFTER + 1
+        for _ in range(2):
+            for (name, q), allowed in itertools.product(phrases, _filters(ours)):
+                mine = engine.search(q, limit=10, allowed=allowed, priors=priors)
+                assert mine is not None, name
+                whoosh = whoosh_scoring_everything(searcher, q, 10, allowed)
+                _same_hits(mine, whoosh)
+                assert len(mine) == len(whoosh)
+        assert engine.phrases.phrases  # (kept)
+
+
 def test_the_engine_has_found_something(twins: Any) -> None:
     ours, _ = twins
     with ours.searcher() as searcher:
@@ -431,3 +454,36 @@ def test_a_filters_documents_are_whooshs(twins: Any) -> None:
             for q in filters:
                 assert _term_set(engine, q) == set(searcher.docs_for_query(q)), q
             assert _term_set(engine, wq.Prefix("kind", "r")) is None
+
+
+def test_the_phrase_cache_walks_each_document_once() -> None:
+    from kb.search.phrases import PhraseCache
+
+    holding = {2, 5, 8, 13}
+    asked: list[set[int]] = []
+
+    def find(candidates: set[int]) -> set[int]:
+        asked.append(set(candidates))
+        return candidates & holding
+
+    cache = PhraseCache(budget=12)
+    assert cache.holding("a", set(range(6)), find) == {2, 5}
+    assert cache.holding("a", set(range(3, 10)), find) == {5, 8}
+    assert cache.holding("a", {2, 8}, find) == {2, 8}
+    assert asked == [set(range(6)), {6, 7, 8, 9}]
+    assert cache.holding("b", set(range(10, 14)), find) == {13}  # past the budget: "a" goes
+    assert list(cache.phrases) == ["b"] and cache.size == 4
+
+
+def test_lazy_priors_of_many_documents_are_each_ones() -> None:
+    from kb.search.readers import LazyPriors
+
+    types = ["rule", "card", "ruling", "example", "glossary", "other"] * 5
+    one = LazyPriors(types, len(types))
+    expected = [one[d] for d in range(len(types))]
+    scores = {d: 1.0 for d in (7, 3, 11, 29)}
+    for docs in (set(range(0, 30, 2)), scores.keys(), [5, 5, 1, 28], []):
+        many = LazyPriors(types, len(types))
+        many[3]  # one known before
+        assert many.many(docs) == [expected[d] for d in docs]
+        assert many.many(docs) == [expected[d] for d in docs]  # all known now

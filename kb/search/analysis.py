@@ -228,11 +228,7 @@ def term_spans(analyzer: Any, text: str, *, paraphrases: bool = True) -> list[tu
             pending = None
         entry = cache.get(raw)
         if entry is None:
-            word, lead, trail = normalize.normalize(raw)
-            term = ""
-            if word and word not in normalize._stops:
-                term = stemmer.stem(word) if stemmer is not None else word
-            entry = cache[raw] = (term, lead, trail)
+            entry = word_entry(normalize, stemmer, cache, raw)
         term, lead, trail = entry
         if term:
             spans.append((match.start() + lead, match.end() - trail, term))
@@ -242,6 +238,22 @@ def term_spans(analyzer: Any, text: str, *, paraphrases: bool = True) -> list[tu
         else:
             stopped = raw
     return spans
+
+
+def word_entry(
+    normalize: NormalizeFilter,
+    stemmer: StemmingFilter | None,
+    cache: dict[str, tuple[str, int, int]],
+    raw: str,
+) -> tuple[str, int, int]:
+    """A raw word's entry in a :meth:`NormalizeFilter.span_cache` (made and kept): its index
+    term ("" for a stop word) and the characters cut at its start and end."""
+    word, lead, trail = normalize.normalize(raw)
+    term = ""
+    if word and word not in normalize._stops:
+        term = stemmer.stem(word) if stemmer is not None else word
+    entry = cache[raw] = (term, lead, trail)
+    return entry
 
 
 def paraphrased(
@@ -268,7 +280,7 @@ class PositionalText(TEXT):  # type: ignore[misc]
     """
 
     def index(self, value: Any, **kwargs: Any) -> Iterator[tuple[bytes, int, float, bytes]]:
-        chain = _own_chain(self.analyzer)
+        chain = own_chain(self.analyzer)
         if (
             chain is None
             or not isinstance(value, str)
@@ -280,7 +292,6 @@ class PositionalText(TEXT):  # type: ignore[misc]
             return
         normalize, stemmer = chain
         cache = normalize.span_cache(stemmer)
-        stops = normalize._stops
         said = normalize._paraphrases
         starts = normalize._paraphrase_starts
         poses: dict[str, list[int]] = {}
@@ -295,11 +306,7 @@ class PositionalText(TEXT):  # type: ignore[misc]
                 pending = None
             entry = cache.get(raw)
             if entry is None:
-                word, lead, trail = normalize.normalize(raw)
-                term = ""
-                if word and word not in stops:
-                    term = stemmer.stem(word) if stemmer is not None else word
-                entry = cache[raw] = (term, lead, trail)
+                entry = word_entry(normalize, stemmer, cache, raw)
             term = entry[0]
             if not term:
                 stopped = raw
@@ -342,7 +349,7 @@ def _encoded_positions(positions: list[int]) -> bytes:
     return encoded
 
 
-def _own_chain(analyzer: Any) -> tuple[NormalizeFilter, StemmingFilter | None] | None:
+def own_chain(analyzer: Any) -> tuple[NormalizeFilter, StemmingFilter | None] | None:
     """(normalize, stemmer) of an analyzer made by :func:`text_analyzer` or
     :func:`name_analyzer`, None for any other."""
     items = getattr(analyzer, "items", ())
@@ -377,5 +384,12 @@ def query_terms(analyzer: Any, text: str) -> tuple[str, ...]:
 
 
 def analyze(analyzer: Any, text: str) -> list[str]:
-    """The index terms an analyzer makes of a text (for tests, highlighting and the bridge)."""
+    """The index terms an analyzer makes of a text (for tests, highlighting and the bridge).
+
+    For kb's own analyzers, :func:`term_spans`' per-word path (the same terms, tested): a search
+    analyses its words and the titles of its hits, and Whoosh's chain of token objects cost
+    several times more.
+    """
+    if own_chain(analyzer) is not None:
+        return [term for _, _, term in term_spans(analyzer, text, paraphrases=False)]
     return [t.text for t in analyzer(text)]

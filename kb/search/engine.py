@@ -27,7 +27,7 @@ from whoosh.query import QueryError
 from whoosh.scoring import BM25F, WeightingModel
 
 from kb.search.parts import PartCache, by_parts, matched_by_parts, scored_by_parts
-from kb.search.phrases import ValueCache, phrase_docs
+from kb.search.phrases import PhraseCache, ValueCache, phrase_docs
 from kb.search.plan import Clause, Plan, plan_query
 from kb.search.postings import BlockCache, TermTable, read_term
 from kb.search.scoring import Scoring
@@ -162,6 +162,8 @@ class TermEngine(Scoring):
         self._shared = shared
         # Posting values (positions) of phrase words' blocks, shared the same way.
         self.values: ValueCache = shared("posting values", ValueCache) if shared else ValueCache()
+        # The documents found to hold a phrase (once warm), shared the same way.
+        self.phrases: PhraseCache = shared("phrases", PhraseCache) if shared else PhraseCache()
         self.reader = searcher.reader()
         self.schema = searcher.schema
         self.segments = sorted(self.reader.leaf_readers(), key=lambda pair: pair[1])
@@ -397,7 +399,7 @@ class TermEngine(Scoring):
             else:
                 found = set().union(*(wanted & clause.docs for clause in group))
             if docs is None and self.deleted is not None:
-                found -= self.deleted
+                found = found - self.deleted  # walks the smaller side (``-=`` walks the deleted)
             docs = found
             if not docs:
                 return set()
@@ -429,5 +431,12 @@ class TermEngine(Scoring):
                 return set()
         if clause.phrase and docs:
             decode = self._positions(clause.leaves[0].fieldname)
-            return phrase_docs(clause.leaves, docs, decode, self.cache, self.values)
+
+            def find(candidates: AbstractSet[int]) -> set[int]:
+                return phrase_docs(clause.leaves, candidates, decode, self.cache, self.values)
+
+            if not self._loaded:  # a one-off search: nothing to keep
+                return find(docs)
+            key = (clause.leaves[0].fieldname, tuple(leaf.text for leaf in clause.leaves))
+            return self.phrases.holding(key, docs, find)
         return docs or set()

@@ -95,12 +95,15 @@ def naming_words(
     # query of several words may keep one word the English title does not have ("lien de vie").
     spare = 1 if lang != "en" and len(words) >= 2 else 0
     texts = hit.fields()["data"].get("texts", {})
+    # A title in a language none of the words was searched in holds none of them: it cannot
+    # name them, and is not analysed.
+    searched = {fieldname for w in words for fieldname, terms in w.items() if terms}
     best = (0, 0)
     for code, text in texts.items():
         title = text.get("title") or ""
-        if not title:
-            continue
         fieldname = text_field(code)
+        if not title or fieldname not in searched:
+            continue
         title_terms = set(analyze(schema[fieldname].analyzer, title))
         if not title_terms:
             continue

@@ -285,7 +285,7 @@ def _held(
             clause.docs = engine._clause_docs(clause, within)
             mine: set[int] = clause.docs & allowed if allowed is not None else set(clause.docs)
             if deleted is not None:
-                mine -= deleted
+                mine = mine - deleted  # walks the smaller side (``-=`` walks the deleted)
         else:  # a term's parts hold its live documents only
             leaf, part, _ = found[0]
             leaf.postings = part  # only read from here on

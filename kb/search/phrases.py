@@ -21,7 +21,7 @@ import zlib
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Sequence
 from collections.abc import Set as AbstractSet
-from itertools import accumulate
+from itertools import accumulate, filterfalse
 from typing import Any
 
 from kb.search.postings import (
@@ -61,6 +61,43 @@ class ValueCache:
             while self.size > self.budget and len(self.values) > 1:
                 oldest = next(iter(self.values))
                 self.size -= len(self.values.pop(oldest))
+
+
+class PhraseCache:
+    """Which documents hold a phrase, as far as they were looked at: per phrase (its field and
+    words), the documents whose positions were walked and those holding it, at most ``budget``
+    documents' worth (the phrases first looked at dropped first).
+
+    The bridge's phrases ("champ de bataille", what "battlefield" is in French) are looked for
+    in thousands of candidates by every search holding them, in each of its passes; whether a
+    document holds a phrase is its own positions' answer, found once per open index. Shared by
+    the threads over one index generation (what is kept is replaced, never changed in place).
+    """
+
+    def __init__(self, budget: int = 500_000) -> None:
+        self.budget = budget
+        self.size = 0
+        self.phrases: dict[Any, tuple[frozenset[int], frozenset[int]]] = {}
+        self._lock = threading.Lock()
+
+    def holding(
+        self, key: Any, candidates: AbstractSet[int], find: Callable[[set[int]], set[int]]
+    ) -> set[int]:
+        """The candidates holding the phrase; ``find`` walks the positions of those not known."""
+        empty: frozenset[int] = frozenset()
+        checked, held = self.phrases.get(key, (empty, empty))
+        unknown = set(filterfalse(checked.__contains__, candidates))
+        if unknown:
+            found = find(unknown)
+            with self._lock:
+                checked, held = self.phrases.pop(key, (empty, empty))
+                self.size -= len(checked)
+                checked, held = checked | unknown, held | found
+                self.phrases[key] = (checked, held)
+                self.size += len(checked)
+                while self.size > self.budget and len(self.phrases) > 1:
+                    self.size -= len(self.phrases.pop(next(iter(self.phrases)))[0])
+        return held.intersection(candidates)
 
 
 def phrase_docs(

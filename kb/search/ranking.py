@@ -210,7 +210,14 @@ class Ranker(RuleJumps):
         hits = list(results)
         kind_of = self._state.priors(self.searcher).kind
         words = word_terms(self.schema, text, context)  # each word's terms, worked out once
-        lead = named_lead(self.schema, hits, text, context, kind_of, words)
+        # A question: the answer seldom holds every word of it (a ruling that does is long and
+        # says little); rank by the words it holds, the rarer counting more.
+        answers = self._question_hits(text, context, filt, limit, words) if question else None
+        lead = []
+        # Answers replace the hits; the named rule then only says which of the first ``limit``
+        # hold every word, and when there are no more than that, all of them do.
+        if answers is None or len(hits) > limit:
+            lead = named_lead(self.schema, hits, text, context, kind_of, words)
         if not lead and not question and len(results) > len(hits):
             lead = self._named_below(tree, text, context, types, words)
         if lead:
@@ -219,16 +226,12 @@ class Ranker(RuleJumps):
         hits = hits[:limit]
         response["total"] = len(results)
         some_words: list[int] = []
-        if question:
-            # A question: the answer seldom holds every word of it (a ruling that does is long
-            # and says little); rank by the words it holds, the rarer counting more.
+        if answers is not None:
             strict = {h.docnum for h in hits}
-            answers = self._question_hits(text, context, filt, limit, words)
-            if answers is not None:
-                hits = answers
-                some_words = [i for i, h in enumerate(hits) if h.docnum not in strict]
-                response["relaxed"] = bool(some_words)
-        elif len(hits) < limit and len(context.words) > 1:
+            hits = answers
+            some_words = [i for i, h in enumerate(hits) if h.docnum not in strict]
+            response["relaxed"] = bool(some_words)
+        elif not question and len(hits) < limit and len(context.words) > 1:
             # Fewer results than asked for: add the best of those holding only some of the words.
             partial = self._partial_context(context, fuzzy=context.fuzzy)
             relaxed = self._tree(text, partial, relaxed=True)

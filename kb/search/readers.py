@@ -6,9 +6,9 @@ generation of the index: the type priors they score with, the term engine's tabl
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Collection, KeysView
-from collections.abc import Set as AbstractSet
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
+from itertools import filterfalse
 from typing import Any
 
 from whoosh.scoring import BM25F
@@ -40,9 +40,9 @@ class LazyPriors:
         """The priors of ``docs``, in their order: one call for thousands of candidates (a
         question's), not one each."""
         known = self._known
-        missing = docs - known.keys() if isinstance(docs, AbstractSet | KeysView) else None
-        if missing is None:
-            missing = {d for d in docs if d not in known}
+        # Each of ``docs`` looked up (not ``docs - known.keys()``: a set minus a dict's keys
+        # walks every key, tens of thousands at full history, on every call).
+        missing = list(filterfalse(known.__contains__, docs))
         if missing:
             with self._lock:
                 table, types = self._table, self._types

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from kb.langs import LANGS
+from kb.search.analysis import query_terms
 from kb.search.lang import fold_word, search_language
 from kb.search.schema import text_field
 
@@ -184,11 +185,11 @@ def _edit_distance(a: str, b: str, bound: int) -> int:
 def _known(reader: Any, schema: Any, word: str, lang: str) -> bool:
     """Whether a searched field holds the word, or the language's bridge knows it."""
     fields = [text_field(lang)] + ([text_field("en")] if lang != "en" else [])
-    stems = [t.text for t in schema[text_field(lang)].analyzer(word, mode="query")]
+    stems = query_terms(schema[text_field(lang)].analyzer, word)
     if len(stems) == 1 and search_language(lang).english_for(stems[0]):
         return True
     for fieldname in fields:
-        terms = [t.text for t in schema[fieldname].analyzer(word, mode="query")]
+        terms = query_terms(schema[fieldname].analyzer, word)
         if terms and all(reader.doc_frequency(fieldname, t) for t in terms):
             return True
     return False
