@@ -101,3 +101,16 @@ def test_window_holds_the_most_matches_as_counted_one_by_one(gaps: list[tuple[in
     text = "x" * (cursor + 10)  # no space: the window starts where the matches put it
     begin, _ = highlight._window(text, found)
     assert begin == (_slow_window(text, found) if len(text) > highlight.WINDOW else 0)
+
+
+def test_a_paraphrase_and_its_own_words_are_shown_once() -> None:
+    """ "no cards in" is also indexed as "empty", on the word "cards": a search for both terms
+    finds the same span twice, and the snippet shows the word once ("cardscards" before)."""
+    analyzer = text_analyzer("en")
+    text = "Its owner loses if a library with no cards in it is drawn from."
+    on_cards = {term for s, e, term in term_spans(analyzer, text) if text[s:e] == "cards"}
+    assert len(on_cards) == 2  # the word's own term and the paraphrase's
+    assert len(highlight.spans(analyzer, text, on_cards)) == 2
+    segments = highlight.snippet(analyzer, text, on_cards)
+    assert highlight.as_text(segments) == text
+    assert [part for part, hit in segments if hit] == ["cards"]

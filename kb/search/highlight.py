@@ -119,6 +119,11 @@ def snippet(analyzer: Any, text: str, terms: set[str]) -> Segments:
     for start, stop in found:
         if start < begin or stop > end:
             continue
+        # A paraphrase's span covers its words' own ("no cards in" is also "empty"): the part
+        # already shown is not shown again.
+        start = max(start, cursor)
+        if stop <= start:
+            continue
         if start > cursor:
             segments.append((text[cursor:start], False))
         segments.append((text[start:stop], True))
