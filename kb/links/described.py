@@ -69,6 +69,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .literals import may_match, required
 from .terms import Term, TermMatch, Vocabulary
 from .words import phrase_words
 
@@ -291,13 +292,15 @@ def described_inputs(vocab: Vocabulary) -> tuple[tuple[str, ...], ...]:
 
 
 _UNASKED = object()  # a description not looked for yet (kb.links.described.Shown)
+# Per description, words one of which its every match holds (kb.links.literals).
+_NEEDED = tuple(required(d.shown) for d in DESCRIPTIONS)
 
 
 class Shown:
     """Where each description shows in one text (kb.links.implied.TextEvidence holds one per
     ruling for a link run): found when first asked, as it reads the text and its cards alone."""
 
-    __slots__ = ("cards", "found", "text")
+    __slots__ = ("cards", "found", "lowered", "text")
 
     def __init__(self, text: str, cards: Sequence[str] = ()) -> None:
         self.text = text
@@ -305,12 +308,19 @@ class Shown:
         # Per description, its place, None (nowhere) or _UNASKED: a list, not a dict, as the
         # walk keeps one per ruling (~24k at the whole history).
         self.found: list[Any] = [_UNASKED] * len(DESCRIPTIONS)
+        self.lowered: str | None = None
 
     def at(self, k: int) -> tuple[int, int] | None:
         """Where description ``k`` (a place in :data:`DESCRIPTIONS`) first shows, or None."""
         found = self.found[k]
         if found is _UNASKED:
-            found = self.found[k] = _shown(DESCRIPTIONS[k], self.text, self.cards)
+            if self.lowered is None:
+                self.lowered = self.text.lower()
+            if may_match(_NEEDED[k], self.lowered):
+                found = _shown(DESCRIPTIONS[k], self.text, self.cards)
+            else:  # a word every match holds is not in the text
+                found = None
+            self.found[k] = found
         return found
 
 
