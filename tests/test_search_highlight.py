@@ -10,14 +10,11 @@ from hypothesis import strategies as st
 
 from kb.search import highlight
 from kb.search.analysis import analyze, name_analyzer, term_spans, text_analyzer
+from tests.test_search_analysis import TEXTS as ANALYSED
 
+# The analysis tests' texts, and two with the words that trip snippets up.
 TEXTS = [
-    "La Règle 701.54a: l'original doesn’t vote; Trickster-God's Heist, qu'il égalité",
-    "The the THE of a vote vote — and the Ring tempts you. The Ring tempts you again.",
-    "El Anillo te tienta. Portador del Anillo — sabiduría, de la de la",
-    "Le Anneau vous tente\nl'Anneau, qu'il, jusqu'à 3 fois: 702.19b 702.19b",
-    "",
-    "    ",
+    *ANALYSED,
     "'s l' qu' ’ 's's _a __ 3rd 10.5b_x 1.2.3 12.a a’’b",
     "A library with no cards in it; No card. no no cards in, no cards could be drawn. no cards",
 ]
