@@ -145,7 +145,7 @@ def test_a_questions_rule_comes_before_its_subrules_that_score_about_as_well() -
     lands = [
         _rule(13.4, 0, "305.2a", "Lands"),
         _rule(12.8, 1, "305.2b", "Lands"),
-        _rule(12.2, 2, "701.18a", "Play"),
+        _rule(12.0, 2, "701.18a", "Play"),
         _rule(13.4 * PARENT_SHARE, 3, "305.2", "Lands"),
     ]
     ranked = question_order(lands, 4, {"land", "play", "turn"}, english)
@@ -163,6 +163,32 @@ def test_a_questions_rule_comes_before_its_subrules_that_score_about_as_well() -
     ]
     ranked = question_order(deck, 2, {"card", "deck", "command"}, english)
     assert [h["number"] for h in ranked] == ["903.5a", "903.5"]
+
+
+def test_a_questions_named_keyword_counts_more() -> None:
+    """ "can I sacrifice a creature my opponent controls": 701.21a ("To sacrifice a permanent…")
+    answers it, and 508.7c ("an opponent of the attacking creature's controller", three times)
+    scored a little more. A rule of a keyword section whose title is a distinctive word of the
+    question counts NAMED_KEYWORD times its score; a common word ("play") names no keyword, and
+    a rule outside the keyword sections is left as it is."""
+    from kb.search.analysis import analyze, text_analyzer
+    from kb.search.questions import NAMED_KEYWORD, question_order
+
+    english = text_analyzer("en")
+    terms = set(analyze(english, "sacrifice creature opponent controls"))
+    sacrifice = _rule(10.0, 0, "701.21a", "Sacrifice")
+    attackers = _rule(10.4, 1, "508.7c", "Declare Attackers Step")
+    ranked = question_order([attackers, sacrifice], 2, terms, english)
+    assert [h["number"] for h in ranked] == ["701.21a", "508.7c"]
+    assert sacrifice.score == pytest.approx(10.0 * NAMED_KEYWORD)
+    assert attackers.score == pytest.approx(10.4)
+    terms = set(analyze(english, "lands play turn"))
+    play = _rule(10.0, 0, "701.18a", "Play")
+    lands = _rule(10.4, 1, "305.2", "Lands")
+    common = set(analyze(english, "play"))
+    ranked = question_order([lands, play], 2, terms, english, None, lambda t: t not in common)
+    assert [h["number"] for h in ranked] == ["305.2", "701.18a"]
+    assert play.score == pytest.approx(10.0)
 
 
 @pytest.fixture(scope="module")

@@ -97,6 +97,16 @@ SIBLING_SHARE = 0.85
 # splits (1.1 moves little; 1.2 and 1.3 the same at the whole history, none costs a query).
 STATE_BASED = 1.2
 STATE_BASED_RULES = "704.5"
+# A question that names a keyword action or ability ("can I sacrifice…", "une créature avec
+# défenseur peut-elle attaquer", "a tie in a vote") is most often about that keyword's rules
+# (701.21a "To sacrifice a permanent…", 702.3b "A creature with defender can't attack"), yet a
+# rule elsewhere holding the question's other words more often came first (508.7c, "an
+# opponent of the attacking creature's controller" three times). A rule of a keyword's section
+# (KEYWORD_PARTS) whose title is a distinctive word of the question counts this many times its
+# score. Chosen on the relevance set's dev and dev2 splits (1.05 gains on both and costs no
+# query; 1.1 puts 701.18a "Play" before 305.2 for "how many lands can I play each turn").
+NAMED_KEYWORD = 1.05
+KEYWORD_PARTS = ("701.", "702.")
 # A rule with a text of its own states the rule; its subrules give the details and exceptions
 # ("305.2 A player can normally play one land during their turn" before 305.2a and 305.2b). BM25
 # prefers the subrules' shorter lines, and one that scored above its parent outranked the rule
@@ -120,8 +130,8 @@ def question_order(
 ) -> list[Any]:
     """The best ``limit`` answers to a question: title-only rules count SECTION_SHARE of their
     score (their subrules' text is theirs to be found, not to outrank them), state-based actions
-    STATE_BASED times theirs, rules of a variant
-    the question does not name VARIANT_SHARE, of one it names NAMED_VARIANT; sibling rules
+    STATE_BASED times theirs, rules of a keyword the question names NAMED_KEYWORD, rules of a
+    variant the question does not name VARIANT_SHARE, of one it names NAMED_VARIANT; sibling rules
     about as good as the best of them go in the rules' order (:func:`in_rule_order`).
     ``terms``: the question's English index terms, ``analyzer`` the English one; ``kind_of`` a
     hit's type (its stored one by default); ``distinctive`` whether an English term is rare
@@ -135,6 +145,8 @@ def question_order(
             hit.score *= SECTION_SHARE
         if _is_subrule(hit, STATE_BASED_RULES):
             hit.score *= STATE_BASED
+        if _names_keyword(hit, terms, analyzer, distinctive):
+            hit.score *= NAMED_KEYWORD
         variant = _variant(hit, terms, analyzer, distinctive)
         if variant is False:
             hit.score *= VARIANT_SHARE
@@ -230,6 +242,20 @@ def in_rule_order(ranked: list[Any], rules: set[int]) -> list[Any]:
 def _title_only(hit: Any) -> bool:
     texts = hit.fields()["data"].get("texts", {})
     return bool(texts) and not any(text.get("text") for text in texts.values())
+
+
+def _names_keyword(
+    hit: Any, terms: set[str], analyzer: Any, distinctive: Callable[[str], bool] | None = None
+) -> bool:
+    """Whether a rule of a keyword action or ability (KEYWORD_PARTS) is one the question names:
+    a ``distinctive`` word of the question is in its section's English title ("Sacrifice")."""
+    if not str(hit.get("number") or "").startswith(KEYWORD_PARTS):
+        return False
+    section = (hit.fields()["data"].get("context") or {}).get("en") or ""
+    from kb.search.analysis import analyze
+
+    shared = set(analyze(analyzer, section)) & terms
+    return any(distinctive is None or distinctive(term) for term in shared)
 
 
 def _variant(
