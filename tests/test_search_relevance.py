@@ -20,8 +20,10 @@ class _Hit(dict):  # type: ignore[type-arg]
         return dict(self)
 
 
-def _rule(score: float, docnum: int, number: str, section: str, title: str = "") -> _Hit:
-    data = {"texts": {"en": {"title": title, "text": "Some text."}}, "context": {"en": section}}
+def _rule(
+    score: float, docnum: int, number: str, section: str, title: str = "", text: str = "Some text."
+) -> _Hit:
+    data = {"texts": {"en": {"title": title, "text": text}}, "context": {"en": section}}
     return _Hit(score, docnum, type="rule", number=number, data=data)
 
 
@@ -124,11 +126,69 @@ def test_a_questions_state_based_actions_count_more() -> None:
 
     double = _rule(11.6, 0, "701.10b", "Double")
     state = _rule(9.9, 1, "704.5f", "State-Based Actions")
-    listing = _rule(9.8, 2, "704.5", "State-Based Actions")
+    listing = _rule(9.8, 2, "704.5", "State-Based Actions", text="The actions are as follows:")
     ranked = question_order([double, state, listing], 3, {"toughness"}, text_analyzer("en"))
     assert [h["number"] for h in ranked] == ["704.5f", "701.10b", "704.5"]
     assert state.score == pytest.approx(9.9 * STATE_BASED)
     assert listing.score == pytest.approx(9.8)
+
+
+def test_a_questions_rule_comes_before_its_subrules_that_score_about_as_well() -> None:
+    """ "how many lands can I play each turn": 305.2 ("A player can normally play one land
+    during their turn") answers it, and BM25 put its subrules' shorter lines (305.2a, 305.2b)
+    first. A rule scoring PARENT_SHARE of the best of them or more takes the first one's place;
+    one scoring less, or introducing a list of its subrules ("the following…"), keeps its own."""
+    from kb.search.analysis import text_analyzer
+    from kb.search.questions import PARENT_SHARE, question_order
+
+    english = text_analyzer("en")
+    lands = [
+        _rule(13.4, 0, "305.2a", "Lands"),
+        _rule(12.8, 1, "305.2b", "Lands"),
+        _rule(12.0, 2, "701.18a", "Play"),
+        _rule(13.4 * PARENT_SHARE, 3, "305.2", "Lands"),
+    ]
+    ranked = question_order(lands, 4, {"land", "play", "turn"}, english)
+    assert [h["number"] for h in ranked] == ["305.2", "305.2a", "305.2b", "701.18a"]
+    lands = [
+        _rule(13.4, 0, "305.2a", "Lands"),
+        _rule(13.4 * PARENT_SHARE - 0.1, 1, "305.2", "Lands"),
+    ]
+    ranked = question_order(lands, 2, {"land", "play", "turn"}, english)
+    assert [h["number"] for h in ranked] == ["305.2a", "305.2"]
+    listing = "Each Commander deck is subject to the following deck construction rules."
+    deck = [
+        _rule(12.4, 0, "903.5a", "Commander"),
+        _rule(11.7, 1, "903.5", "Commander", text=listing),
+    ]
+    ranked = question_order(deck, 2, {"card", "deck", "command"}, english)
+    assert [h["number"] for h in ranked] == ["903.5a", "903.5"]
+
+
+def test_a_questions_named_keyword_counts_more() -> None:
+    """ "can I sacrifice a creature my opponent controls": 701.21a ("To sacrifice a permanent…")
+    answers it, and 508.7c ("an opponent of the attacking creature's controller", three times)
+    scored a little more. A rule of a keyword section whose title is a distinctive word of the
+    question counts NAMED_KEYWORD times its score; a common word ("play") names no keyword, and
+    a rule outside the keyword sections is left as it is."""
+    from kb.search.analysis import analyze, text_analyzer
+    from kb.search.questions import NAMED_KEYWORD, question_order
+
+    english = text_analyzer("en")
+    terms = set(analyze(english, "sacrifice creature opponent controls"))
+    sacrifice = _rule(10.0, 0, "701.21a", "Sacrifice")
+    attackers = _rule(10.4, 1, "508.7c", "Declare Attackers Step")
+    ranked = question_order([attackers, sacrifice], 2, terms, english)
+    assert [h["number"] for h in ranked] == ["701.21a", "508.7c"]
+    assert sacrifice.score == pytest.approx(10.0 * NAMED_KEYWORD)
+    assert attackers.score == pytest.approx(10.4)
+    terms = set(analyze(english, "lands play turn"))
+    play = _rule(10.0, 0, "701.18a", "Play")
+    lands = _rule(10.4, 1, "305.2", "Lands")
+    common = set(analyze(english, "play"))
+    ranked = question_order([lands, play], 2, terms, english, None, lambda t: t not in common)
+    assert [h["number"] for h in ranked] == ["305.2", "701.18a"]
+    assert play.score == pytest.approx(10.0)
 
 
 @pytest.fixture(scope="module")
