@@ -268,6 +268,30 @@ def test_a_questions_sibling_rules_about_as_good_as_the_best_go_in_the_rules_ord
     assert shown == ["702.11b", None, "702.19d", "702.11d", "702.11a", "702.9", "702.10"], shown
 
 
+def test_a_questions_cousin_subrules_about_as_good_as_the_best_go_in_the_rules_order() -> None:
+    """605.3b (activated mana abilities) and 605.4a (triggered ones) say the same in the same
+    words; BM25 preferred the later one, which holds "mana ability" twice. Subrules of one rule's
+    rules scoring at least COUSIN_SHARE of the best of them go in the rules' order; not in the
+    keyword chapters, where each rule is a keyword of its own (702.19d stays after 702.11d)."""
+    from kb.search.analysis import text_analyzer
+    from kb.search.questions import COUSIN_SHARE, question_order
+
+    def hit(score: float, docnum: int, number: str) -> Any:
+        data = {"texts": {"en": {"title": "", "text": "Some text."}}, "context": {"en": "Rules"}}
+        return _Scored(score, docnum, type="rule", number=number, data=data)
+
+    hits = [
+        hit(10.0, 0, "605.4a"),
+        hit(9.9, 1, "605.3b"),
+        hit(9.8, 2, "702.19d"),
+        hit(9.7, 3, "702.11d"),
+        hit(10.0 * COUSIN_SHARE - 0.1, 4, "605.1a"),  # too far below the best of them
+    ]
+    ranked = question_order(hits, 5, {"mana"}, text_analyzer("en"))
+    shown = [h["number"] for h in ranked]
+    assert shown == ["605.3b", "605.4a", "702.19d", "702.11d", "605.1a"], shown
+
+
 def test_the_words_of_a_learned_term_inside_a_query_are_its_keyword() -> None:
     from kb.search.lang import phrase_spans, register_learned_terms
 

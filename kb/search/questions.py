@@ -88,6 +88,13 @@ NAMED_VARIANT = 1.1
 # qualifies ("Hexproof on a permanent means..."). Chosen on the relevance set's dev split (any
 # share from 0.82 to 0.87 gives it the same hits in the first five; 0.88 and up fewer).
 SIBLING_SHARE = 0.85
+# Subrules of one rule's rules (605.3b, of 605.3 "Activating an activated mana ability", and
+# 605.4a, of 605.4 "Triggered mana abilities") scoring at least this share of the best of them
+# go in the rules' order too: the rules state the general case before the particular one, and
+# often in the same words ("...doesn't go on the stack, so it can't be... responded to"), where
+# BM25 preferred the line holding a word of the question twice. Chosen on the relevance set's
+# dev2 split (0.9 to 0.97 rank it the same; 0.85 costs a French question).
+COUSIN_SHARE = 0.95
 # A judge's question is most often "what happens if…" a state holds (a creature with toughness
 # 0, a library with no cards to draw, a planeswalker with no loyalty), and the rules answer it in
 # the state-based actions: "704.5f If a creature has toughness 0 or less, it's put into its
@@ -155,6 +162,7 @@ def question_order(
     ranked = sorted(hits, key=lambda h: (-h.score, h.docnum))
     sections = {id(h) for h in rules if _title_only(h)}
     ordered = in_rule_order(ranked, {id(h) for h in rules})
+    ordered = in_rule_order(ordered, {id(h) for h in rules}, cousins=True, share=COUSIN_SHARE)
     stated = {id(h) for h in rules if id(h) not in sections and not _introduces_list(h)}
     ordered = parents_before_their_subrules(ordered, stated)
     return sections_after_their_subrules(ordered, sections)[:limit]
@@ -214,25 +222,35 @@ def _is_subrule(hit: Any, number: str) -> bool:
     return other[len(number)].isalpha() if "." in number else other[len(number)] == "."
 
 
-def in_rule_order(ranked: list[Any], rules: set[int]) -> list[Any]:
+def in_rule_order(
+    ranked: list[Any], rules: set[int], *, cousins: bool = False, share: float = SIBLING_SHARE
+) -> list[Any]:
     """The ranked hits with each set of sibling rules (one parent: 702.11b, c, d) scoring at
-    least SIBLING_SHARE of the best of them put in the rules' order, in the places they held.
+    least ``share`` of the best of them put in the rules' order, in the places they held.
 
     ``rules``: the ``id`` of the hits that are rules (the others keep their places).
+    ``cousins``: the sets are the subrules of one rule's rules (605.3b and 605.4a, subrules of
+    605.3 and 605.4, both of 605) instead (see COUSIN_SHARE); not in the keyword chapters
+    (KEYWORD_PARTS), whose rules are each a keyword of its own (702.11 Hexproof, 702.19
+    Trample).
     """
-    from kb.corpus.numbers import is_rule_number, parent_of, sort_key
+    from kb.corpus.numbers import is_rule_number, kind_of, parent_of, sort_key
 
     places: dict[str, list[int]] = {}
     for place, hit in enumerate(ranked):
         number = str(hit.get("number") or "") if id(hit) in rules else ""
-        if is_rule_number(number) and parent_of(number) is not None:
+        if not is_rule_number(number) or parent_of(number) is None:
+            continue
+        if not cousins:
             places.setdefault(str(parent_of(number)), []).append(place)
+        elif kind_of(number) == "subrule" and not number.startswith(KEYWORD_PARTS):
+            places.setdefault(str(parent_of(str(parent_of(number)))), []).append(place)
     ordered = list(ranked)
     for siblings in places.values():
         if len(siblings) < 2:
             continue
         best = max(ranked[place].score for place in siblings)
-        close = [place for place in siblings if ranked[place].score >= SIBLING_SHARE * best]
+        close = [place for place in siblings if ranked[place].score >= share * best]
         by_number = sorted(close, key=lambda place: sort_key(str(ranked[place]["number"])))
         for place, taken in zip(close, by_number, strict=True):
             ordered[place] = ranked[taken]
