@@ -242,6 +242,40 @@ def test_a_question_that_names_a_variant_prefers_that_variants_own_rules() -> No
     assert [h["number"] for h in ranked] == ["903.10a", "704.6c"]
 
 
+def test_a_question_that_names_a_variant_prefers_rules_that_say_its_name() -> None:
+    """ "each player's life when a Commander game begins": 103.4c ("In a Commander game...
+    40") before 103.4 and 119.1 (the ordinary game's 20), which say nothing of the variant and
+    score a little more; 103.4 does not come first as the rule stating its subrule's."""
+    from kb.search.analysis import analyze, text_analyzer
+    from kb.search.questions import question_order
+
+    def rule(score: float, docnum: int, number: str, text: str, section: str) -> Any:
+        data = {"texts": {"en": {"title": "", "text": text}}, "context": {"en": section}}
+        return _Scored(score, docnum, type="rule", number=number, data=data)
+
+    ordinary = "Each player begins the game with a starting life total of 20."
+    commander = "In a Commander game, each player's starting life total is 40."
+    hits = [
+        rule(17.2, 0, "119.1", ordinary, "Life"),
+        rule(17.1, 1, "103.4", ordinary, "Starting the Game"),
+        rule(16.3, 2, "103.4c", commander, ""),
+        rule(11.7, 3, "903.7", "Each player sets their life total to 40.", "Commander"),
+    ]
+    english = text_analyzer("en")
+    terms = set(analyze(english, "life each player begin commander game"))
+    ranked = question_order(hits, 4, terms, english)
+    assert [h["number"] for h in ranked][:3] == ["103.4c", "119.1", "103.4"]
+    # Without the variant's name, the ordinary game's rules keep their places.
+    hits = [
+        rule(17.2, 0, "119.1", ordinary, "Life"),
+        rule(17.1, 1, "103.4", ordinary, "Starting the Game"),
+        rule(16.3, 2, "103.4c", "In a two-player game...", ""),
+    ]
+    terms = set(analyze(english, "life each player begin game"))
+    ranked = question_order(hits, 3, terms, english)
+    assert [h["number"] for h in ranked] == ["119.1", "103.4", "103.4c"]
+
+
 def test_a_questions_sibling_rules_about_as_good_as_the_best_go_in_the_rules_order() -> None:
     """BM25 prefers the shorter line: an exception ("Hexproof from [quality]", 702.11d) outranked
     the rule it qualifies (702.11b). Siblings (one parent) scoring at least SIBLING_SHARE of the
