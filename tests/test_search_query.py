@@ -75,6 +75,17 @@ def test_spanish_bridge(schema: Any) -> None:
     )
 
 
+def test_an_english_word_is_not_bridged_back_to_itself_without_lang(schema: Any) -> None:
+    """Without --lang an English query's words also cross the French and Spanish bridges:
+    "controls" (French "contrôle") came back as "control", counted a second time."""
+    context = QueryContext(lang="en", editions=list(EDITIONS), any_language=True)
+    q = parse(schema, "opponent controls", context)
+    english = [s for s in q.leaves() if s.fieldname == "text_en"]
+    texts = [s.text.decode() if isinstance(s.text, bytes) else s.text for s in english]
+    assert texts.count("control") == 1
+    assert {s.boost for s in english} == {1.0}
+
+
 @pytest.mark.parametrize(
     ("text", "field", "value"),
     [

@@ -208,6 +208,7 @@ class LanguagePlugin(Plugin):
         self.schema = schema
         lang = context.lang
         self.analyzer = schema[text_field(lang)].analyzer
+        self.english_analyzer = schema[text_field("en")].analyzer
         self.fields: list[tuple[str, float]] = [(text_field(lang), OWN_LANGUAGE)]
         self.language = search_language(lang)
         # The languages whose stop words are dropped and whose bridge is crossed, with its boost.
@@ -319,14 +320,32 @@ class LanguagePlugin(Plugin):
                     cognate = language.cognate(node.text)
                     englishes = (cognate,) if cognate else ()
                 for english in englishes:
-                    if english != typed and english not in bridged:
-                        bridged.append(english)
-                        found.append((text_field("en"), english, boost))
+                    if english == typed or english in bridged:
+                        continue
+                    if self._as_typed_in_english(found, node.text, english):
+                        continue
+                    bridged.append(english)
+                    found.append((text_field("en"), english, boost))
         if is_word and self.context.too_common and self._common(node.text, bridged):
             return None
         if is_word:
             self.context.words.append(node.text)
         return found
+
+    def _as_typed_in_english(
+        self, found: list[tuple[str, str | None, float]], typed: str, english: str
+    ) -> bool:
+        """Whether an English term of a bridge is an English query's word as typed, already
+        searched in the English texts, its own language's: without --lang an English query's
+        words also cross the French and Spanish bridges, and "controls" came back as "control"
+        (contrôle), counted twice. (A French query's "Commander", searched as typed in the
+        English texts for half as much as through its bridge, is searched both ways.)"""
+        if self.context.lang != "en":
+            return False
+        if not any(name == text_field("en") and text is None for name, text, _ in found):
+            return False
+        english_terms = query_terms(self.english_analyzer, english)
+        return bool(english_terms) and english_terms == query_terms(self.english_analyzer, typed)
 
     def _phrase_alternatives(self, node: Any) -> list[tuple[str, str | None, float]] | None:
         """The alternatives of a word of a phrase (:meth:`mark_phrases`): for its first word,
