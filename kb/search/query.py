@@ -29,7 +29,7 @@ from whoosh.qparser.plugins import FuzzyTermPlugin, PhrasePlugin, Plugin
 from kb.errors import KbUsageError
 from kb.langs import LANGS, check_lang
 from kb.search.analysis import analyze, query_terms
-from kb.search.lang import fold_word, phrase_spans, search_language
+from kb.search.lang import phrase_spans, search_language
 from kb.search.questions import drop_question_words  # noqa: F401 (part of this module's API)
 from kb.search.schema import (
     FIELD_ALIASES,
@@ -314,7 +314,7 @@ class LanguagePlugin(Plugin):
                 if len(stems) != 1:
                     continue
                 englishes = language.english_for(stems[0])
-                if englishes and language is self.language and _false_friend(typed, englishes):
+                if englishes and language is self.language and self._false_friend(typed, englishes):
                     found = [f for f in found if f[0] != text_field("en")]
                 if not englishes:
                     cognate = language.cognate(node.text)
@@ -331,6 +331,16 @@ class LanguagePlugin(Plugin):
         if is_word:
             self.context.words.append(node.text)
         return found
+
+    def _false_friend(self, typed: str, englishes: tuple[str, ...]) -> bool:
+        """Whether a word of the query's language that its bridge takes to other English words
+        ("main" -> hand, "fin" -> end, "tour" -> turn) is, as typed, a false friend in the
+        English texts: "combien de cartes garder en main" is about the hand, and searched as
+        typed "main" found the main phases of every turn (500.1) first. Such a word is searched
+        in the English texts through the bridge only; one whose English terms as typed are its
+        bridge's ("contrôle", control; "commander") both ways."""
+        mine = query_terms(self.english_analyzer, typed)
+        return all(query_terms(self.english_analyzer, english) != mine for english in englishes)
 
     def _as_typed_in_english(
         self, found: list[tuple[str, str | None, float]], typed: str, english: str
@@ -391,16 +401,6 @@ class LanguagePlugin(Plugin):
             new = PhrasePlugin.PhraseNode(" ".join(words), node.startchar, slop=1)
         new.startchar, new.endchar = node.startchar, node.endchar
         return self._copy(new, fieldname, boost)
-
-
-def _false_friend(typed: str, englishes: tuple[str, ...]) -> bool:
-    """Whether a word of the query's language that its bridge takes to other English words
-    ("main" -> hand, "fin" -> end, "tour" -> turn) is, as typed, a false friend in the English
-    texts: "combien de cartes garder en main" is about the hand, and searched as typed "main"
-    found the main phases of every turn (500.1) first. Such a word is searched in the English
-    texts through the bridge only; one the bridge leads to itself ("commander") as typed too."""
-    folded = fold_word(typed)
-    return all(fold_word(english) != folded for english in englishes)
 
 
 RELAXED_SCALE = 0.9  # any word, with a bonus for each further word matched
