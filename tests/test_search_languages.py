@@ -242,6 +242,40 @@ def test_a_question_that_names_a_variant_prefers_that_variants_own_rules() -> No
     assert [h["number"] for h in ranked] == ["903.10a", "704.6c"]
 
 
+def test_a_question_that_names_a_variant_prefers_rules_that_say_its_name() -> None:
+    """ "each player's life when a Commander game begins": 103.4c ("In a Commander game...
+    40") before 103.4 and 119.1 (the ordinary game's 20), which say nothing of the variant and
+    score a little more; 103.4 does not come first as the rule stating its subrule's."""
+    from kb.search.analysis import analyze, text_analyzer
+    from kb.search.questions import question_order
+
+    def rule(score: float, docnum: int, number: str, text: str, section: str) -> Any:
+        data = {"texts": {"en": {"title": "", "text": text}}, "context": {"en": section}}
+        return _Scored(score, docnum, type="rule", number=number, data=data)
+
+    ordinary = "Each player begins the game with a starting life total of 20."
+    commander = "In a Commander game, each player's starting life total is 40."
+    hits = [
+        rule(17.2, 0, "119.1", ordinary, "Life"),
+        rule(17.1, 1, "103.4", ordinary, "Starting the Game"),
+        rule(16.3, 2, "103.4c", commander, ""),
+        rule(11.7, 3, "903.7", "Each player sets their life total to 40.", "Commander"),
+    ]
+    english = text_analyzer("en")
+    terms = set(analyze(english, "life each player begin commander game"))
+    ranked = question_order(hits, 4, terms, english)
+    assert [h["number"] for h in ranked][:3] == ["103.4c", "119.1", "103.4"]
+    # Without the variant's name, the ordinary game's rules keep their places.
+    hits = [
+        rule(17.2, 0, "119.1", ordinary, "Life"),
+        rule(17.1, 1, "103.4", ordinary, "Starting the Game"),
+        rule(16.3, 2, "103.4c", "In a two-player game...", ""),
+    ]
+    terms = set(analyze(english, "life each player begin game"))
+    ranked = question_order(hits, 3, terms, english)
+    assert [h["number"] for h in ranked] == ["119.1", "103.4", "103.4c"]
+
+
 def test_a_questions_sibling_rules_about_as_good_as_the_best_go_in_the_rules_order() -> None:
     """BM25 prefers the shorter line: an exception ("Hexproof from [quality]", 702.11d) outranked
     the rule it qualifies (702.11b). Siblings (one parent) scoring at least SIBLING_SHARE of the
@@ -266,6 +300,30 @@ def test_a_questions_sibling_rules_about_as_good_as_the_best_go_in_the_rules_ord
     ranked = question_order(hits, 7, {"hexproof"}, text_analyzer("en"))
     shown = [h["number"] for h in ranked]
     assert shown == ["702.11b", None, "702.19d", "702.11d", "702.11a", "702.9", "702.10"], shown
+
+
+def test_a_questions_cousin_subrules_about_as_good_as_the_best_go_in_the_rules_order() -> None:
+    """605.3b (activated mana abilities) and 605.4a (triggered ones) say the same in the same
+    words; BM25 preferred the later one, which holds "mana ability" twice. Subrules of one rule's
+    rules scoring at least COUSIN_SHARE of the best of them go in the rules' order; not in the
+    keyword chapters, where each rule is a keyword of its own (702.19d stays after 702.11d)."""
+    from kb.search.analysis import text_analyzer
+    from kb.search.questions import COUSIN_SHARE, question_order
+
+    def hit(score: float, docnum: int, number: str) -> Any:
+        data = {"texts": {"en": {"title": "", "text": "Some text."}}, "context": {"en": "Rules"}}
+        return _Scored(score, docnum, type="rule", number=number, data=data)
+
+    hits = [
+        hit(10.0, 0, "605.4a"),
+        hit(9.9, 1, "605.3b"),
+        hit(9.8, 2, "702.19d"),
+        hit(9.7, 3, "702.11d"),
+        hit(10.0 * COUSIN_SHARE - 0.1, 4, "605.1a"),  # too far below the best of them
+    ]
+    ranked = question_order(hits, 5, {"mana"}, text_analyzer("en"))
+    shown = [h["number"] for h in ranked]
+    assert shown == ["605.3b", "605.4a", "702.19d", "702.11d", "605.1a"], shown
 
 
 def test_the_words_of_a_learned_term_inside_a_query_are_its_keyword() -> None:

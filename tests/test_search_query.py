@@ -47,7 +47,24 @@ def test_french_words_also_search_english_as_typed_and_bridged(schema: Any) -> N
     assert ("text_en", "lore") in terms  # as typed, in the English texts
     boosts = {(s.fieldname, s.text): s.boost for s in q.leaves()}
     assert boosts[("text_fr", "compteur")] > boosts[("text_en", "counter")]
-    assert boosts[("text_en", "counter")] > boosts[("text_en", "compteur")]
+    assert boosts[("text_en", "counter")] > boosts[("text_en", "lore")]
+    # A word the bridge translates is searched in the English texts as its translation only.
+    assert ("text_en", "compteur") not in terms
+
+
+@pytest.mark.parametrize("any_language", [False, True])
+def test_a_translated_word_is_not_searched_as_typed_in_english(
+    schema: Any, any_language: bool
+) -> None:
+    """French "main" is the hand: in the English texts it would be the main phase."""
+    context = QueryContext(lang="fr", editions=list(EDITIONS), any_language=any_language)
+    terms = _terms(parse(schema, "cartes en main", context))
+    assert ("text_en", "hand") in terms
+    assert ("text_en", "main") not in terms
+    assert ("text_fr", "main") in terms
+    # English as typed still, for a word the bridge leads to itself or does not know.
+    terms = _terms(parse(schema, "commander lore", context))
+    assert {("text_en", "command"), ("text_en", "lore")} <= terms
 
 
 def test_spanish_bridge(schema: Any) -> None:
@@ -56,6 +73,17 @@ def test_spanish_bridge(schema: Any) -> None:
     assert {("text_en", "vote"), ("text_en", "tie"), ("text_es", "vot"), ("text_es", "empat")} <= (
         terms
     )
+
+
+def test_an_english_word_is_not_bridged_back_to_itself_without_lang(schema: Any) -> None:
+    """Without --lang an English query's words also cross the French and Spanish bridges:
+    "controls" (French "contrôle") came back as "control", counted a second time."""
+    context = QueryContext(lang="en", editions=list(EDITIONS), any_language=True)
+    q = parse(schema, "opponent controls", context)
+    english = [s for s in q.leaves() if s.fieldname == "text_en"]
+    texts = [s.text.decode() if isinstance(s.text, bytes) else s.text for s in english]
+    assert texts.count("control") == 1
+    assert {s.boost for s in english} == {1.0}
 
 
 @pytest.mark.parametrize(

@@ -208,6 +208,7 @@ class LanguagePlugin(Plugin):
         self.schema = schema
         lang = context.lang
         self.analyzer = schema[text_field(lang)].analyzer
+        self.english_analyzer = schema[text_field("en")].analyzer
         self.fields: list[tuple[str, float]] = [(text_field(lang), OWN_LANGUAGE)]
         self.language = search_language(lang)
         # The languages whose stop words are dropped and whose bridge is crossed, with its boost.
@@ -313,18 +314,48 @@ class LanguagePlugin(Plugin):
                 if len(stems) != 1:
                     continue
                 englishes = language.english_for(stems[0])
+                if englishes and language is self.language and self._false_friend(typed, englishes):
+                    found = [f for f in found if f[0] != text_field("en")]
                 if not englishes:
                     cognate = language.cognate(node.text)
                     englishes = (cognate,) if cognate else ()
                 for english in englishes:
-                    if english != typed and english not in bridged:
-                        bridged.append(english)
-                        found.append((text_field("en"), english, boost))
+                    if english == typed or english in bridged:
+                        continue
+                    if self._as_typed_in_english(found, node.text, english):
+                        continue
+                    bridged.append(english)
+                    found.append((text_field("en"), english, boost))
         if is_word and self.context.too_common and self._common(node.text, bridged):
             return None
         if is_word:
             self.context.words.append(node.text)
         return found
+
+    def _false_friend(self, typed: str, englishes: tuple[str, ...]) -> bool:
+        """Whether a word of the query's language that its bridge takes to other English words
+        ("main" -> hand, "fin" -> end, "tour" -> turn) is, as typed, a false friend in the
+        English texts: "combien de cartes garder en main" is about the hand, and searched as
+        typed "main" found the main phases of every turn (500.1) first. Such a word is searched
+        in the English texts through the bridge only; one whose English terms as typed are its
+        bridge's ("contrôle", control; "commander") both ways."""
+        mine = query_terms(self.english_analyzer, typed)
+        return all(query_terms(self.english_analyzer, english) != mine for english in englishes)
+
+    def _as_typed_in_english(
+        self, found: list[tuple[str, str | None, float]], typed: str, english: str
+    ) -> bool:
+        """Whether an English term of a bridge is an English query's word as typed, already
+        searched in the English texts, its own language's: without --lang an English query's
+        words also cross the French and Spanish bridges, and "controls" came back as "control"
+        (contrôle), counted twice. (A French query's "Commander", searched as typed in the
+        English texts for half as much as through its bridge, is searched both ways.)"""
+        if self.context.lang != "en":
+            return False
+        if not any(name == text_field("en") and text is None for name, text, _ in found):
+            return False
+        english_terms = query_terms(self.english_analyzer, english)
+        return bool(english_terms) and english_terms == query_terms(self.english_analyzer, typed)
 
     def _phrase_alternatives(self, node: Any) -> list[tuple[str, str | None, float]] | None:
         """The alternatives of a word of a phrase (:meth:`mark_phrases`): for its first word,

@@ -81,6 +81,13 @@ VARIANT_PARTS = ("8", "9")
 # based action "in a Commander game", beside 903.10a of the Commander rules, the same words).
 # Chosen on the relevance set's dev split (1.05 to 1.67 rank it the same).
 NAMED_VARIANT = 1.1
+# A question that names a variant asks how the game goes in it: a rule of the ordinary game
+# that does not say the variant's name counts this share of its score, after one that does
+# ("103.4c In a Commander game, each player's starting life total is 40" before 103.4, the
+# ordinary game's 20, for the life of each player when a Commander game begins), and it does
+# not come before its subrules as a rule stating theirs (PARENT_SHARE). Chosen on the relevance
+# set's dev2 split (0.7 to 0.9 rank it the same; 0.95 too little).
+UNNAMED_SHARE = 0.9
 # Sibling rules of a question's answers (702.11b, c and d; 121.3, 121.4 and 121.5) scoring at
 # least this share of the best of them are equally good answers: they go in the rules' order.
 # The rules state a rule first, then its exceptions and details, in lines of their own; BM25
@@ -88,6 +95,13 @@ NAMED_VARIANT = 1.1
 # qualifies ("Hexproof on a permanent means..."). Chosen on the relevance set's dev split (any
 # share from 0.82 to 0.87 gives it the same hits in the first five; 0.88 and up fewer).
 SIBLING_SHARE = 0.85
+# Subrules of one rule's rules (605.3b, of 605.3 "Activating an activated mana ability", and
+# 605.4a, of 605.4 "Triggered mana abilities") scoring at least this share of the best of them
+# go in the rules' order too: the rules state the general case before the particular one, and
+# often in the same words ("...doesn't go on the stack, so it can't be... responded to"), where
+# BM25 preferred the line holding a word of the question twice. Chosen on the relevance set's
+# dev2 split (0.9 to 0.97 rank it the same; 0.85 costs a French question).
+COUSIN_SHARE = 0.95
 # A judge's question is most often "what happens if…" a state holds (a creature with toughness
 # 0, a library with no cards to draw, a planeswalker with no loyalty), and the rules answer it in
 # the state-based actions: "704.5f If a creature has toughness 0 or less, it's put into its
@@ -131,12 +145,14 @@ def question_order(
     """The best ``limit`` answers to a question: title-only rules count SECTION_SHARE of their
     score (their subrules' text is theirs to be found, not to outrank them), state-based actions
     STATE_BASED times theirs, rules of a keyword the question names NAMED_KEYWORD, rules of a
-    variant the question does not name VARIANT_SHARE, of one it names NAMED_VARIANT; sibling rules
+    variant the question does not name VARIANT_SHARE, of one it names NAMED_VARIANT (and the
+    ordinary game's rules that do not say its name UNNAMED_SHARE); sibling rules
     about as good as the best of them go in the rules' order (:func:`in_rule_order`).
     ``terms``: the question's English index terms, ``analyzer`` the English one; ``kind_of`` a
     hit's type (its stored one by default); ``distinctive`` whether an English term is rare
     enough to name a variant (every term is, by default)."""
     rules = []
+    named: set[str] = set()  # the words of the question that name a variant
     for hit in hits:
         if (kind_of(hit) if kind_of is not None else hit["type"]) != "rule":
             continue
@@ -150,12 +166,27 @@ def question_order(
         variant = _variant(hit, terms, analyzer, distinctive)
         if variant is False:
             hit.score *= VARIANT_SHARE
-        elif variant is True:
+        elif variant:
             hit.score *= NAMED_VARIANT
+            named |= variant
+    unnamed: set[int] = set()
+    if named:
+        for hit in rules:
+            if _variant(hit, terms, analyzer, distinctive) is None and not _holds(
+                hit, named, analyzer
+            ):
+                hit.score *= UNNAMED_SHARE
+                unnamed.add(id(hit))
     ranked = sorted(hits, key=lambda h: (-h.score, h.docnum))
     sections = {id(h) for h in rules if _title_only(h)}
     ordered = in_rule_order(ranked, {id(h) for h in rules})
-    stated = {id(h) for h in rules if id(h) not in sections and not _introduces_list(h)}
+    ordered = in_rule_order(ordered, {id(h) for h in rules}, cousins=True, share=COUSIN_SHARE)
+    # A rule that does not say the variant the question names does not state its rule.
+    stated = {
+        id(h)
+        for h in rules
+        if id(h) not in sections and id(h) not in unnamed and not _introduces_list(h)
+    }
     ordered = parents_before_their_subrules(ordered, stated)
     return sections_after_their_subrules(ordered, sections)[:limit]
 
@@ -214,25 +245,35 @@ def _is_subrule(hit: Any, number: str) -> bool:
     return other[len(number)].isalpha() if "." in number else other[len(number)] == "."
 
 
-def in_rule_order(ranked: list[Any], rules: set[int]) -> list[Any]:
+def in_rule_order(
+    ranked: list[Any], rules: set[int], *, cousins: bool = False, share: float = SIBLING_SHARE
+) -> list[Any]:
     """The ranked hits with each set of sibling rules (one parent: 702.11b, c, d) scoring at
-    least SIBLING_SHARE of the best of them put in the rules' order, in the places they held.
+    least ``share`` of the best of them put in the rules' order, in the places they held.
 
     ``rules``: the ``id`` of the hits that are rules (the others keep their places).
+    ``cousins``: the sets are the subrules of one rule's rules (605.3b and 605.4a, subrules of
+    605.3 and 605.4, both of 605) instead (see COUSIN_SHARE); not in the keyword chapters
+    (KEYWORD_PARTS), whose rules are each a keyword of its own (702.11 Hexproof, 702.19
+    Trample).
     """
-    from kb.corpus.numbers import is_rule_number, parent_of, sort_key
+    from kb.corpus.numbers import is_rule_number, kind_of, parent_of, sort_key
 
     places: dict[str, list[int]] = {}
     for place, hit in enumerate(ranked):
         number = str(hit.get("number") or "") if id(hit) in rules else ""
-        if is_rule_number(number) and parent_of(number) is not None:
+        if not is_rule_number(number) or parent_of(number) is None:
+            continue
+        if not cousins:
             places.setdefault(str(parent_of(number)), []).append(place)
+        elif kind_of(number) == "subrule" and not number.startswith(KEYWORD_PARTS):
+            places.setdefault(str(parent_of(str(parent_of(number)))), []).append(place)
     ordered = list(ranked)
     for siblings in places.values():
         if len(siblings) < 2:
             continue
         best = max(ranked[place].score for place in siblings)
-        close = [place for place in siblings if ranked[place].score >= SIBLING_SHARE * best]
+        close = [place for place in siblings if ranked[place].score >= share * best]
         by_number = sorted(close, key=lambda place: sort_key(str(ranked[place]["number"])))
         for place, taken in zip(close, by_number, strict=True):
             ordered[place] = ranked[taken]
@@ -260,9 +301,10 @@ def _names_keyword(
 
 def _variant(
     hit: Any, terms: set[str], analyzer: Any, distinctive: Callable[[str], bool] | None = None
-) -> bool | None:
+) -> set[str] | bool | None:
     """Whether a rule of a variant (VARIANT_PARTS) is one the question names, by a word of its
-    title or its section's title; None for a rule of the ordinary game.
+    title or its section's title (the question's words that name it; False when none does);
+    None for a rule of the ordinary game.
 
     Only a ``distinctive`` word names a variant: "attack" does not name the Attack Multiple
     Players Option ("can a creature with defender attack"), nor "two" the Two-Headed Giant
@@ -275,4 +317,12 @@ def _variant(
     from kb.search.analysis import analyze
 
     shared = set(analyze(analyzer, f"{title} {section}")) & terms
-    return any(distinctive is None or distinctive(term) for term in shared)
+    return {term for term in shared if distinctive is None or distinctive(term)} or False
+
+
+def _holds(hit: Any, words: set[str], analyzer: Any) -> bool:
+    """Whether a rule's English text holds one of ``words`` (English index terms)."""
+    from kb.search.analysis import analyze
+
+    text = ((hit.fields()["data"].get("texts", {}).get("en") or {}).get("text")) or ""
+    return bool(set(analyze(analyzer, text)) & words)
