@@ -1,13 +1,15 @@
-"""English vocabularies built ahead by a helper process during a full link run (kb.links.ahead).
+"""English vocabularies built, and texts matched, ahead by a helper process during a full link
+run (kb.links.ahead).
 
 The helper reads the knowledge base through its own connection and sends what the run would
-have built and kept itself; the links come out the same, and a helper that fails only leaves
-the run to build the vocabularies.
+have built, kept and matched itself; the links and the walk's kept state come out the same, and
+a helper that fails, even half-way, only leaves the run to build and match the rest.
 """
 
 from __future__ import annotations
 
 import logging
+import zlib
 from collections.abc import Iterator
 
 import pytest
@@ -17,7 +19,8 @@ from sqlalchemy.orm import Session
 from kb.links import ahead, build_links
 from kb.links.ahead import VocabulariesAhead
 from kb.links.vocabularies import stored_vocabulary
-from kb.models import Link
+from kb.links.walk_state import plain_values
+from kb.models import Link, LinkWalkState
 from kb.versions import english_editions
 
 
@@ -35,6 +38,12 @@ def _url(session: Session) -> str:
 def _links(session: Session) -> list[tuple]:
     columns = [c for c in Link.__table__.columns if c.key != "id"]
     return sorted(tuple(row) for row in session.execute(select(*columns)))
+
+
+def _kept_walk(session: Session) -> object:
+    """The walk's state kept for the next new edition (kb.links.walk_state), as values."""
+    data = session.scalar(select(LinkWalkState.data).where(LinkWalkState.name == "links"))
+    return plain_values(zlib.decompress(data))
 
 
 def test_the_helper_sends_what_the_run_builds(session) -> None:
@@ -82,3 +91,66 @@ def test_a_helper_that_fails_leaves_the_run_to_build(session, caplog) -> None:
             helper.close()
     assert helper.failed
     assert "the helper failed: LookupError" in caplog.text
+
+
+def _matched_by_helper(monkeypatch) -> list[int]:
+    """Counts, per edition the walk took a helper's spans for, how many texts they were."""
+    counts: list[int] = []
+    fed = VocabulariesAhead.fed
+
+    def counted(self, edition_id):
+        found = fed(self, edition_id)
+        if found is None:
+            return None
+
+        def take():
+            spans = found.take()
+            counts.append(len(spans or {}))
+            return spans
+
+        return ahead.Feed(found.share, found.stale, take)
+
+    monkeypatch.setattr(VocabulariesAhead, "fed", counted)
+    return counts
+
+
+def test_texts_matched_by_the_helper_give_the_links_and_state_of_the_run_alone(
+    session, monkeypatch
+) -> None:
+    monkeypatch.setattr(ahead, "MIN_EDITIONS", 10**6)
+    build_links(session)
+    alone, kept = _links(session), _kept_walk(session)
+    monkeypatch.setattr(ahead, "MIN_EDITIONS", 1)
+    counts = _matched_by_helper(monkeypatch)
+    build_links(session)
+    # The first edition's texts but the walk's share, at least: the helper matched them.
+    assert counts and counts[0] > 0
+    assert _links(session) == alone
+    assert _kept_walk(session) == kept
+
+
+@pytest.mark.parametrize("messages", [1, 2, 5])
+def test_a_helper_that_stops_half_way_leaves_the_run_to_match_the_rest(
+    session, monkeypatch, messages
+) -> None:
+    """The helper's messages stop after a few (it died): the run builds the vocabularies and
+    matches the texts it did not receive, with the same links."""
+    monkeypatch.setattr(ahead, "MIN_EDITIONS", 10**6)
+    build_links(session)
+    alone, kept = _links(session), _kept_walk(session)
+    monkeypatch.setattr(ahead, "MIN_EDITIONS", 1)
+    receive = VocabulariesAhead._receive_one
+    received: list[int] = []
+
+    def stopping(self):
+        if len(received) == messages:
+            self.failed = True
+            return False
+        received.append(1)
+        return receive(self)
+
+    monkeypatch.setattr(VocabulariesAhead, "_receive_one", stopping)
+    build_links(session)
+    assert len(received) == messages
+    assert _links(session) == alone
+    assert _kept_walk(session) == kept

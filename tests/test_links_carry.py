@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from kb.links.carry import CarriedMatches
+import pytest
+
+from kb.links.carry import CarriedMatches, Feed
 from kb.links.terms import GlossaryItem, RuleEntry, english_vocabulary
 
 
@@ -121,3 +123,60 @@ def test_kept_about_answers_give_the_spans_found_without_them() -> None:
     assert all(carried.about)  # asked, and kept, for every text
     assert carried.rematched == 3 * len(texts)
     assert "about" not in carried.state()
+
+
+def _walked(carried: CarriedMatches, feeds: list | None = None) -> list[dict[int, list]]:
+    """Each edition's spans of every text, as the link walk reads them (kb.links.walk)."""
+    found = []
+    for k, (rules, glossary) in enumerate(EDITIONS):
+        vocabulary = {"en": english_vocabulary(rules, glossary)}
+        stale = carried.stale(vocabulary, feeds[k] if feeds else None)
+        for i in range(len(TEXTS)):
+            if carried.spans[i] is None or i in stale:
+                carried.rematch(i, vocabulary["en"])
+        found.append(dict(enumerate(carried.spans)))
+    return found
+
+
+@pytest.mark.parametrize("share", [0.0, 0.3, 0.6, 1.0])
+def test_a_walk_fed_by_a_helper_has_the_spans_and_words_of_one_matching_alone(share) -> None:
+    """A helper (kb.links.ahead) walks the same texts through the same editions and sends
+    each edition's stale texts and the spans it matched; the walk matches the first ``share``
+    of them itself. Spans, stale texts and the word index come out as the walk's alone."""
+    alone = CarriedMatches(TEXTS)
+    expected = _walked(alone)
+    helper = CarriedMatches(TEXTS)
+    sent: list[tuple[list[int] | None, dict]] = []
+    for rules, glossary in EDITIONS:
+        stale: list[list[int]] = []
+        spans = helper.feed({"en": english_vocabulary(rules, glossary)}, share, stale.append)
+        sent.append((stale[0] if stale else None, spans))
+    assert sent[0][0] is None  # the first edition: every text is matched, none stale
+    assert len(sent[0][1]) == len(TEXTS) - int(len(TEXTS) * share)
+    with_spans = [k for k, (_, spans) in enumerate(sent) if spans]
+    taken: list[int] = []
+
+    def feed(k: int) -> Feed:
+        def take() -> dict:
+            taken.append(k)
+            return sent[k][1]
+
+        return Feed(share, lambda: sent[k][0], take)
+
+    fed = CarriedMatches(TEXTS)
+    assert _walked(fed, [feed(k) for k in range(len(EDITIONS))]) == expected
+    assert fed.rematched == alone.rematched
+    assert taken == with_spans  # waited for where the helper matched any
+    fed.take_word_index(helper.word_index())
+    assert fed.state() == alone.state()
+
+
+def test_a_helper_that_stops_sending_leaves_the_walk_to_match() -> None:
+    """Nothing received (the helper failed): the walk finds the stale texts and matches them
+    itself, its word index made from the texts."""
+    alone = CarriedMatches(TEXTS)
+    expected = _walked(alone)
+    fed = CarriedMatches(TEXTS)
+    nothing = Feed(0.3, lambda: None, lambda: None)
+    assert _walked(fed, [nothing] * len(EDITIONS)) == expected
+    assert fed.state() == alone.state()

@@ -284,7 +284,8 @@ def _build_links(
     walked = [] if not sources or reuse else [e for e in english if e.id not in target_ids]
     walking = sorted([*targets, *walked], key=lambda e: (e.effective_date, e.id))
     if editions is None and not done and sources:  # every vocabulary is built afresh
-        walk.ahead = VocabulariesAhead.start(session, [e.id for e in walking])
+        texts = [(s.language, s.text, s.mask) for s in sources]
+        walk.ahead = VocabulariesAhead.start(session, [e.id for e in walking], texts)
     try:
         for edition in walking:
             if edition.id not in target_ids:  # only its lineage rows are made again
@@ -312,6 +313,10 @@ def _build_links(
                 session.merge(DerivedState(stage=f"{_EDITION_STAGE}{edition.id}", inputs=digest))
                 session.commit()
             log.info("linked edition %s: %d links", edition.key, len(rows.rows))
+        if walk.ahead is not None and not walk.ahead.failed:
+            words = walk.ahead.word_index()  # the walk matched nothing itself: no word noted
+            if words is not None:
+                walk.carried.take_word_index(words)
     finally:
         if walk.ahead is not None:
             walk.ahead.close()

@@ -40,7 +40,7 @@ from .walk_state import code_digest, plain_values
 if TYPE_CHECKING:
     from .ahead import VocabulariesAhead
 
-__all__ = ["edition_vocabulary", "forget_vocabularies", "vocabularies"]
+__all__ = ["edition_vocabulary", "forget_vocabularies", "vocabularies", "with_translations"]
 
 log = logging.getLogger(__name__)
 
@@ -88,6 +88,11 @@ def stored_vocabulary(session: Session, edition: Edition) -> tuple[str, bytes]:
     return _digest(rules, glossary), _stored(english_vocabulary(rules, glossary))
 
 
+def decoded(data: bytes) -> Vocabulary:
+    """The vocabulary of a stored form (:func:`stored_vocabulary`'s data)."""
+    return _from_plain(plain_values(zlib.decompress(data)))
+
+
 def edition_vocabulary(
     session: Session, edition: Edition, ahead: VocabulariesAhead | None = None
 ) -> Vocabulary:
@@ -100,7 +105,7 @@ def edition_vocabulary(
     if built is not None:
         digest, data = built
         _keep(session, edition, digest, data)
-        return _from_plain(plain_values(zlib.decompress(data)))
+        return decoded(data)
     rules, glossary = _inputs(session, edition)
     digest = _digest(rules, glossary)
     name = f"{KEPT}{edition.id}"
@@ -166,8 +171,21 @@ def vocabularies(
     for each of ~100 editions at the whole history (~4% of ``kb link``). ``ahead``: the helper
     building a full run's English vocabularies (kb.links.ahead).
     """
-    learned = {} if learned is None else learned
     english = edition_vocabulary(session, edition, ahead)
+    return with_translations(session, edition, english, languages, learned, titles)
+
+
+def with_translations(
+    session: Session,
+    edition: Edition,
+    english: Vocabulary,
+    languages: Iterable[str],
+    learned: dict[str, dict[str, str]] | None = None,
+    titles: dict[str, dict[int, dict[str, str]]] | None = None,
+) -> dict[str, Vocabulary]:
+    """:func:`vocabularies` from the edition's English one (kb.links.ahead's helper builds the
+    same in its own process; it only reads the database)."""
+    learned = {} if learned is None else learned
     result = {"en": english}
     for language in sorted(set(languages) - {"en"}):
         if titles is None:

@@ -90,7 +90,8 @@ class TermWalk:
         rows are wanted: an edition an interrupted run already wrote).
         """
         order, lineages, shared = rows.order, rows.lineages, rows.shared
-        stale = self.carried.stale(vocabularies)
+        fed = self.ahead.fed(rows.edition_id) if self.ahead is not None else None
+        stale = self.carried.stale(vocabularies, fed)
         resolution = {
             language: {t.words: (t.targets, t.verb_targets) for t in vocabulary.terms}
             for language, vocabulary in vocabularies.items()
