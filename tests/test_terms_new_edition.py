@@ -116,3 +116,26 @@ def test_a_new_edition_adding_a_printed_word_as_keyword_learns_again(
     calls = _count_learning(monkeypatch)
     assert ingest(settings, [second]).loaded
     assert calls == ["fr", "es"]
+
+
+def test_the_last_language_learned_in_a_second_process_is_learned_the_same(monkeypatch) -> None:
+    """At the whole history Spanish is learned in a helper process while French is learned
+    here (kb.terminology.store._learn_languages): the same terms either way."""
+    import kb.terminology.store as store
+
+    cards = _synthetic()
+    texts = {"fr": cards, "es": cards}
+    monkeypatch.setattr(store, "APART_CARDS", 10**9)
+    here = store._learn_languages(texts, _OLD, set())
+    assert here["fr"] and here["es"]
+    pools: list[object] = []
+
+    class Counted(store.ProcessPoolExecutor):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            pools.append(self)
+
+    monkeypatch.setattr(store, "ProcessPoolExecutor", Counted)
+    monkeypatch.setattr(store, "APART_CARDS", 1)
+    assert store._learn_languages(texts, _OLD, set()) == here
+    assert len(pools) == 1

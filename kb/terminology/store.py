@@ -9,8 +9,11 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import multiprocessing
 import time
 from collections.abc import Iterable
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from sqlalchemy import delete, func, select
@@ -29,7 +32,7 @@ from kb.models import (
     RuleText,
 )
 
-from .align import CardText, KeywordMatcher, learn, normal_name
+from .align import CardText, KeywordMatcher, LearnedTerm, learn, normal_name
 from .titles import inventory_of, only_unmentioned_additions
 
 log = logging.getLogger(__name__)
@@ -45,6 +48,9 @@ UNCARRIED_CONFIDENCE = 0.95
 USABLE_CONFIDENCE = 0.5
 # A competing translation with at least this share of the chosen one's cards is a conflict.
 CONFLICT_SHARE = 0.25
+# Cards with a translation from which the last language is learned in a second process (at all
+# of AllPrintings, ~20k: learning one language takes ~4 s; starting the process, under 1 s).
+APART_CARDS = 5000
 
 
 def inputs_digest(session: Session) -> str:
@@ -192,11 +198,11 @@ def rebuild_terms(session: Session, *, reuse: bool = False) -> dict[str, Any]:
                 "titles_changed": _rule_titles(session) != titles,
                 "seconds": round(time.perf_counter() - started, 1),
             }
-    matcher = KeywordMatcher(inventory, actions)
+    everything = _learn_languages(texts, inventory, actions)
     session.execute(delete(CardTerm))
     counts = {}
     for language in LANGUAGES:
-        learned = learn(texts[language], language, inventory, actions, matcher)
+        learned = everything[language]
         kept = [
             t
             for t in learned
@@ -233,6 +239,42 @@ def rebuild_terms(session: Session, *, reuse: bool = False) -> dict[str, Any]:
         counts["seconds"],
     )
     return counts
+
+
+def _learn_languages(
+    texts: dict[str, list[CardText]], inventory: dict[str, bool], actions: set[str]
+) -> dict[str, list[LearnedTerm]]:
+    """Each language's terms (:func:`kb.terminology.align.learn`), the last language learned in
+    a second process meanwhile when there are enough cards for it to pay.
+
+    Learning is pure computation on the texts given, and the same in either process; a
+    process that cannot start or fails leaves its language to be learned here.
+    """
+    *here, last = LANGUAGES
+    pool: ProcessPoolExecutor | None = None
+    apart: Future[list[LearnedTerm]] | None = None
+    if len(texts[last]) >= APART_CARDS:
+        try:
+            pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+            apart = pool.submit(learn, texts[last], last, inventory, actions)
+        except OSError as exc:
+            log.warning("keyword terms learned one language after the other (%s)", exc)
+    matcher = KeywordMatcher(inventory, actions)
+    learned: dict[str, list[LearnedTerm]] = {}
+    try:
+        for language in here:
+            learned[language] = learn(texts[language], language, inventory, actions, matcher)
+        if apart is not None:
+            try:
+                learned[last] = apart.result()
+            except (BrokenProcessPool, OSError) as exc:
+                log.warning("the %s terms are learned here (the helper failed: %s)", last, exc)
+        if last not in learned:
+            learned[last] = learn(texts[last], last, inventory, actions, matcher)
+    finally:
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)
+    return learned
 
 
 def _mark(session: Session, stage: str, inputs: str) -> None:
