@@ -121,6 +121,38 @@ def links_table(settings: Settings) -> list[tuple]:
         db.dispose()
 
 
+def read_links(settings: Settings) -> dict[str, list[tuple]]:
+    """Per English edition, its links as readers get them (kb.links.view), ids left out."""
+    import dataclasses
+
+    from kb.links.view import edition_links
+    from kb.versions import english_editions
+
+    db = open_db(settings, create=False)
+    try:
+        with db.session() as session:
+            return {
+                edition.key: [
+                    dataclasses.astuple(link)[1:] for link in edition_links(session, edition)
+                ]
+                for edition in english_editions(session)
+            }
+    finally:
+        db.dispose()
+
+
+def lineage_ids(settings: Settings) -> set[int]:
+    """The ids of the lineage rows (kb.links.lineage_rows)."""
+    from kb.models import Link
+
+    db = open_db(settings, create=False)
+    try:
+        with db.session() as session:
+            return set(session.scalars(select(Link.id).where(Link.target_lineage_id.is_not(None))))
+    finally:
+        db.dispose()
+
+
 def cited_by_rulings(settings: Settings) -> set[str]:
     """The rule numbers that rulings cite explicitly (what the test's edits change)."""
     return {
@@ -187,14 +219,30 @@ def test_adding_an_edition_links_only_it_and_matches_a_full_rebuild(
 ):
     """The incremental relink of a new edition gives the dump a full relink gives, byte for byte."""
     import kb.links.build as build
+    import kb.links.lineage_rows as lineage_rows
 
     first, second = two_editions(tmp_path / "cr")
     ingest(settings, [seeds, DATA / "mtgjson" / "mini.json", first])
+    before = lineage_ids(settings)
     real = build._term_links
     linked: list[str] = []
     monkeypatch.setattr(build, "_term_links", lambda *a: linked.append(a[1].key) or real(*a))
+    inserted: list[int] = []
+    real_insert = lineage_rows.insert_many
+    monkeypatch.setattr(
+        lineage_rows,
+        "insert_many",
+        lambda session, model, rows: (
+            inserted.append(len(rows)) or real_insert(session, model, rows)
+        ),
+    )
     with caplog.at_level(logging.INFO, logger="kb.links.walk_state"):
         ingest(settings, [second])
+    # The lineage rows that carry on into the new edition were updated, not written again.
+    assert before and before <= lineage_ids(settings)
+    assert sum(inserted) < 0.1 * len(before)
+    read = read_links(settings)
+    assert any(len(links) for links in read.values())
     assert linked == ["en:2025-03-03"]  # the 2024 edition's links were left alone
     # The first ingest kept its walk's state; the new edition stepped from it, and kept its own.
     assert "took up the link walk's state" in caplog.text
@@ -211,6 +259,7 @@ def test_adding_an_edition_links_only_it_and_matches_a_full_rebuild(
     assert linked == ["en:2025-03-03", "en:2024-03-03", "en:2025-03-03"]  # then all, in order
     assert dump(settings) == incremental
     assert links_table(settings) == rows
+    assert read_links(settings) == read  # in the same order too
 
 
 def test_replacing_an_older_edition_relinks_it_and_the_newest_only(settings, seeds, tmp_path):

@@ -17,7 +17,7 @@ import hashlib
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from sqlalchemy import delete, select
+from sqlalchemy import bindparam, delete, select, update
 from sqlalchemy.orm import Session
 
 from kb.bulk import chunks, insert_many
@@ -42,6 +42,11 @@ class LineageLinks:
         self.ids = [edition.id for edition in editions]
         self.dates: list[dt.date | None] = [edition.effective_date for edition in editions]
         self.found: dict[_Key, list[list[Any]]] = {}
+        # The stored rows read by ``load``, by (key, first date): (id, last date, number); and
+        # the ids of rows stored twice. Set, the rows are written as changes to these.
+        self.stored: dict[tuple[_Key, dt.date | None], tuple[int, dt.date | None, str]] | None
+        self.stored = None
+        self.doubled: list[int] = []
 
     @classmethod
     def of(cls, session: Session) -> LineageLinks:
@@ -69,12 +74,22 @@ class LineageLinks:
             _merge_in(runs, order, number)
 
     def load(self, session: Session, relinked: set[int]) -> None:
-        """Start from the stored lineage rows, less the editions (ids) linked again now."""
+        """Start from the stored lineage rows, less the editions (ids) linked again now.
+
+        Some 275,000 rows at the whole history, read on every edition added: the loop does
+        the least per row (most runs hold no relinked edition and are the only run of their
+        key, so they are neither split nor sorted).
+        """
         skip = {self.orders[i] for i in relinked if i in self.orders}
+        lowest, highest = (min(skip), max(skip)) if skip else (0, -1)
         place = {day: i for i, day in enumerate(self.dates)}
         unknown: dict[int, set[int]] = {}  # place -> lineages whose number there is needed
+        found = self.found
+        stored: dict[tuple[_Key, dt.date | None], tuple[int, dt.date | None, str]] = {}
+        doubled: list[int] = []
         for row in session.execute(
             select(
+                Link.id,
                 Link.source_type,
                 Link.source_id,
                 Link.source_language,
@@ -87,19 +102,32 @@ class LineageLinks:
                 Link.target,
             )
             .where(Link.target_lineage_id.is_not(None))
-            .order_by(Link.first_date)
+            .order_by(Link.first_date, Link.id)
         ):
-            *key, first, last, number = row
-            if first not in place or last not in place:
+            link_id, first, last, number = row[0], row[8], row[9], row[10]
+            key: _Key = row[1:8]  # type: ignore[assignment]
+            written = (key, first)
+            if written in stored:
+                doubled.append(link_id)
+            else:
+                stored[written] = (link_id, last, number)
+            low, high = place.get(first), place.get(last)
+            if low is None or high is None:
                 continue  # an edition of the run is gone: the rows are not reusable
-            low, high = place[first], place[last]
-            runs = self.found.setdefault(tuple(key), [])  # type: ignore[arg-type]
+            runs = found.get(key)
+            if runs is None:
+                runs = found[key] = []
+            if high < lowest or low > highest:
+                runs.append([low, high, number])
+                continue
             for a, b in _without(low, high, skip):
                 runs.append([a, b, number if b == high else None])
                 if b != high:
                     unknown.setdefault(b, set()).add(key[-1])
-        for runs in self.found.values():
-            _normalise(runs)
+        for runs in found.values():
+            if len(runs) > 1:
+                _normalise(runs)
+        self.stored, self.doubled = stored, doubled
         self._fill(session, unknown)
 
     def _fill(self, session: Session, unknown: dict[int, set[int]]) -> None:
@@ -121,34 +149,69 @@ class LineageLinks:
 
     def rows(self) -> list[dict[str, Any]]:
         """The Link rows, one per run of consecutive editions, in a fixed order."""
-        rows = []
-        for key, runs in sorted(self.found.items()):
-            source_type, source_id, language, matched, start, end, lineage = key
-            for first, last, number in runs:
-                rows.append(
-                    {
-                        "source_type": source_type,
-                        "source_id": source_id,
-                        "source_language": language,
-                        "target": number,
-                        "target_edition_id": None,
-                        "target_rule_id": None,
-                        "target_lineage_id": lineage,
-                        "first_date": self.dates[first],
-                        "last_date": self.dates[last],
-                        "kind": "term",
-                        "matched": matched,
-                        "start": start,
-                        "end": end,
-                        "resolved": True,
-                    }
-                )
-        return rows
+        return [
+            self._row(key, first, last, number)
+            for key, runs in sorted(self.found.items())
+            for first, last, number in runs
+        ]
+
+    def _row(self, key: _Key, first: int, last: int, number: str) -> dict[str, Any]:
+        source_type, source_id, language, matched, start, end, lineage = key
+        return {
+            "source_type": source_type,
+            "source_id": source_id,
+            "source_language": language,
+            "target": number,
+            "target_edition_id": None,
+            "target_rule_id": None,
+            "target_lineage_id": lineage,
+            "first_date": self.dates[first],
+            "last_date": self.dates[last],
+            "kind": "term",
+            "matched": matched,
+            "start": start,
+            "end": end,
+            "resolved": True,
+        }
 
     def replace_all(self, session: Session) -> int:
-        """Put these rows in place of every lineage row; return how many were written."""
-        session.execute(delete(Link).where(Link.target_lineage_id.is_not(None)))
-        return self._write(session)
+        """Put these rows in place of every lineage row; return how many there are now.
+
+        After ``load``, only what differs is written: a new edition extends the runs that
+        reached the one before it (their last date and number change) and adds or ends a few,
+        so most of the ~275,000 rows of the whole history stay as they are, where deleting
+        and inserting them all again took a sixth of adding the edition. Readers order the
+        rows by their content, not their ids (kb.links.view), so the two ways read the same.
+        """
+        if self.stored is None:
+            session.execute(delete(Link).where(Link.target_lineage_id.is_not(None)))
+            return self._write(session)
+        stored, dates = self.stored, self.dates
+        added: list[tuple[_Key, int, int, str]] = []
+        changed: list[dict[str, Any]] = []
+        total = 0
+        for key, runs in self.found.items():
+            total += len(runs)
+            for first, last, number in runs:
+                old = stored.pop((key, dates[first]), None)
+                if old is None:
+                    added.append((key, first, last, number))
+                elif old[1] != dates[last] or old[2] != number:
+                    changed.append({"row": old[0], "last": dates[last], "number": number})
+        for chunk in chunks(sorted([*self.doubled, *(old[0] for old in stored.values())])):
+            session.execute(delete(Link).where(Link.id.in_(chunk)))
+        if changed:
+            table = Link.__table__
+            session.execute(
+                update(table)
+                .where(table.c.id == bindparam("row"))
+                .values(last_date=bindparam("last"), target=bindparam("number")),
+                changed,
+            )
+        added.sort(key=lambda run: (run[0], run[1]))
+        insert_many(session, Link, [self._row(*run) for run in added])
+        self.stored, self.doubled = None, []
+        return total
 
     def replace_sources(self, session: Session, ids: dict[str, set[int]]) -> int:
         """Put these rows in place of the lineage rows of some texts (per source type)."""

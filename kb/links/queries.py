@@ -26,7 +26,7 @@ from kb.models import (
 from kb.versions import EditionRef, resolve_edition
 
 from .sources import clarification_cards, describe_sources
-from .view import EditionLink, edition_links
+from .view import EditionLink, edition_links, reading_order
 
 SOURCE_ORDER = {
     "rule_text": 0,
@@ -76,7 +76,7 @@ def _links_into(
     )
     found = edition_links(session, edition, rule_ids=rules)
     found += edition_links(session, edition, resolved=False)
-    found.sort(key=lambda link: link.id)
+    found.sort(key=reading_order)
     return [link for link in found if within(link.target, number)]
 
 

@@ -34,6 +34,27 @@ class EditionLink:
     start: int
     end: int
     resolved: bool
+    lineage: bool = False  # read from a lineage row (kb.links.lineage_rows)
+
+
+def reading_order(link: EditionLink) -> tuple[Any, ...]:
+    """The order readers get an edition's links in: the edition's own rows as they were
+    written, then the lineage rows by what they say. Not the lineage rows' ids: an
+    incremental relink updates the rows that carry on and adds the new ones after, where a
+    rebuild writes them all in order; both must read the same.
+    """
+    if not link.lineage:
+        return (0, link.id)
+    return (
+        1,
+        link.source_type,
+        link.source_id,
+        link.source_language,
+        link.matched,
+        link.start,
+        link.end,
+        link.target,
+    )
 
 
 _COMMON = (
@@ -80,7 +101,7 @@ def edition_links(
     """The links into an edition, optionally only some sources, one number, or some rules.
 
     ``source_ids`` and ``rule_ids`` are lists or SELECTs of ids; ``resolved`` keeps only the
-    resolved (True) or unresolved (False) links. In the order of the rows' ids.
+    resolved (True) or unresolved (False) links. In :func:`reading_order`.
     """
     edition_id, day = _edition(session, edition)
     options = {
@@ -112,9 +133,11 @@ def edition_links(
         )
         queries.append(_filtered(by_lineage, Rule.number, Rule.id, **options))
     found += [
-        EditionLink(*row[:-1], bool(row[-1])) for query in queries for row in session.execute(query)
+        EditionLink(*row[:-1], bool(row[-1]), lineage=place > 0)
+        for place, query in enumerate(queries)
+        for row in session.execute(query)
     ]
-    found.sort(key=lambda link: link.id)
+    found.sort(key=reading_order)
     return found
 
 
@@ -151,7 +174,9 @@ def _lineage_links(
     for link_id, source_type, source_id, language, lineage_id, *tail in session.execute(query):
         for number, rule_id in rules.get(lineage_id, ()):
             found.append(
-                EditionLink(link_id, source_type, source_id, language, number, rule_id, *tail, True)
+                EditionLink(
+                    link_id, source_type, source_id, language, number, rule_id, *tail, True, True
+                )
             )
     return found
 
