@@ -109,8 +109,14 @@ def keyword_rules(
     return rules, actions
 
 
-def card_texts(session: Session, language: str) -> list[CardText]:
-    """Every card with English and translated text, with its keywords, in a stable order."""
+def card_texts(
+    session: Session, language: str, dates: dict[int, str] | None = None
+) -> list[CardText]:
+    """Every card with English and translated text, with its keywords, in a stable order.
+
+    ``dates``: :func:`first_printed`, when the caller has read it already (for each language
+    it is the same).
+    """
     english, translated = aliased(CardLocalization), aliased(CardLocalization)
     rows = session.execute(
         select(Card.id, Card.name, translated.name, english.text, translated.text, Card.keywords)
@@ -119,7 +125,8 @@ def card_texts(session: Session, language: str) -> list[CardText]:
         .where(english.text != "", translated.text != "")
         .order_by(Card.key)
     ).all()
-    dates = first_printed(session)
+    if dates is None:
+        dates = first_printed(session)
     return [
         CardText(name, tr_name, en, tr, tuple(keywords or ()), dates.get(card_id, ""))
         for card_id, name, tr_name, en, tr, keywords in rows
@@ -154,7 +161,8 @@ def rebuild_terms(session: Session, *, reuse: bool = False) -> dict[str, Any]:
     for keywords in session.scalars(select(Card.keywords)):
         carried.update(k for k in keywords or () if isinstance(k, str))
     inventory = inventory_of(rules, carried)
-    texts = {language: card_texts(session, language) for language in LANGUAGES}
+    dates = first_printed(session)
+    texts = {language: card_texts(session, language, dates) for language in LANGUAGES}
     payload = _texts_payload(texts)
     learnt_from = _learning_digest(rules, actions, inventory, payload)
     before, titles = list_terms(session), _rule_titles(session)
