@@ -7,7 +7,7 @@ from typing import Any
 
 from sqlalchemy import event, insert, select
 
-from kb.bulk import insert_many, insert_returning_ids
+from kb.bulk import insert_many, insert_returning_ids, update_many
 from kb.models import Card, CardLocalization, Clarification
 from kb.pipeline import open_db
 
@@ -104,3 +104,27 @@ def test_new_ids_on_sqlite_are_not_read_back(settings):
         assert returning == []
     else:
         assert returning
+
+
+def test_rows_updated_by_id_hold_what_an_orm_update_would_store(settings):
+    """Dates and texts set by id, as the database would store them, in one statement a batch."""
+    db = open_db(settings)
+    rulings = [{"key": f"k{i}", "date": dt.date(2024, 1, 1), "source": "wotc"} for i in range(2500)]
+    statements: list[str] = []
+    with db.session() as session, session.begin():
+        ids = insert_returning_ids(session, Clarification, rulings)
+        session.flush()
+        changes = [(row_id, dt.date(2025, 2, i % 3 + 1), f"s{i}") for i, row_id in enumerate(ids)]
+        event.listen(
+            session.get_bind(), "before_cursor_execute", lambda *a: statements.append(a[2])
+        )
+        update_many(session, Clarification, ("date", "source"), changes[::2])
+        stored = session.execute(
+            select(Clarification.id, Clarification.date, Clarification.source).order_by(
+                Clarification.id
+            )
+        ).all()
+    assert [tuple(row) for row in stored[::2]] == changes[::2]
+    assert {tuple(row[1:]) for row in stored[1::2]} == {(dt.date(2024, 1, 1), "wotc")}
+    updates = [s for s in statements if s.lstrip().upper().startswith("UPDATE")]
+    assert 1 <= len(updates) <= 2  # not one per row

@@ -17,10 +17,10 @@ import hashlib
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from sqlalchemy import bindparam, delete, select, update
+from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
-from kb.bulk import chunks, insert_many
+from kb.bulk import chunks, insert_many, update_many
 from kb.models import DerivedState, Edition, Link, Rule
 from kb.versions import english_editions
 
@@ -188,7 +188,7 @@ class LineageLinks:
             return self._write(session)
         stored, dates = self.stored, self.dates
         added: list[tuple[_Key, int, int, str]] = []
-        changed: list[dict[str, Any]] = []
+        changed: list[tuple[int, dt.date | None, str]] = []
         total = 0
         for key, runs in self.found.items():
             total += len(runs)
@@ -197,17 +197,10 @@ class LineageLinks:
                 if old is None:
                     added.append((key, first, last, number))
                 elif old[1] != dates[last] or old[2] != number:
-                    changed.append({"row": old[0], "last": dates[last], "number": number})
+                    changed.append((old[0], dates[last], number))
         for chunk in chunks(sorted([*self.doubled, *(old[0] for old in stored.values())])):
             session.execute(delete(Link).where(Link.id.in_(chunk)))
-        if changed:
-            table = Link.__table__
-            session.execute(
-                update(table)
-                .where(table.c.id == bindparam("row"))
-                .values(last_date=bindparam("last"), target=bindparam("number")),
-                changed,
-            )
+        update_many(session, Link, ("last_date", "target"), changed)
         added.sort(key=lambda run: (run[0], run[1]))
         insert_many(session, Link, [self._row(*run) for run in added])
         self.stored, self.doubled = None, []
