@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from sqlalchemy import event, insert, select
+from sqlalchemy import event, func, insert, select
 
 from kb.bulk import insert_many, insert_returning_ids, update_many
 from kb.models import Card, CardLocalization, Clarification
@@ -128,3 +128,18 @@ def test_rows_updated_by_id_hold_what_an_orm_update_would_store(settings):
     assert {tuple(row[1:]) for row in stored[1::2]} == {(dt.date(2024, 1, 1), "wotc")}
     updates = [s for s in statements if s.lstrip().upper().startswith("UPDATE")]
     assert 1 <= len(updates) <= 2  # not one per row
+
+
+def test_many_rows_go_in_a_few_statements(settings):
+    """Bulk, not one INSERT per row (psycopg's own executemany) on either backend."""
+    db = open_db(settings)
+    statements: list[str] = []
+    rulings = [{"key": f"k{i}", "date": dt.date(2024, 1, 1), "source": "wotc"} for i in range(3000)]
+    with db.session() as session, session.begin():
+        event.listen(
+            session.get_bind(), "before_cursor_execute", lambda *a: statements.append(a[2])
+        )
+        insert_many(session, Clarification, rulings)
+        assert session.scalar(select(func.count()).select_from(Clarification)) == 3000
+    inserts = [s for s in statements if s.lstrip().upper().startswith("INSERT")]
+    assert 1 <= len(inserts) <= 10
