@@ -24,8 +24,6 @@ from typing import Any
 from sqlalchemy import Date, Table, func, insert, select
 from sqlalchemy.orm import Session
 
-# PostgreSQL takes at most 65,535 parameters per statement; SQLite 32,766.
-_MAX_PARAMETERS = 30_000
 _RETURNING_BATCH = 2000
 _SQLITE_BATCH = 5000
 _PAGE = 10_000  # rows handed to SQLAlchemy at once on PostgreSQL (it sends them in pages)
@@ -68,13 +66,7 @@ def update_many(
     connection = session.connection()
     dialect = connection.dialect
     targets = [table.c[name] for name in names]
-    processors: list[tuple[int, Callable[[Any], Any]]] = []
-    for position, target in enumerate(targets):
-        processor = target.type.dialect_impl(dialect).bind_processor(dialect)
-        if processor is not None:
-            if isinstance(target.type, Date):
-                processor = _once_per_value(processor)
-            processors.append((position, processor))
+    processors = _bind_processors(targets, dialect)
     quote = dialect.identifier_preparer.quote
     name = dialect.identifier_preparer.format_table(table)
     if dialect.name == "postgresql":
@@ -163,13 +155,7 @@ def _sqlite_insert(
     dialect = connection.dialect
     columns = ([table.c.id] if ids is not None else []) + [table.c[k] for k in keys] + missing
     constants = tuple(c.default.arg for c in missing)  # type: ignore[union-attr]
-    processors: list[tuple[int, Callable[[Any], Any]]] = []
-    for position, column in enumerate(columns):
-        processor = column.type.dialect_impl(dialect).bind_processor(dialect)
-        if processor is not None:
-            if isinstance(column.type, Date):
-                processor = _once_per_value(processor)
-            processors.append((position, processor))
+    processors = _bind_processors(columns, dialect)
     quote = dialect.identifier_preparer.quote
     sql = (
         f"INSERT INTO {dialect.identifier_preparer.format_table(table)} "
@@ -193,6 +179,21 @@ def _sqlite_insert(
                     listed[position] = processor(listed[position])
                 tuples[index] = tuple(listed)
         connection.exec_driver_sql(sql, tuples)
+
+
+def _bind_processors(
+    columns: Sequence[Any], dialect: Any
+) -> list[tuple[int, Callable[[Any], Any]]]:
+    """(position, bind processor) of the columns that have one, as SQLAlchemy would apply them;
+    a date column's runs once per distinct value (:func:`_once_per_value`)."""
+    processors: list[tuple[int, Callable[[Any], Any]]] = []
+    for position, column in enumerate(columns):
+        processor = column.type.dialect_impl(dialect).bind_processor(dialect)
+        if processor is not None:
+            if isinstance(column.type, Date):
+                processor = _once_per_value(processor)
+            processors.append((position, processor))
+    return processors
 
 
 _UNSEEN = object()

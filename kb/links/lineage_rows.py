@@ -28,6 +28,8 @@ from kb.versions import english_editions
 LINEAGE_SOURCES = frozenset({"clarification_text", "card_text"})
 
 _Key = tuple[str, int, str, str, int, int, int]  # type, id, language, matched, start, end, lineage
+# A stored row by (key, first date): (its id, last date, number).
+_Stored = dict[tuple[_Key, dt.date | None], tuple[int, dt.date | None, str]]
 
 
 class LineageLinks:
@@ -42,10 +44,9 @@ class LineageLinks:
         self.ids = [edition.id for edition in editions]
         self.dates: list[dt.date | None] = [edition.effective_date for edition in editions]
         self.found: dict[_Key, list[list[Any]]] = {}
-        # The stored rows read by ``load``, by (key, first date): (id, last date, number); and
-        # the ids of rows stored twice. Set, the rows are written as changes to these.
-        self.stored: dict[tuple[_Key, dt.date | None], tuple[int, dt.date | None, str]] | None
-        self.stored = None
+        # The stored rows ``load`` read, and the ids of rows stored twice: once read, the rows
+        # are written as changes to these (``replace_all``).
+        self.stored: _Stored | None = None
         self.doubled: list[int] = []
 
     @classmethod
@@ -85,7 +86,7 @@ class LineageLinks:
         place = {day: i for i, day in enumerate(self.dates)}
         unknown: dict[int, set[int]] = {}  # place -> lineages whose number there is needed
         found = self.found
-        stored: dict[tuple[_Key, dt.date | None], tuple[int, dt.date | None, str]] = {}
+        stored: _Stored = {}
         doubled: list[int] = []
         for row in session.execute(
             select(
