@@ -74,6 +74,28 @@ SCALED = [
     ),
     ("a word twice", wq.Or([_t("en", "w6"), _t("en", "w6"), _t("en", "w2")], scale=0.9)),
 ]
+# Every word required (the first pass), a word's alternatives, a split word, one word alone.
+REQUIRED = [
+    ("two words", wq.And([_t("en", "w0"), _t("en", "w5")])),
+    (
+        "a word in either language, boosted, and another",
+        wq.And([wq.Or([_t("en", "w1"), _t("fr", "w1", 0.5)]), _t("en", "w2", 1.5)]),
+    ),
+    (
+        "a split word among alternatives, and a phrase",
+        wq.And(
+            [
+                wq.Or([wq.And([_t("en", "w0"), _t("en", "w3")]), _t("fr", "w3")]),
+                wq.Phrase("en", ["w0", "w1"]),
+            ]
+        ),
+    ),
+    ("an unscored field required", wq.And([_t("en", "w4"), _t("tag", "b")])),
+    ("one word", _t("en", "w2")),
+    ("one boosted word", _t("fr", "w1", 0.5)),
+    ("a word nowhere", wq.And([_t("en", "w1"), _t("en", "nowhere")])),
+    ("alternatives without a bonus", wq.Or([_t("en", "w7"), _t("fr", "w30")])),
+]
 
 
 def _filters(ix: Any) -> list[Any]:
@@ -100,7 +122,7 @@ def _ranked(searcher: Any, q: Any, allowed: Any, kept: bool, priors: Any) -> Any
     return hits, len(ranking), matched, engine.parts.size
 
 
-@pytest.mark.parametrize(("name", "q"), SCALED)
+@pytest.mark.parametrize(("name", "q"), SCALED + REQUIRED)
 def test_kept_parts_rank_as_the_postings_do(twins: Any, name: str, q: Any) -> None:
     for ix in twins:
         with ix.searcher(weighting=BM25F()) as searcher:
@@ -114,7 +136,9 @@ def test_kept_parts_rank_as_the_postings_do(twins: Any, name: str, q: Any) -> No
                     _hits, total, matched = parts
                     assert total == len(matched)
                     assert not any(searcher.reader().is_deleted(d) for d in matched)
-                    if name != "words nowhere, a field nowhere" or allowed is None:
+                    if name == "a word nowhere":  # every word required
+                        assert total == 0
+                    elif "nowhere" not in name or allowed is None:
                         assert total > 0
 
 
@@ -149,10 +173,10 @@ def test_the_parts_kept_stay_within_their_budget(twins: Any) -> None:
         assert [(h.docnum, h.score) for h in again] == [(h.docnum, h.score) for h in first]
 
 
-def test_the_weakest_words_documents_are_counted_not_scored(twins: Any) -> None:
-    """Documents holding only common words that cannot reach the top few are counted, not
-    scored, and the best few are those of scoring every match (random word sets, boosts and
-    limits, so that some of the best hold only common words)."""
+def test_only_the_best_few_come_back_and_the_rest_are_counted(twins: Any) -> None:
+    """With a limit, only the documents that may be among the best few come back (the rest
+    are counted), with the scores and order of scoring every match (random word sets, boosts
+    and limits, so that some of the best hold only common words)."""
     from kb.search import parts
 
     ours, _ = twins
@@ -182,30 +206,36 @@ def test_the_weakest_words_documents_are_counted_not_scored(twins: Any) -> None:
                     assert all(some[d] == scores[d] for d in some)
                     assert sorted((-s, d) for d, s in some.items())[:limit] == best
                     pruned += len(some) < total
-    assert pruned > 10  # documents were left unscored
+    assert pruned > 10  # documents were only counted
 
 
 class _Priors(list):  # type: ignore[type-arg]
-    """Priors by document number that know their highest value (as LazyPriors do)."""
-
-    highest = 1.0
-    lowest = 0.4
+    """Priors by document number."""
 
 
 class _ManyPriors(_Priors):
-    """Priors read many at a time too (as LazyPriors are)."""
+    """Priors read many at a time (as LazyPriors are)."""
 
     def many(self, docs: Any) -> list[float]:
         return [self[d] for d in docs]
 
 
-@pytest.mark.parametrize("kind", [_Priors, _ManyPriors])
-def test_with_priors_the_weakest_words_documents_are_counted_not_scored(
+class _DensePriors(_Priors):
+    """Priors that keep an array of them all (as LazyPriors do)."""
+
+    def dense(self) -> Any:
+        import numpy as np
+
+        return np.array(self, dtype=np.float64)
+
+
+@pytest.mark.parametrize("kind", [_Priors, _ManyPriors, _DensePriors])
+def test_with_priors_the_best_few_are_those_of_the_scores_times_the_priors(
     twins: Any, kind: Any
 ) -> None:
-    """With type priors (a question's: cards 0.4, rules 1), pruning compares scores times the
-    priors, and bounds times the highest prior: the best few are those of scoring every match
-    and applying the priors, and some documents are still left unscored."""
+    """With type priors (a question's: cards 0.4, rules 1), the best few come back by their
+    scores times the priors: those of scoring every match and applying the priors, ties
+    included, through ``rank`` too."""
     from kb.search import parts
 
     ours, _ = twins

@@ -26,7 +26,7 @@ from typing import Any
 from whoosh.query import QueryError
 from whoosh.scoring import BM25F, WeightingModel
 
-from kb.search.parts import PartCache, by_parts, matched_by_parts, scored_by_parts
+from kb.search.parts import PartCache, matched_by_parts, scored_by_parts
 from kb.search.phrases import PhraseCache, ValueCache, phrase_docs
 from kb.search.plan import Clause, Plan, plan_query
 from kb.search.postings import BlockCache, TermTable, read_term
@@ -224,20 +224,10 @@ class TermEngine(Scoring):
         if not isinstance(weighting, BM25F) or type(weighting).scorer is not BM25F.scorer:
             return None
         self._look_up(plan, weighting)
-        if self._loaded and self.parts_kept and by_parts(plan):
-            # The some-of-the-words pass, warm: from each term's part of the scores, kept.
-            # Only the documents that may be among the best are scored: without priors, or
-            # with priors that know their highest value.
-            bounded = priors is None or hasattr(priors, "highest")
-            wanted = limit if bounded else None
-            scores, total = scored_by_parts(
-                self,
-                plan,
-                allowed,
-                self.parts,
-                wanted,
-                priors,  # type: ignore[arg-type]
-            )
+        if self._loaded and self.parts_kept:
+            # Warm: from each term's part of the scores, kept; only the best ``limit`` (priors
+            # applied) and their ties come back.
+            scores, total = scored_by_parts(self, plan, allowed, self.parts, limit, priors)
             docs: AbstractSet[int] = scores.keys()
         else:
             docs = self._match(plan, allowed)
@@ -277,7 +267,7 @@ class TermEngine(Scoring):
     def matching(self, plan: Plan, allowed: DocSet | set[int] | None = None) -> set[int]:
         """The documents matching a plan, among ``allowed``'s, unscored."""
         self._look_up(plan, self.searcher.weighting)
-        if self._loaded and self.parts_kept and by_parts(plan):
+        if self._loaded and self.parts_kept:
             return matched_by_parts(self, plan, allowed, self.parts)
         return self._match(plan, allowed)
 
@@ -430,13 +420,18 @@ class TermEngine(Scoring):
             if not docs:
                 return set()
         if clause.phrase and docs:
-            decode = self._positions(clause.leaves[0].fieldname)
-
-            def find(candidates: AbstractSet[int]) -> set[int]:
-                return phrase_docs(clause.leaves, candidates, decode, self.cache, self.values)
-
-            if not self._loaded:  # a one-off search: nothing to keep
-                return find(docs)
-            key = (clause.leaves[0].fieldname, tuple(leaf.text for leaf in clause.leaves))
-            return self.phrases.holding(key, docs, find)
+            return self._phrase_among(clause, docs)
         return docs or set()
+
+    def _phrase_among(self, clause: Clause, candidates: AbstractSet[int]) -> set[int]:
+        """The candidates (documents holding every word of a phrase) where its words stand in
+        a row: their positions walked, or, once warm, what is known of them (PhraseCache)."""
+        decode = self._positions(clause.leaves[0].fieldname)
+
+        def find(unknown: AbstractSet[int]) -> set[int]:
+            return phrase_docs(clause.leaves, unknown, decode, self.cache, self.values)
+
+        if not self._loaded:  # a one-off search: nothing to keep
+            return find(candidates)
+        key = (clause.leaves[0].fieldname, tuple(leaf.text for leaf in clause.leaves))
+        return self.phrases.holding(key, candidates, find)

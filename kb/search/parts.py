@@ -1,119 +1,147 @@
-"""The some-of-the-words pass scored from each term's part of the scores, kept per open index.
+"""Warm searches scored from each term's part of the scores, kept per open index.
 
-A question is ranked by all of its words among the documents holding one of its rarer words:
-some 3,000 candidates at full history, each scored by up to 17 terms ("player", "control" among
-them, in 10,000 documents). Reading those terms' postings for the candidates and computing
-BM25F for each (document, term) was most of a question's time. Here each term's part of a
+A question is ranked by all of its words among the documents holding one of them: tens of
+thousands of candidates at full history (35,000 for a long Spanish question), each scored by up
+to 17 terms ("player", "control" among them, in 10,000 documents); and every search first asks
+for the documents holding all its words. Reading those terms' postings and computing BM25F for
+each (document, term) in Python was most of a search's time, and bounding the weakest terms'
+documents (MaxScore) still left the p95 of a full search at 30-60 ms. Here each term's part of a
 document's score (its BM25F score before the boosts, or its weight in a field that is not
-scored) is computed once per open index, for every document holding it, and kept
-(:class:`PartCache`: a server's questions share their common words, "player", "battlefield");
-a search then adds the parts of its candidates. Without priors, the documents holding only
-the weakest words are counted but not scored when even the most those words can give stays
-below the best few's scores (MaxScore: each term's highest part is kept beside its parts).
+scored) is computed once per open index, for every document holding it, as two arrays (the
+documents in order, their parts), and kept (:class:`PartCache`: a server's searches share their
+common words, "player", "battlefield"); a search adds the parts of its terms into one array over
+the index, keeps the documents holding a clause of every group (an AND's words; an OR is one
+group) and takes the best few.
 
-The scores are the term engine's to the last bit: the same numbers, added in the same order,
-then Whoosh's coordination bonus by the engine's own code. Only a scaled OR (the
-some-of-the-words pass) of terms and phrases goes this way, and only once the engine is warm: a
-one-off search reads only the postings its candidates need, as before.
+The scores are the term engine's to the last bit: the same float64 operations (IEEE, element by
+element, never regrouped), added in the same order (the plan's), then Whoosh's coordination
+bonus for a scaled OR as the engine computes it. Only once the engine is warm: a one-off search
+reads only the postings its candidates need, and never imports numpy (~80 ms of a cold search).
 """
 
 from __future__ import annotations
 
-import heapq
 import threading
-from collections import Counter
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
-from kb.search.plan import Leaf, Plan
+from kb.search.plan import Clause, Leaf, Plan
 from kb.search.postings import read_term
 
-# Matches per wanted document from which the weakest clauses' documents are bounded, not scored.
-PRUNE_FROM = 4
-# The strongest clauses' documents scored first, to find a score the others must reach: at
-# least this many per wanted document.
-FIRST = 2
-# A bound is raised by this share before it is compared with a score: both add the same numbers,
-# in different orders.
-MARGIN = 1e-9
-
 if TYPE_CHECKING:
+    import numpy as np
+
     from kb.search.engine import DocSet, TermEngine
 
 
-class Priors(Protocol):
-    """Each document's prior by number (fewer: the rest count 1), and the highest of them."""
+class Part:
+    """A term's part of the scores: its live documents in order and each one's part.
 
-    highest: float
+    Read as the clause's documents by the hits (``docnum in part``: the matched terms).
+    """
 
-    def __len__(self) -> int: ...
+    __slots__ = ("_set", "docs", "values")
 
-    def __getitem__(self, docnum: int) -> float: ...
+    def __init__(self, docs: np.ndarray, values: np.ndarray) -> None:
+        self.docs = docs
+        self.values = values
+        self._set: set[int] | None = None
+
+    def __len__(self) -> int:
+        return len(self.docs)
+
+    def __contains__(self, docnum: object) -> bool:
+        import numpy as np
+
+        i = int(np.searchsorted(self.docs, docnum))
+        return i < len(self.docs) and int(self.docs[i]) == docnum
+
+    def keys(self) -> set[int]:
+        """The documents as a set (made when first asked)."""
+        if self._set is None:
+            self._set = set(self.docs.tolist())
+        return self._set
+
+    def __getitem__(self, docnum: int) -> float:
+        import numpy as np
+
+        i = int(np.searchsorted(self.docs, docnum))
+        if i == len(self.docs) or int(self.docs[i]) != docnum:
+            raise KeyError(docnum)
+        return float(self.values[i])
 
 
 class PartCache:
     """Each term's part of the scores of the documents holding it, at most ``budget`` postings.
 
     Keyed by field, term and BM25F's parameters (a generation of the index has one set of
-    segments); shared by the threads over one generation, the oldest terms dropped first.
+    segments); shared by the threads over one generation, the oldest terms dropped first. At 16
+    bytes a posting, the default holds the common words of a few hundred questions in ~50 MB.
+    Beside them, what only the generation's data make up: each lasting filter's documents as a
+    mask over the index, the length norms as arrays.
     """
 
-    def __init__(self, budget: int = 600_000) -> None:
+    def __init__(self, budget: int = 3_000_000) -> None:
         self.budget = budget
         self.size = 0
-        # key -> (each document's part, the highest of them)
-        self.parts: dict[Any, tuple[dict[int, float], float]] = {}
-        # (term key, lasting filter) -> the term's documents among the filter's (read only)
-        self.amongs: dict[Any, set[int]] = {}
-        self.among_size = 0
+        self.parts: dict[Any, Part] = {}
+        self.masks: dict[int, np.ndarray] = {}  # lasting filter -> its documents, as a mask
+        self.arrays: dict[Any, np.ndarray] = {}  # ("norms", field, b, k1, avgfl) -> array
         self._lock = threading.Lock()
 
-    def get(self, key: Any) -> tuple[dict[int, float], float] | None:
+    def get(self, key: Any) -> Part | None:
         return self.parts.get(key)
 
-    def among(self, leaf: Leaf, part: dict[int, float], filt: DocSet | set[int]) -> set[int]:
-        """The documents of a term's parts among a filter's (kept for a lasting filter)."""
-        if isinstance(filt, set):
-            return part.keys() & filt
-        if not filt.lasting:
-            return part.keys() & filt.docs
-        key = (leaf.fieldname, leaf.text, leaf.bm25, filt.lasting)
-        found = self.amongs.get(key)
-        if found is None:
-            found = part.keys() & filt.docs
-            with self._lock:
-                self.amongs[key] = found
-                self.among_size += len(found)
-                while self.among_size > self.budget and len(self.amongs) > 1:
-                    self.among_size -= len(self.amongs.pop(next(iter(self.amongs))))
-        return found
-
-    def put(self, key: Any, parts: dict[int, float]) -> tuple[dict[int, float], float]:
-        kept = (parts, max(parts.values(), default=0.0))
+    def put(self, key: Any, part: Part) -> Part:
         with self._lock:
             if key in self.parts:
                 return self.parts[key]
-            self.parts[key] = kept
-            self.size += len(parts)
+            self.parts[key] = part
+            self.size += len(part)
             while self.size > self.budget and len(self.parts) > 1:
                 oldest = next(iter(self.parts))
-                self.size -= len(self.parts.pop(oldest)[0])
-        return kept
+                self.size -= len(self.parts.pop(oldest))
+        return part
+
+    def kept(self, key: Any, make: Any) -> Any:
+        """An array made once (``make()``) and kept for the generation."""
+        found = self.arrays.get(key)
+        if found is None:
+            found = make()
+            with self._lock:
+                found = self.arrays.setdefault(key, found)
+        return found
+
+    def mask(self, engine: TermEngine, filt: DocSet | set[int]) -> np.ndarray:
+        """A filter's documents as a mask over the index (kept for a lasting filter)."""
+        lasting = 0 if isinstance(filt, set) else filt.lasting
+        if lasting:
+            found = self.masks.get(lasting)
+            if found is not None:
+                return found
+        made = _mask(engine.doc_count_all, filt if isinstance(filt, set) else filt.docs)
+        if lasting:
+            with self._lock:
+                made = self.masks.setdefault(lasting, made)
+        return made
 
 
-def by_parts(plan: Plan) -> bool:
-    """Whether a plan is a scaled OR of terms and phrases (the some-of-the-words pass)."""
-    return (
-        bool(plan.scale)
-        and len(plan.groups) == 1
-        and all(clause.phrase or len(clause.leaves) == 1 for clause in plan.clauses)
-    )
+def _mask(count: int, docs: set[int]) -> np.ndarray:
+    import numpy as np
+
+    mask = np.zeros(count, dtype=bool)
+    if docs:
+        mask[np.fromiter(docs, dtype=np.int64, count=len(docs))] = True
+    return mask
 
 
 def matched_by_parts(
     engine: TermEngine, plan: Plan, filt: DocSet | set[int] | None, parts: PartCache
 ) -> set[int]:
     """The documents of ``filt`` (None: of the index) matching the plan, unscored."""
-    return _held(engine, plan, filt, parts)[0]
+    import numpy as np
+
+    _, held = _added(engine, plan, filt, parts, scored=False)
+    return set(np.flatnonzero(held).tolist())
 
 
 def scored_by_parts(
@@ -122,184 +150,154 @@ def scored_by_parts(
     filt: DocSet | set[int] | None,
     parts: PartCache,
     limit: int | None = None,
-    priors: Priors | None = None,
+    priors: Any = None,
 ) -> tuple[dict[int, float], int]:
     """The scores of the documents of ``filt`` (None: of the index) matching the plan, and how
     many match: the term engine's scores (``TermEngine._scores``), the coordination bonus
-    included. With ``limit``, only the documents that may be among the best ``limit`` are
-    scored (:func:`_contenders`), their scores times ``priors`` if given; the others are
-    counted."""
-    docs, chosen = _held(engine, plan, filt, parts)
+    included. With ``limit``, only the documents that may be among the best ``limit`` (their
+    scores times ``priors``, by document number, if given) are returned: those scoring at least
+    the ``limit``-th best, ties included; the others are counted."""
+    import numpy as np
+
+    scores, held = _added(engine, plan, filt, parts, scored=True)
+    docs = np.flatnonzero(held)
     total = len(docs)
-    kept = docs
-    if limit is not None and total > PRUNE_FROM * limit:
-        kept = _contenders(engine, plan, chosen, docs, limit, priors)
-    return _scored(engine, plan, chosen, kept, kept is not docs), total
+    if not total:
+        return {}, 0
+    assert scores is not None
+    mine = scores[docs]
+    if plan.scale:
+        mine = _coordinated(engine, plan, docs, mine, held[docs])
+    if limit is not None and total > limit:
+        if limit <= 0:
+            return {}, total
+        ranked = mine if priors is None else mine * _priors(priors, engine.doc_count_all)[docs]
+        kth = np.partition(ranked, total - limit)[total - limit]  # the limit-th best
+        best = ranked >= kth
+        docs, mine = docs[best], mine[best]
+    return dict(zip(docs.tolist(), mine.tolist(), strict=True)), total
 
 
-Chosen = list[tuple[set[int], list[tuple[Leaf, dict[int, float], float]]]]
+def _added(
+    engine: TermEngine, plan: Plan, filt: DocSet | set[int] | None, parts: PartCache, scored: bool
+) -> tuple[np.ndarray | None, np.ndarray]:
+    """Each document's sum of its matched terms' parts times their boosts (``scored``), added
+    in the plan's order as ``TermEngine._scores`` adds them, and, for the matches, how many of
+    the terms they hold (the coordination bonus counts them; 0: not a match), both over the
+    whole index. A match holds a clause of every group (among the filter's documents).
 
-
-def _scored(
-    engine: TermEngine, plan: Plan, chosen: Chosen, docs: set[int], some: bool
-) -> dict[int, float]:
-    """The scores of ``docs`` (``some``: only some of the matches) from the clauses' parts."""
-    scores = dict.fromkeys(docs, 0.0)
-    matching: Counter[int] = Counter()  # how many of the terms each document holds
-    for held, found in chosen:  # in the plan's order, as TermEngine._add_scores adds them
-        mine = held & docs if some else held
-        for leaf, part, _top in found:
-            matching.update(mine)
-            boost = leaf.boost
-            if boost == 1.0:
-                for d in mine:
-                    scores[d] += part[d]
-            else:
-                for d in mine:
-                    scores[d] += part[d] * boost
-    if scores:
-        engine._coordinate(plan, scores, matching)
-    return scores
-
-
-def _contenders(
-    engine: TermEngine,
-    plan: Plan,
-    chosen: Chosen,
-    docs: set[int],
-    limit: int,
-    priors: Priors | None = None,
-) -> set[int]:
-    """The matches that may be among the best ``limit`` (MaxScore): all but those holding only
-    the weakest clauses, whose most (each term's highest part, and the bonus of holding them
-    all) is below the worst of the best ``limit`` scores of the strongest clauses' documents.
-
-    With ``priors``, the scores compared are times each document's prior, and the most a weak
-    document can reach is times the highest prior (a product of positive numbers rounds no
-    higher when either factor is lower).
+    Sets each clause's ``docs`` (the hits read their matched terms from them) and each term's
+    ``postings`` (its part).
     """
+    import numpy as np
+
+    count = engine.doc_count_all
+    mask = None if filt is None else parts.mask(engine, filt)
+    scores = np.zeros(count) if scored else None
+    held = np.zeros(count, dtype=np.int32)
+    every: np.ndarray | None = None  # with several groups: the documents holding each one
+    for group in plan.groups:
+        mine = np.zeros(count, dtype=bool) if len(plan.groups) > 1 else None
+        for clause in group:
+            docs, values = _clause_parts(engine, clause, mask, parts)
+            if mine is not None:
+                mine[docs] = True
+            for leaf, value in zip(clause.leaves, values, strict=True):
+                held[docs] += 1
+                if scores is not None:
+                    scores[docs] += value if leaf.boost == 1.0 else value * leaf.boost
+        if mine is not None:
+            every = mine if every is None else every & mine
+    if every is not None:
+        held[~every] = 0
+    return scores, held
+
+
+def _clause_parts(
+    engine: TermEngine, clause: Clause, mask: np.ndarray | None, parts: PartCache
+) -> tuple[np.ndarray, list[np.ndarray]]:
+    """The filter's live documents holding a clause, in order, and each of its terms' parts
+    for them; sets the clause's ``docs`` and its terms' ``postings``."""
+    import numpy as np
+
+    clause.df = min(leaf.df for leaf in clause.leaves)
+    if not clause.df:
+        clause.docs = set()
+        return np.zeros(0, dtype=np.int64), [np.zeros(0) for _ in clause.leaves]
+    found = [term_parts(engine, leaf, parts) for leaf in clause.leaves]
+    for leaf, part in zip(clause.leaves, found, strict=True):
+        leaf.postings = part  # type: ignore[assignment]  # only read from here on
+    if len(found) == 1 and not clause.phrase:  # a term's part holds its live documents only
+        part = found[0]
+        clause.docs = part
+        if mask is None:
+            return part.docs, [part.values]
+        inside = mask[part.docs]
+        return part.docs[inside], [part.values[inside]]
+    docs = found[0].docs  # the documents holding every term (of a split word, of a phrase)
+    for part in found[1:]:
+        docs = np.intersect1d(docs, part.docs, assume_unique=True)
+    if mask is not None:
+        docs = docs[mask[docs]]
+    if clause.phrase:  # where the words stand in a row
+        clause.docs = engine._phrase_among(clause, set(docs.tolist())) if len(docs) else set()
+        docs = np.array(sorted(clause.docs), dtype=np.int64)
+    else:
+        clause.docs = set(docs.tolist())
+    # Each term's part where the clause holds (every such document holds each term).
+    return docs, [part.values[np.searchsorted(part.docs, docs)] for part in found]
+
+
+def _coordinated(
+    engine: TermEngine, plan: Plan, docs: np.ndarray, scores: np.ndarray, held: np.ndarray
+) -> np.ndarray:
+    """Whoosh's coordination bonus on the matches' scores, as ``Scoring._coordinate`` gives it:
+    ``(score + (held - 1) / (count - scale) ** 2) * ((count - 1) / count)``, where ``count`` is
+    the number of the plan's terms the document's segment holds (no bonus, a score of 0, when
+    the segment holds none of them or exactly ``scale``)."""
+    import numpy as np
+
     scale = plan.scale
     assert scale is not None
-    if any(not leaf.boost > 0 for _, found in chosen for leaf, _, _ in found):
-        return docs
-    counts = [c for c in engine._term_counts(plan).values() if c != 0 and c != scale]
-    if not counts:
-        return docs
-    tops = [sum(top * leaf.boost for leaf, _, top in found) for _, found in chosen]
-    order = sorted(range(len(chosen)), key=tops.__getitem__, reverse=True)
-    first: set[int] = set()
-    for i in order:
-        first |= chosen[i][0]
-        if len(first) >= FIRST * limit:
-            break
-    if len(first) < limit or len(first) == len(docs):
-        return docs
-    scores = _scored(engine, plan, chosen, first, True)
-    ceiling = 1.0
-    if priors is not None:
-        ceiling = priors.highest if len(priors) >= engine.doc_count_all else max(priors.highest, 1)
-        if not ceiling > 0:
-            return docs
-        count = len(priors)
-        scores = {d: s * priors[d] if d < count else s for d, s in scores.items()}
-    floor = heapq.nlargest(limit, scores.values())[-1]  # the worst of the best ``limit``
-    if priors is not None:
-        bounded = (order, tops, counts, ceiling)
-        return _contenders_by_prior(plan, chosen, bounded, first, floor, priors)
-    most, terms, weak = 0.0, 0, 0
-    for i in reversed(order):  # the weakest clauses first
-        top, held = most + tops[i], terms + len(chosen[i][1])
-        bound = max((top + (held - 1) / (c - scale) ** 2) * ((c - 1) / c) for c in counts)
-        if (bound + abs(bound) * MARGIN + 1e-12) * ceiling >= floor:
-            break
-        most, terms, weak = top, held, weak + 1
-    if not weak:
-        return docs
-    return first.union(*(chosen[i][0] for i in order[: len(order) - weak]))
-
-
-def _contenders_by_prior(
-    plan: Plan,
-    chosen: Chosen,
-    bounded: tuple[list[int], list[float], list[int], float],
-    first: set[int],
-    floor: float,
-    priors: Priors,
-) -> set[int]:
-    """:func:`_contenders` with priors: a document holding only the ``m`` weakest clauses
-    scores at most their bound times its own prior. A question's weakest words are on many
-    cards (prior 0.4): those are counted, not scored, while a rule holding the same words is
-    scored (one bound times the highest prior would keep them all).
-    """
-    scale = plan.scale
-    assert scale is not None
-    order, tops, counts, ceiling = bounded  # the clauses strongest first, their most, …
-    bounds: list[float] = []  # bounds[m - 1]: the most of a document of the m weakest clauses
-    most, terms = 0.0, 0
-    for i in reversed(order):
-        most, terms = most + tops[i], terms + len(chosen[i][1])
-        bound = max((most + (terms - 1) / (c - scale) ** 2) * ((c - 1) / c) for c in counts)
-        bounds.append(bound + abs(bound) * MARGIN + 1e-12)
-    lowest = getattr(priors, "lowest", 0.0)
-    count = len(priors)
-    kept, seen = set(first), set(first)
-    for j, i in enumerate(order):  # the strongest clause of each document decides its bound
-        new = chosen[i][0] - seen
-        if not new:
+    leaves = len([leaf for leaf in plan.leaves if leaf.found])
+    termcount = engine._term_counts(plan)
+    offsets = engine.offsets
+    bounds = [*np.searchsorted(docs, offsets).tolist(), len(docs)]
+    out = np.empty(len(docs))
+    for i, offset in enumerate(offsets):
+        start, stop = bounds[i], bounds[i + 1]
+        if start == stop:
             continue
-        seen |= new
-        bound = bounds[len(order) - j - 1]
-        if lowest > 0 and bound * lowest >= floor:
-            kept |= new  # even the lowest prior may reach the best
-        elif bound < 0 or bound * ceiling >= floor:  # each document by its own prior
-            many = getattr(priors, "many", None)
-            if many is not None and max(new) < count:
-                kept.update(d for d, p in zip(new, many(new), strict=True) if bound * p >= floor)
-            else:
-                kept.update(d for d in new if bound * (priors[d] if d < count else 1.0) >= floor)
-    return kept
-
-
-def _held(
-    engine: TermEngine, plan: Plan, filt: DocSet | set[int] | None, parts: PartCache
-) -> tuple[set[int], Chosen]:
-    """The documents matching the plan, and each clause's (in order) with its terms' parts.
-
-    Sets each clause's ``docs`` (its hits' matched terms) and each term's ``postings`` (the
-    keys of its parts: the coordination bonus counts them).
-    """
-    allowed: set[int] | None = filt if filt is None or isinstance(filt, set) else filt.docs
-    deleted = engine.deleted
-    chosen: Chosen = []
-    docs: set[int] = set()
-    for clause in plan.clauses:
-        clause.df = min(leaf.df for leaf in clause.leaves)
-        if not clause.df:
-            clause.docs = set()
+        count = termcount[offset]
+        if count == 0 or count == scale:
+            out[start:stop] = 0.0
             continue
-        found = [(leaf, *term_parts(engine, leaf, parts)) for leaf in clause.leaves]
-        if clause.phrase:  # where the words stand in a row (their postings read as before)
-            within = (
-                None if filt is None else sorted(filt) if isinstance(filt, set) else filt.ordered
-            )
-            clause.docs = engine._clause_docs(clause, within)
-            mine: set[int] = clause.docs & allowed if allowed is not None else set(clause.docs)
-            if deleted is not None:
-                mine = mine - deleted  # walks the smaller side (``-=`` walks the deleted)
-        else:  # a term's parts hold its live documents only
-            leaf, part, _ = found[0]
-            leaf.postings = part  # only read from here on
-            clause.docs = part.keys()
-            mine = parts.among(leaf, part, filt) if allowed is not None else set(part)
-        docs |= mine
-        chosen.append((mine, found))
-    return docs, chosen
+        bonus = np.array([(m - 1) / (count - scale) ** 2 for m in range(leaves + 1)])
+        out[start:stop] = (scores[start:stop] + bonus[held[start:stop]]) * ((count - 1) / count)
+    return out
 
 
-def term_parts(engine: TermEngine, leaf: Leaf, parts: PartCache) -> tuple[dict[int, float], float]:
-    """A term's part of the score of every live document holding it: its
-    BM25F score, or its weight in a field that is not scored; computed once, then kept. With
-    the highest of them."""
+def _priors(priors: Any, count: int) -> np.ndarray:
+    """Every document's prior by number, as an array (a document past them counts 1): the
+    index's type priors keep theirs (``dense``)."""
+    import numpy as np
+
+    dense = getattr(priors, "dense", None)
+    if dense is not None:
+        return dense()  # type: ignore[no-any-return]
+    ordered = range(min(len(priors), count))
+    many = getattr(priors, "many", None)
+    values = many(ordered) if many is not None else [priors[d] for d in ordered]
+    made = np.ones(count)
+    made[: len(values)] = values
+    return made
+
+
+def term_parts(engine: TermEngine, leaf: Leaf, parts: PartCache) -> Part:
+    """A term's part of the score of every live document holding it: its BM25F score, or its
+    weight in a field that is not scored; computed once, then kept."""
+    import numpy as np
+
     key = (leaf.fieldname, leaf.text, leaf.bm25)
     found = parts.get(key)
     if found is not None:
@@ -309,15 +307,25 @@ def term_parts(engine: TermEngine, leaf: Leaf, parts: PartCache) -> tuple[dict[i
         read_term(
             segment, offset, leaf.fieldname, leaf.text, terminfo, None, postings, engine.cache
         )
+    size = len(postings)
+    docs = np.fromiter(postings, dtype=np.int64, count=size)
+    weights = np.fromiter(postings.values(), dtype=np.float64, count=size)
+    if size > 1 and not bool((docs[1:] > docs[:-1]).all()):
+        order = np.argsort(docs, kind="stable")
+        docs, weights = docs[order], weights[order]
     deleted = engine.deleted
     if deleted is not None:  # deleted documents never match
-        postings = {d: w for d, w in postings.items() if d not in deleted}
+        live = ~np.isin(docs, np.fromiter(deleted, dtype=np.int64, count=len(deleted)))
+        docs, weights = docs[live], weights[live]
     if leaf.bm25 is None:
-        made = postings
+        values = weights
     else:
         idf, k1, b, avgfl = leaf.bm25
         k = k1 + 1
-        norms = engine._norm_list(leaf.fieldname, b, k1, avgfl)
-        # The very expression of TermEngine._add_scores, before the boost.
-        made = {d: idf * ((w * k) / (w + norms[d])) for d, w in postings.items()}
-    return parts.put(key, made)
+        norms = parts.kept(
+            ("norms", leaf.fieldname, b, k1, avgfl),
+            lambda: np.array(engine._norm_list(leaf.fieldname, b, k1, avgfl), dtype=np.float64),
+        )
+        # The very expression of TermEngine._add_scores, before the boost, element by element.
+        values = idf * ((weights * k) / (weights + norms[docs]))
+    return parts.put(key, Part(docs, values))

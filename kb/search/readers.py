@@ -28,10 +28,8 @@ class LazyPriors:
         self._count = count
         self._table = table
         self._known: dict[int, float] = {}
+        self._dense: Any = None
         self._lock = threading.Lock()  # the column reader reads a file shared by the threads
-        # A type the table does not name counts 1 (pruning bounds a score by this).
-        self.highest = max(1.0, *table.values())
-        self.lowest = min(1.0, *table.values())
 
     def __len__(self) -> int:
         return self._count
@@ -49,6 +47,19 @@ class LazyPriors:
                 for docnum in missing:
                     known[docnum] = table.get(types[docnum], 1.0)
         return list(map(known.__getitem__, docs))
+
+    def dense(self) -> Any:
+        """Every document's prior as a numpy array, made once: a warm server's questions
+        rank tens of thousands of matches at a time (kb.search.parts)."""
+        if self._dense is None:
+            import numpy as np
+
+            with self._lock:  # the column read in order: 0.13 s at the whole history, once
+                if self._dense is None:
+                    table = self._table
+                    values = [table.get(kind, 1.0) for kind in self._types]
+                    self._dense = np.array(values[: self._count], dtype=np.float64)
+        return self._dense
 
     def kind(self, hit: Any) -> str:
         """A hit's type, read from the type column (its stored fields are left unread)."""
