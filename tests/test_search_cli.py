@@ -207,7 +207,8 @@ def test_help_has_an_example(command: str) -> None:
 
 def test_a_search_loads_no_other_stage(home: Path) -> None:
     """A one-off ``kb search`` imports the search commands only: no database layer, no
-    catalogs, no other command module (what a cold search costs is mostly imports)."""
+    catalogs, no other command module, no numpy (a warm search's arrays, kb.search.parts):
+    what a cold search costs is mostly imports."""
     import subprocess
     import sys
 
@@ -234,6 +235,6 @@ def test_a_search_loads_no_other_stage(home: Path) -> None:
     printed, _, modules = out.rpartition("MODULES ")
     assert json.loads(printed)["results"]
     loaded = set(modules.split())
-    unwanted = {"sqlalchemy", "babel", "jinja2", "kb.db", "kb.models", "kb.cli.corpus"}
+    unwanted = {"sqlalchemy", "babel", "jinja2", "numpy", "kb.db", "kb.models", "kb.cli.corpus"}
     unwanted |= {"kb.cli.export", "kb.cli.links", "kb.cli.site", "kb.cli.update", "kb.cli.terms"}
     assert loaded & unwanted == set()

@@ -26,7 +26,7 @@ from typing import Any
 from whoosh.query import QueryError
 from whoosh.scoring import BM25F, WeightingModel
 
-from kb.search.parts import PartCache, matched_by_parts, scored_by_parts
+from kb.search.parts import Part, PartCache, matched_by_parts, scored_by_parts
 from kb.search.phrases import PhraseCache, ValueCache, phrase_docs
 from kb.search.plan import Clause, Plan, plan_query
 from kb.search.postings import BlockCache, TermTable, read_term
@@ -261,6 +261,10 @@ class TermEngine(Scoring):
         else:
             best = heapq.nsmallest(limit, ranked)
         clauses = plan.clauses
+        docnums = [docnum for _, docnum in best]
+        for clause in clauses:
+            if isinstance(clause.docs, Part):  # what the hits read: which of them hold it
+                clause.docs = clause.docs.among(docnums)
         hits = [Hit(self.searcher, docnum, -negated, clauses) for negated, docnum in best]
         return Ranking(hits, total)
 

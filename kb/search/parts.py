@@ -55,6 +55,17 @@ class Part:
         i = int(np.searchsorted(self.docs, docnum))
         return i < len(self.docs) and int(self.docs[i]) == docnum
 
+    def among(self, docnums: list[int]) -> set[int]:
+        """Which of ``docnums`` hold the term: one look-up for all of a ranking's hits (one
+        each, ``in``, costs a numpy call per hit and clause)."""
+        import numpy as np
+
+        if not docnums or not len(self.docs):
+            return set()
+        wanted = np.array(docnums, dtype=np.int64)
+        at = np.minimum(np.searchsorted(self.docs, wanted), len(self.docs) - 1)
+        return set(wanted[self.docs[at] == wanted].tolist())
+
     def keys(self) -> set[int]:
         """The documents as a set (made when first asked)."""
         if self._set is None:
