@@ -303,3 +303,43 @@ def test_an_english_phrase_the_rules_say_in_a_word_reaches_that_word(
     results = real_index.search("what happens if both players lose at the same time", lang=lang)
     numbers = [r.get("number") for r in results["results"]]
     assert "104.4a" in numbers[:3], numbers
+
+
+def test_a_warm_index_answers_every_evaluation_query_as_the_postings_do(
+    real_index: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Once warm, searches are scored from the kept parts (numpy arrays, kb.search.parts); with
+    them turned off, from the postings. Every query of both evaluation sets, with and without
+    ``--lang``, gets the same response (results, scores, snippets, counts) either way."""
+    from kb.search import open_index
+    from kb.search.engine import TermEngine
+
+    relevance = Path(__file__).resolve().parent / "data" / "search" / "relevance.tsv"
+    queries = [
+        (q.query, lang)
+        for q in load_queries(EVAL_SET) + load_queries(relevance)
+        for lang in (q.lang, None)
+    ]
+    warm = [real_index.search(text, lang=lang) for text, lang in queries * 2][len(queries) :]
+    kept = real_index._thread_readers().engine
+    assert kept is not None and kept._loaded and kept.parts_kept and kept.parts.size > 0
+    made = TermEngine.__init__
+
+    def without_parts(self: TermEngine, *args: Any, **kwargs: Any) -> None:
+        made(self, *args, **kwargs)
+        self.parts_kept = False
+
+    monkeypatch.setattr(TermEngine, "__init__", without_parts)
+    postings = open_index(real_index.index_dir)
+    try:
+        assert postings.search("vote")["results"]  # its engines made now, without the parts
+        monkeypatch.undo()
+        answered = [postings.search(text, lang=lang) for text, lang in queries]
+        engine = postings._thread_readers().engine
+        assert engine is not None and engine._loaded and not engine.parts_kept
+        assert engine.parts.size == 0  # nothing was scored from the parts
+    finally:
+        postings.close()
+    assert sum(bool(r["results"]) for r in warm) > len(queries) * 0.9
+    for (text, lang), one, other in zip(queries, warm, answered, strict=True):
+        assert one == other, (text, lang)
