@@ -34,30 +34,20 @@ if TYPE_CHECKING:
 
 
 class Part:
-    """A term's part of the scores: its live documents in order and each one's part.
+    """A term's part of the scores: its live documents in order and each one's part."""
 
-    Read as the clause's documents by the hits (``docnum in part``: the matched terms).
-    """
-
-    __slots__ = ("_set", "docs", "values")
+    __slots__ = ("docs", "values")
 
     def __init__(self, docs: np.ndarray, values: np.ndarray) -> None:
         self.docs = docs
         self.values = values
-        self._set: set[int] | None = None
 
     def __len__(self) -> int:
         return len(self.docs)
 
-    def __contains__(self, docnum: object) -> bool:
-        import numpy as np
-
-        i = int(np.searchsorted(self.docs, docnum))
-        return i < len(self.docs) and int(self.docs[i]) == docnum
-
     def among(self, docnums: list[int]) -> set[int]:
-        """Which of ``docnums`` hold the term: one look-up for all of a ranking's hits (one
-        each, ``in``, costs a numpy call per hit and clause)."""
+        """Which of ``docnums`` hold the term: one look-up for all of a ranking's hits (what
+        they read of their matched terms), not one numpy call per hit and clause."""
         import numpy as np
 
         if not docnums or not len(self.docs):
@@ -65,20 +55,6 @@ class Part:
         wanted = np.array(docnums, dtype=np.int64)
         at = np.minimum(np.searchsorted(self.docs, wanted), len(self.docs) - 1)
         return set(wanted[self.docs[at] == wanted].tolist())
-
-    def keys(self) -> set[int]:
-        """The documents as a set (made when first asked)."""
-        if self._set is None:
-            self._set = set(self.docs.tolist())
-        return self._set
-
-    def __getitem__(self, docnum: int) -> float:
-        import numpy as np
-
-        i = int(np.searchsorted(self.docs, docnum))
-        if i == len(self.docs) or int(self.docs[i]) != docnum:
-            raise KeyError(docnum)
-        return float(self.values[i])
 
 
 class PartCache:
@@ -197,8 +173,8 @@ def _added(
     the terms they hold (the coordination bonus counts them; 0: not a match), both over the
     whole index. A match holds a clause of every group (among the filter's documents).
 
-    Sets each clause's ``docs`` (the hits read their matched terms from them) and each term's
-    ``postings`` (its part).
+    Sets each clause's ``docs`` (the hits read their matched terms from them: a term's
+    :class:`Part`, narrowed to the hits by ``TermEngine._best``).
     """
     import numpy as np
 
@@ -228,7 +204,7 @@ def _clause_parts(
     engine: TermEngine, clause: Clause, mask: np.ndarray | None, parts: PartCache
 ) -> tuple[np.ndarray, list[np.ndarray]]:
     """The filter's live documents holding a clause, in order, and each of its terms' parts
-    for them; sets the clause's ``docs`` and its terms' ``postings``."""
+    for them; sets the clause's ``docs``."""
     import numpy as np
 
     clause.df = min(leaf.df for leaf in clause.leaves)
@@ -236,8 +212,6 @@ def _clause_parts(
         clause.docs = set()
         return np.zeros(0, dtype=np.int64), [np.zeros(0) for _ in clause.leaves]
     found = [term_parts(engine, leaf, parts) for leaf in clause.leaves]
-    for leaf, part in zip(clause.leaves, found, strict=True):
-        leaf.postings = part  # type: ignore[assignment]  # only read from here on
     if len(found) == 1 and not clause.phrase:  # a term's part holds its live documents only
         part = found[0]
         clause.docs = part
