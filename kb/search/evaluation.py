@@ -1,10 +1,10 @@
 """Relevance evaluation: run a set of queries with known answers and compute MRR and hit@k.
 
 Two sets, both TSV. ``tests/data/search/relevance.tsv`` (issue 12, written before tuning): split
-(dev, dev2, dev3 or test, fixed), language, style (title or question), query and the accepted answers,
-space-separated. The older ``tests/data/search_eval.tsv``: language, query, one answer and a
-note. An answer ``rule:N`` is that rule exactly, ``rule:N*`` the rule or one of its subrules,
-``card:NAME`` the card itself. Used by ``benchmarks/search.py`` and by the tests.
+(dev, dev2, dev3 or test, fixed), language, style (title or question), query and the accepted
+answers, space-separated. The older ``tests/data/search_eval.tsv``: language, query, one answer
+and a note. An answer ``rule:N`` is that rule exactly, ``rule:N*`` the rule or one of its
+subrules, ``card:NAME`` the card itself. Used by ``benchmarks/search.py`` and by the tests.
 """
 
 from __future__ import annotations
