@@ -38,12 +38,17 @@ def test_french_elision_stop_words_and_stems() -> None:
     assert analyze(analyzer, "qu'il") == []
     assert analyze(analyzer, "créatures") == analyze(analyzer, "créature") == ["creatur"]
     assert analyze(analyzer, "marqueurs") == analyze(analyzer, "marqueur")
+    # "all", "every" are English stop words: "toutes les cibles" searches the targets only.
+    assert analyze(analyzer, "toutes les cibles") == analyze(analyzer, "cibles")
+    assert analyze(analyzer, "tout joueur, tous les sorts") == analyze(analyzer, "joueur sorts")
 
 
 def test_spanish_stop_words_and_stems() -> None:
     analyzer = text_analyzer("es")
     assert analyze(analyzer, "el Anillo te tienta") == ["anill", "tient"]
     assert analyze(analyzer, "votos") == analyze(analyzer, "voto")
+    assert analyze(analyzer, "todas las criaturas") == analyze(analyzer, "todos los criaturas")
+    assert analyze(analyzer, "toda criatura") == analyze(analyzer, "criatura")
     # Kept although Whoosh lists it: "acciones basadas en estado" are state-based actions.
     assert "estado" in analyze(name_analyzer(), "estado")
     assert analyze(analyzer, "estado") != []

@@ -15,6 +15,11 @@ from kb.search.lang import SearchLanguage, fold_word
 # estado" are state-based actions; "sentido" as in a direction of play).
 _KEEP = frozenset({"contra", "sentido", "sentidos", "estado", "estados"})
 
+# Whoosh's Spanish list has "todo" and "todos" but not their feminine forms: "todas las
+# criaturas" would search "toda" where "todos los objetivos" and "all the targets" search
+# nothing for the word.
+_MORE = frozenset({"toda", "todas"})
+
 QUESTION_WORDS = frozenset(
     "qué que cuándo cuando cuánto cuánta cuántos cuántas cómo dónde por qué pasa ocurre sucede"
     " puede pueden puedo puedes podemos debo debes debe deben hace hacen si funciona"
@@ -393,7 +398,7 @@ PHRASES: dict[str, tuple[str, ...]] = {
 LANGUAGE = SearchLanguage(
     code="es",
     name="Español",
-    stopwords=frozenset(stopwords_for_language("es")) - _KEEP,
+    stopwords=(frozenset(stopwords_for_language("es")) | _MORE) - _KEEP,
     stemmer=stemmer_for_language("es"),
     to_english=TO_ENGLISH,
     question_words=QUESTION_WORDS,

@@ -15,10 +15,12 @@ from kb.search.lang import SearchLanguage, fold_word
 _KEEP = frozenset({"aura", "auras"})
 
 # Whoosh's French list lacks these (it has "le" and "la" but not "les"): without them "les"
-# would be stemmed to "le" and searched.
+# would be stemmed to "le" and searched. "Tout", "toutes"…: the English list drops "all" and
+# "every", so "toutes les cibles" searched "tout" beside "target" where "all the targets" did
+# not.
 _MORE = frozenset(
     "les leurs cette ils elles celle celles celui ceux ceci cela ça dont où quoi quel quelle"
-    " quels quelles si".split()
+    " quels quelles si tout toute tous toutes".split()
 )
 QUESTION_WORDS = frozenset(
     "que qu quoi comment combien quand pourquoi est-ce passe passe-t-il arrive arrive-t-il"
