@@ -194,9 +194,38 @@ def test_a_querys_language_is_told_by_its_game_words_too(query: str, lang: str) 
 class _Scored(_Hit):
     """A stand-in hit with a score, as a question's answers have."""
 
-    def __init__(self, score: float, docnum: int, **fields: Any) -> None:
+    def __init__(
+        self, score: float, docnum: int, held: tuple[str, ...] = (), **fields: Any
+    ) -> None:
         super().__init__(**fields)
-        self.score, self.docnum = score, docnum
+        self.score, self.docnum, self.held = score, docnum, held
+
+    def matched_terms(self) -> list[tuple[str, bytes]]:
+        """The English index terms it holds, as the engine's hits give them."""
+        return [("text_en", term.encode("utf-8")) for term in self.held]
+
+
+def test_a_question_prefers_the_rule_that_holds_more_of_its_words() -> None:
+    """ "how many cards does each player draw at the start of the game": 103.5, under "Starting
+    the Game", holds all five of its words and comes before 402.1, a shorter line holding three
+    of them that BM25 scored higher (COVERAGE); a rule's French terms do not count."""
+    from kb.search.analysis import text_analyzer
+    from kb.search.questions import COVERAGE, question_order
+
+    def rule(score: float, docnum: int, number: str, held: tuple[str, ...]) -> Any:
+        data = {"texts": {"en": {"title": "", "text": "…"}}, "context": {"en": ""}}
+        return _Scored(score, docnum, held, type="rule", number=number, data=data)
+
+    terms = {"card", "draw", "game", "player", "start"}
+    hand = rule(18.1, 0, "402.1", ("card", "draw", "player"))
+    starting = rule(13.8, 1, "103.5", ("card", "draw", "game", "player", "start"))
+    ranked = question_order([hand, starting], 2, terms, text_analyzer("en"))
+    assert [h["number"] for h in ranked] == ["103.5", "402.1"]
+    assert starting.score == 13.8 * (1 + COVERAGE)
+    french = _Scored(10.0, 2, type="rule", number="402.2", data=hand["data"])
+    french.matched_terms = lambda: [("text_fr", b"carte"), ("text_en", b"card")]  # type: ignore[method-assign]
+    question_order([french], 1, terms, text_analyzer("en"))
+    assert french.score == 10.0 * (1 + COVERAGE * (1 / 5) ** 2)
 
 
 def test_a_question_puts_subrules_before_their_section_and_unnamed_variants_last() -> None:

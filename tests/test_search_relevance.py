@@ -19,6 +19,10 @@ class _Hit(dict):  # type: ignore[type-arg]
     def fields(self) -> dict[str, Any]:
         return dict(self)
 
+    def matched_terms(self) -> list[tuple[str, bytes]]:
+        """None of the question's terms: the scores given stay as they are (COVERAGE adds 0)."""
+        return []
+
 
 def _rule(
     score: float, docnum: int, number: str, section: str, title: str = "", text: str = "Some text."
