@@ -290,3 +290,21 @@ def test_the_term_engine_plans_plain_words_as_their_whoosh_query(
     assert _shape(plan) == _shape(plan_query(to_query(tree)))
     # a plan for every query but those of stop words only and those the bridge makes phrases of
     assert plan is not None or tree[0] == "null" or "portador" in text.lower()
+
+
+def test_a_tree_in_one_field_keeps_only_that_fields_searches(schema: Any) -> None:
+    """``in_field``: a Spanish question's English searches (its bridged terms, a phrase of the
+    bridge) and nothing of its Spanish ones; NULL for a tree that searches no English text."""
+    from kb.search.plain import NULL, in_field, plain_tree, to_query
+    from kb.search.query import RELAXED_SCALE
+
+    context = QueryContext(lang="es", editions=list(EDITIONS))
+    tree = plain_tree(schema, "roba cartas en el campo de batalla", context, relaxed=True)
+    assert tree is not None
+    english = in_field(tree, "text_en")
+    terms = _terms(to_query(english))
+    assert terms and all(field == "text_en" for field, _ in terms)
+    assert ("text_en", "draw") in terms and ("text_en", "battlefield") in terms
+    assert english[0] == "or" and english[2] == RELAXED_SCALE
+    assert in_field(("term", "text_es", "robar", 1.0), "text_en") is NULL
+    assert in_field(tree, "text_de") is NULL

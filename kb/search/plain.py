@@ -139,6 +139,21 @@ def normalize(node: tuple[Any, ...]) -> tuple[Any, ...]:
     return (AND, tuple(unique)) if kind == AND else (OR, tuple(unique), node[2])
 
 
+def in_field(node: tuple[Any, ...], fieldname: str) -> tuple[Any, ...]:
+    """The tree with only its searches of one field (its terms and phrases there), normalised;
+    NULL when it searches nothing there."""
+    kind = node[0]
+    if kind == TERM:
+        return node if node[1] == fieldname else NULL
+    if kind == QUERY:
+        fields = {name for name, _ in node[1].iter_all_terms()}
+        return node if fields == {fieldname} else NULL
+    if node is NULL:
+        return NULL
+    children = tuple(in_field(child, fieldname) for child in node[1])
+    return normalize((kind, children) if kind == AND else (kind, children, node[2]))
+
+
 def to_query(node: tuple[Any, ...]) -> Any:
     """The Whoosh query of a tree."""
     kind = node[0]

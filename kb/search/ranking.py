@@ -20,7 +20,7 @@ from kb.search.lang import learned_language
 from kb.search.limits import bounded_search
 from kb.search.naming import DEPTH as NAMED_DEPTH
 from kb.search.naming import english_terms, named_lead, word_terms
-from kb.search.plain import NULL, QUERY, plain_tree, to_query
+from kb.search.plain import NULL, QUERY, in_field, plain_tree, to_query
 from kb.search.plan import plan_tree
 from kb.search.query import (
     QueryContext,
@@ -313,8 +313,14 @@ class Ranker(RuleJumps):
             # Rare words found in fewer texts than the answers wanted ("usa", a verb the bridge
             # does not know, in three Spanish card texts) say little: every text is a candidate.
             # So do rare words that no rule holds ("garder", a French verb the bridge does not
-            # know, in two dozen French card texts): a question asks how the rules work.
-            if len(holding) >= limit and self._holds_a_rule(holding):
+            # know, in two dozen French card texts): a question asks how the rules work. A rule
+            # holds them in its English text: the rules are English, and a few translated rules
+            # (the Spanish page of 701.54, whose "empezar" and "cada jugador" are in no other
+            # rule's Spanish) made "¿cuántas cartas roba cada jugador al empezar la partida?"
+            # look among those few and the cards, not among the English rules.
+            if len(holding) >= limit and self._holds_a_rule(
+                self._matching(in_field(rare, text_field("en")), DocSet(holding))
+            ):
                 within = DocSet(holding)
         priors = self._state.question_priors(self.searcher)
         best = self._best_partial(every, limit + QUESTION_SPARE, within, set(), priors)
