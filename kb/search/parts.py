@@ -171,7 +171,9 @@ def _added(
     """Each document's sum of its matched terms' parts times their boosts (``scored``), added
     in the plan's order as ``TermEngine._scores`` adds them, and, for the matches, how many of
     the terms they hold (the coordination bonus counts them; 0: not a match), both over the
-    whole index. A match holds a clause of every group (among the filter's documents).
+    whole index. A match holds a clause of every group (among the filter's documents); with
+    several groups only the matches' parts are added (an And of a question's eight words
+    matches a handful of the tens of thousands of documents holding its common words).
 
     Sets each clause's ``docs`` (the hits read their matched terms from them: a term's
     :class:`Part`, narrowed to the hits by ``TermEngine._best``).
@@ -182,21 +184,25 @@ def _added(
     mask = None if filt is None else parts.mask(engine, filt)
     scores = np.zeros(count) if scored else None
     held = np.zeros(count, dtype=np.int32)
+    found = [
+        [_clause_parts(engine, clause, mask, parts) for clause in group] for group in plan.groups
+    ]
     every: np.ndarray | None = None  # with several groups: the documents holding each one
-    for group in plan.groups:
-        mine = np.zeros(count, dtype=bool) if len(plan.groups) > 1 else None
-        for clause in group:
-            docs, values = _clause_parts(engine, clause, mask, parts)
-            if mine is not None:
+    if len(plan.groups) > 1:
+        for group in found:
+            mine = np.zeros(count, dtype=bool)
+            for docs, _ in group:
                 mine[docs] = True
+            every = mine if every is None else every & mine
+    for group, clauses in zip(found, plan.groups, strict=True):
+        for (docs, values), clause in zip(group, clauses, strict=True):
+            if every is not None:  # only the matches are added up (the same sums for them)
+                inside = every[docs]
+                docs, values = docs[inside], [value[inside] for value in values]
             for leaf, value in zip(clause.leaves, values, strict=True):
                 held[docs] += 1
                 if scores is not None:
                     scores[docs] += value if leaf.boost == 1.0 else value * leaf.boost
-        if mine is not None:
-            every = mine if every is None else every & mine
-    if every is not None:
-        held[~every] = 0
     return scores, held
 
 
