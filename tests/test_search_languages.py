@@ -228,6 +228,29 @@ def test_a_question_prefers_the_rule_that_holds_more_of_its_words() -> None:
     assert french.score == 10.0 * (1 + COVERAGE * (1 / 5) ** 2)
 
 
+def test_a_question_word_the_bridge_leads_to_two_terms_counts_once() -> None:
+    """French "début" is searched as English "begin" and "start": a rule holding either holds
+    the word, and coverage counts the question's words, not the terms they were searched as
+    ("combien de cartes chaque joueur pioche-t-il au début de la partie": 103.5, "starting
+    hand size", holds every word of it)."""
+    from kb.search.analysis import text_analyzer
+    from kb.search.questions import COVERAGE, question_order
+
+    data = {"texts": {"en": {"title": "", "text": "…"}}, "context": {"en": ""}}
+    words = [{"card"}, {"player"}, {"draw"}, {"begin", "start"}, {"game"}]
+    terms = set().union(*words)
+    starting = _Scored(
+        10.0, 0, ("card", "draw", "game", "player", "start"), type="rule", number="103.5", data=data
+    )
+    ranked = question_order([starting], 1, terms, text_analyzer("en"), words=words)
+    assert ranked == [starting] and starting.score == 10.0 * (1 + COVERAGE)
+    alone = _Scored(
+        10.0, 1, ("card", "draw", "game", "player", "start"), type="rule", number="103.5", data=data
+    )
+    question_order([alone], 1, terms, text_analyzer("en"))  # by terms: five of six
+    assert alone.score == 10.0 * (1 + COVERAGE * (5 / 6) ** 2)
+
+
 def test_a_question_puts_subrules_before_their_section_and_unnamed_variants_last() -> None:
     """A title-only section (indexed with its subrules' text) and a rule of a variant the
     question does not name (a Two-Headed Giant rule for a question on poison) count less."""

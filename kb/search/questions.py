@@ -141,10 +141,13 @@ PARENT_SHARE = 0.8
 # Whoosh's coordination bonus (RELAXED_SCALE) adds a few hundredths per further word to scores
 # of 10 to 25, so a short line holding three of the words ("402.1 The hand is where a player
 # holds cards that have been drawn") outranked it. In a question a rule counts
-# 1 + COVERAGE * share ** 2 times its score, ``share`` being the share of the question's English
-# index terms it holds (its text, its title and the title above it). Chosen on the relevance
-# set's dev, dev2 and dev3 splits (0.5 to 2 gain on dev and dev3 and cost dev2 under 0.01;
-# weighting the words by their rarity gains less).
+# 1 + COVERAGE * share ** 2 times its score, ``share`` being the share of the question's words
+# it holds in English (its text, its title and the title above it). A word counts once, whichever
+# of the English terms it was searched as the rule holds: French "début" and Spanish "empezar"
+# are searched as "begin" and "start", and a rule saying "starting hand size" holds the word.
+# Chosen on the relevance set's dev, dev2 and dev3 splits (0.5 to 2 gain on dev and dev3 and
+# cost dev2 under 0.01; weighting the words by their rarity gains less; counting the words, not
+# their terms, gains on dev3 and costs nothing).
 COVERAGE = 1.0
 _INTRODUCES_LIST = re.compile(r"\bfollowing\b|\bas follows\b|:\s*$", re.IGNORECASE)
 
@@ -156,6 +159,7 @@ def question_order(
     analyzer: Any,
     kind_of: Callable[[Any], str] | None = None,
     distinctive: Callable[[str], bool] | None = None,
+    words: list[set[str]] | None = None,
 ) -> list[Any]:
     """The best ``limit`` answers to a question: rules holding more of its words count more
     (COVERAGE), title-only rules count SECTION_SHARE of their
@@ -164,17 +168,21 @@ def question_order(
     variant the question does not name VARIANT_SHARE, of one it names NAMED_VARIANT (and the
     ordinary game's rules that do not say its name UNNAMED_SHARE); sibling rules
     about as good as the best of them go in the rules' order (:func:`in_rule_order`).
-    ``terms``: the question's English index terms, ``analyzer`` the English one; ``kind_of`` a
+    ``terms``: the question's English index terms, ``words`` the English terms of each of its
+    words (each term a word of its own by default), ``analyzer`` the English one; ``kind_of`` a
     hit's type (its stored one by default); ``distinctive`` whether an English term is rare
     enough to name a variant (every term is, by default)."""
     rules = []
     named: set[str] = set()  # the words of the question that name a variant
+    counted = [w for w in words if w] if words is not None else [{t} for t in terms]
     for hit in hits:
         if (kind_of(hit) if kind_of is not None else hit["type"]) != "rule":
             continue
         rules.append(hit)
-        if terms:
-            hit.score *= 1 + COVERAGE * (len(_held(hit) & terms) / len(terms)) ** 2
+        if counted:
+            held = _held(hit)
+            share = sum(1 for word in counted if word & held) / len(counted)
+            hit.score *= 1 + COVERAGE * share**2
         if _title_only(hit):
             hit.score *= SECTION_SHARE
         if _is_subrule(hit, STATE_BASED_RULES):

@@ -324,6 +324,8 @@ class Ranker(RuleJumps):
                 within = DocSet(holding)
         priors = self._state.question_priors(self.searcher)
         best = self._best_partial(every, limit + QUESTION_SPARE, within, set(), priors)
+        if words is None:
+            words = word_terms(self.schema, text, context)
         terms = english_terms(self.schema, text, context, words)
         english = self.schema[text_field("en")].analyzer
         kind_of = self._state.priors(self.searcher).kind
@@ -332,7 +334,8 @@ class Ranker(RuleJumps):
         def distinctive(term: str) -> bool:
             return not self._too_common(english_field, term)
 
-        return question_order(best, limit, terms, english, kind_of, distinctive)
+        per_word = [w.get(english_field, set()) for w in words]
+        return question_order(best, limit, terms, english, kind_of, distinctive, per_word)
 
     def _holds_a_rule(self, docs: set[int]) -> bool:
         """Whether any of the documents is a rule."""
