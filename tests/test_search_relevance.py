@@ -96,6 +96,43 @@ def test_a_phrase_of_the_bridge_is_one_word_of_the_name_it_gives() -> None:
         assert naming_words(schema, entry, words, lang)[0] == 2
 
 
+def test_of_two_titles_naming_the_words_alike_the_one_in_the_querys_language_is_meant() -> None:
+    """Without --lang, "the initiative" (detected English) is searched in every language's
+    texts: it names 725 "The Initiative" and, through its French title, 702.7 first strike
+    ("Initiative") exactly and as typed; the English title is meant. With --lang fr, the
+    French one."""
+    from kb.search.naming import named_lead, naming_words, word_terms
+    from kb.search.query import QueryContext
+    from kb.search.schema import build_schema
+
+    schema = build_schema()
+    first_strike = _Hit(
+        9.0,
+        0,
+        type="rule",
+        number="702.7",
+        edition="e",
+        data={"texts": {"en": {"title": "First Strike"}, "fr": {"title": "Initiative"}}},
+    )
+    initiative = _Hit(
+        8.0,
+        1,
+        type="rule",
+        number="725",
+        edition="e",
+        data={"texts": {"en": {"title": "The Initiative"}}},
+    )
+    detected = QueryContext(lang="en", editions=[], any_language=True)
+    words = word_terms(schema, "the initiative", detected)
+    assert naming_words(schema, initiative, words, "en") > naming_words(
+        schema, first_strike, words, "en"
+    )
+    hits = [first_strike, initiative]
+    assert named_lead(schema, hits, "the initiative", detected)[0] is initiative
+    french = QueryContext(lang="fr", editions=[])
+    assert named_lead(schema, hits, "initiative", french)[0] is first_strike
+
+
 def test_a_questions_subrule_takes_the_place_of_its_title_only_section() -> None:
     """ "702.3. Défenseur" (title-only, indexed with its subrules' text, its French title a word
     of the question) came first even counted down; its best subrule among the hits (702.3b, "A

@@ -75,10 +75,12 @@ def names(schema: Any, hit: Any, words: list[dict[str, set[str]]], lang: str) ->
 
 def naming_words(
     schema: Any, hit: Any, words: list[dict[str, set[str]]], lang: str
-) -> tuple[int, int]:
+) -> tuple[int, int, int, bool]:
     """How well a hit's title names the query's words, the best of its languages' titles: 0 not
     at all, 1 with a word to spare, 2 with one more title word, 3 exactly; then how many of the
-    words the title holds as typed (not through the bridge).
+    words the title holds as typed (not through the bridge); then how many of the title's terms
+    the words hold; then whether that title is in the query's language (``lang``, given or
+    detected).
 
     A title names the words when every one of its terms is one of theirs and it holds each word
     (but one, for a French or Spanish query of several words crossing the bridge), or when it
@@ -87,10 +89,15 @@ def naming_words(
     degree tells such titles apart: "double initiative" names 702.7 (French "Initiative", a
     word to spare) and 702.4 "Double Strike" (exactly); the latter is the rule meant. When the
     bridge makes two titles exact ("double" leads to "double strike", whose "strike" is also
-    first strike's), the one holding the words as typed ("double") is meant.
+    first strike's), the one holding the words as typed ("double") is meant, then the one holding
+    more of them (French "double initiative", one learned keyword term, names "Double Strike"
+    and, by its French title, 702.7 "Initiative"). When two titles name the words alike, the
+    one in the query's language is meant: without ``--lang``, words
+    are searched in every language's texts, and "the initiative" (English) names 725 "The
+    Initiative" and, through its French title "Initiative", 702.7 first strike.
     """
     if not words:
-        return (0, 0)
+        return (0, 0, 0, False)
     # Bridged words are looser than words of the title's own language: a French or Spanish
     # query of several words may keep one word the English title does not have ("lien de vie").
     spare = 1 if lang != "en" and len(words) >= 2 else 0
@@ -98,7 +105,7 @@ def naming_words(
     # A title in a language none of the words was searched in holds none of them: it cannot
     # name them, and is not analysed.
     searched = {fieldname for w in words for fieldname, terms in w.items() if terms}
-    best = (0, 0)
+    best = (0, 0, 0, False)
     for code, text in texts.items():
         title = text.get("title") or ""
         fieldname = text_field(code)
@@ -111,12 +118,13 @@ def naming_words(
         hitting = sum(1 for w in words if w.get(fieldname, set()) & title_terms)
         typed = sum(1 for w in words if w.get(TYPED + fieldname, set()) & title_terms)
         extra = len(title_terms - covered)
+        held = len(title_terms & covered)
         if extra == 0 and hitting == len(words):
-            best = max(best, (3, typed))
+            best = max(best, (3, typed, held, code == lang))
         elif extra == 1 and hitting == len(words) and len(covered & title_terms) >= 2:
-            best = max(best, (2, typed))
+            best = max(best, (2, typed, held, code == lang))
         elif extra == 0 and hitting >= len(words) - spare:
-            best = max(best, (1, typed))
+            best = max(best, (1, typed, held, code == lang))
     return best
 
 
@@ -158,9 +166,9 @@ def named_lead(
         words = word_terms(schema, text, context)
     if not words:
         return []
-    named, named_words = None, (0, 0)
+    named, named_words = None, (0, 0, 0, False)
     glossary: list[Any] = []
-    sent_to, sent_words = None, (0, 0)
+    sent_to, sent_words = None, (0, 0, 0, False)
     for hit in hits:
         kind = kind_of(hit)
         if kind not in ("rule", "glossary"):
