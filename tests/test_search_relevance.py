@@ -133,6 +133,26 @@ def test_of_two_titles_naming_the_words_alike_the_one_in_the_querys_language_is_
     assert named_lead(schema, hits, "initiative", french)[0] is first_strike
 
 
+def test_of_two_titles_stemmed_alike_the_one_the_words_are_as_typed_is_meant() -> None:
+    """ "enchantments" stems as "Enchant" (702.5) does, and names both titles exactly; the one
+    typed, 303 "Enchantments", is meant, whichever comes first among the hits."""
+    from kb.search.naming import named_lead
+    from kb.search.query import QueryContext
+    from kb.search.schema import build_schema
+
+    schema = build_schema()
+
+    def rule(docnum: int, number: str, title: str) -> _Hit:
+        data = {"texts": {"en": {"title": title}}}
+        return _Hit(1.0, docnum, type="rule", number=number, edition="e", data=data)
+
+    enchant, enchantments = rule(0, "702.5", "Enchant"), rule(1, "303", "Enchantments")
+    context = QueryContext(lang="en", editions=[])
+    for hits in ([enchant, enchantments], [enchantments, enchant]):
+        assert named_lead(schema, hits, "enchantments", context)[0] is enchantments
+        assert named_lead(schema, hits, "Enchant", context)[0] is enchant
+
+
 def test_a_questions_subrule_takes_the_place_of_its_title_only_section() -> None:
     """ "702.3. Défenseur" (title-only, indexed with its subrules' text, its French title a word
     of the question) came first even counted down; its best subrule among the hits (702.3b, "A

@@ -15,10 +15,12 @@ from typing import Any
 
 from kb.search.analysis import analyze
 from kb.search.editions import newest_edition
+from kb.search.lang import fold_word
 from kb.search.query import LanguagePlugin, QueryContext
 from kb.search.schema import text_field
 
 DEPTH = 20  # first-pass hits looked at for the named rule
+_LETTERS = re.compile(r"[^\W_]+", re.UNICODE)
 _WORD = re.compile(r"[^\W_][\w'’.-]*", re.UNICODE)
 TYPED = "typed:"  # word_terms' key of the terms of the word as typed, beside all its terms
 
@@ -74,10 +76,11 @@ def names(schema: Any, hit: Any, words: list[dict[str, set[str]]], lang: str) ->
 
 
 def naming_words(
-    schema: Any, hit: Any, words: list[dict[str, set[str]]], lang: str
-) -> tuple[int, int, int, bool]:
+    schema: Any, hit: Any, words: list[dict[str, set[str]]], lang: str, query: str = ""
+) -> tuple[int, bool, int, int, bool]:
     """How well a hit's title names the query's words, the best of its languages' titles: 0 not
-    at all, 1 with a word to spare, 2 with one more title word, 3 exactly; then how many of the
+    at all, 1 with a word to spare, 2 with one more title word, 3 exactly; then whether the title
+    is the query's words as typed (``query``; accents and case aside); then how many of the
     words the title holds as typed (not through the bridge); then how many of the title's terms
     the words hold; then whether that title is in the query's language (``lang``, given or
     detected).
@@ -92,12 +95,14 @@ def naming_words(
     first strike's), the one holding the words as typed ("double") is meant, then the one holding
     more of them (French "double initiative", one learned keyword term, names "Double Strike"
     and, by its French title, 702.7 "Initiative"). When two titles name the words alike, the
-    one in the query's language is meant: without ``--lang``, words
+    one in the query's language is meant. A title that is the words as typed comes before one
+    that only stems alike: "enchantments" is 303 "Enchantments", not 702.5 "Enchant"; "counter"
+    701.6 "Counter", not 122 "Counters": without ``--lang``, words
     are searched in every language's texts, and "the initiative" (English) names 725 "The
     Initiative" and, through its French title "Initiative", 702.7 first strike.
     """
     if not words:
-        return (0, 0, 0, False)
+        return (0, False, 0, 0, False)
     # Bridged words are looser than words of the title's own language: a French or Spanish
     # query of several words may keep one word the English title does not have ("lien de vie").
     spare = 1 if lang != "en" and len(words) >= 2 else 0
@@ -105,7 +110,8 @@ def naming_words(
     # A title in a language none of the words was searched in holds none of them: it cannot
     # name them, and is not analysed.
     searched = {fieldname for w in words for fieldname, terms in w.items() if terms}
-    best = (0, 0, 0, False)
+    best = (0, False, 0, 0, False)
+    typed_words = _as_typed(query)
     for code, text in texts.items():
         title = text.get("title") or ""
         fieldname = text_field(code)
@@ -119,13 +125,20 @@ def naming_words(
         typed = sum(1 for w in words if w.get(TYPED + fieldname, set()) & title_terms)
         extra = len(title_terms - covered)
         held = len(title_terms & covered)
+        same = _as_typed(title) == typed_words
         if extra == 0 and hitting == len(words):
-            best = max(best, (3, typed, held, code == lang))
+            best = max(best, (3, same, typed, held, code == lang))
         elif extra == 1 and hitting == len(words) and len(covered & title_terms) >= 2:
-            best = max(best, (2, typed, held, code == lang))
+            best = max(best, (2, same, typed, held, code == lang))
         elif extra == 0 and hitting >= len(words) - spare:
-            best = max(best, (1, typed, held, code == lang))
+            best = max(best, (1, same, typed, held, code == lang))
     return best
+
+
+def _as_typed(text: str) -> tuple[str, ...]:
+    """A title's or a query's words as typed, folded ("Enchantments" and "enchantments" alike;
+    "enchant", stemmed the same, not)."""
+    return tuple(fold_word(word) for word in _LETTERS.findall(text))
 
 
 def promote_named(schema: Any, hits: list[Any], text: str, context: QueryContext) -> list[Any]:
@@ -166,14 +179,14 @@ def named_lead(
         words = word_terms(schema, text, context)
     if not words:
         return []
-    named, named_words = None, (0, 0, 0, False)
+    named, named_words = None, (0, False, 0, 0, False)
     glossary: list[Any] = []
-    sent_to, sent_words = None, (0, 0, 0, False)
+    sent_to, sent_words = None, (0, False, 0, 0, False)
     for hit in hits:
         kind = kind_of(hit)
         if kind not in ("rule", "glossary"):
             continue
-        count = naming_words(schema, hit, words, context.lang)
+        count = naming_words(schema, hit, words, context.lang, text)
         if not count[0]:
             continue
         if kind == "glossary":
