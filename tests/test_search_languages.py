@@ -184,6 +184,21 @@ def test_a_question_asking_what_a_keyword_means_names_its_rule(
         assert index.search(query, lang=searched)["results"][0]["number"] == "701.38", query
 
 
+def test_a_word_of_its_language_that_is_a_stop_word_of_another_is_searched(index: Any) -> None:
+    """ "ante" (the ante zone, rule 407) is a Spanish stop word: without --lang it is searched in
+    its detected language alone, not refused as holding only common words."""
+    from kb.search.query import QueryError
+    from kb.search.ranking import only_stop_words_elsewhere
+
+    assert only_stop_words_elsewhere("ante", "en")
+    assert not only_stop_words_elsewhere("les", "fr")  # a stop word of its own language
+    assert not only_stop_words_elsewhere("ring tempts you", "en")
+    response = index.search("ante")
+    assert response["lang"] == "en" and response["lang_detected"] is True
+    with pytest.raises(QueryError, match="only common words"):
+        index.search("les")
+
+
 def test_question_words_joined_to_stop_words_frame_a_question() -> None:
     from kb.search.questions import drop_question_words
 

@@ -8,6 +8,7 @@ a query into the response dict (plain, JSON-ready: the CLI prints it, the server
 
 from __future__ import annotations
 
+import contextlib
 import re
 from typing import Any
 
@@ -16,7 +17,7 @@ from whoosh import query as wq
 from kb.langs import LANGS
 from kb.search.engine import DocSet, TermEngine, as_set
 from kb.search.jumps import RuleJumps
-from kb.search.lang import learned_language
+from kb.search.lang import fold_word, learned_language, search_language
 from kb.search.limits import bounded_search
 from kb.search.naming import DEPTH as NAMED_DEPTH
 from kb.search.naming import english_terms, named_lead, word_terms
@@ -44,6 +45,7 @@ MAX_QUERY = 500
 QUESTION_WORDS = 3  # words left in a question from which it is ranked by the words it holds
 QUESTION_SPARE = 10  # answers looked at beyond the limit (a section counted down lets one in)
 GLOSSARY_DEPTH = 5  # glossary entries looked at for the rule the words name, beside the rules
+_WORDS = re.compile(r"[^\W_][\w'’-]*", re.UNICODE)
 _FILTER_TOKEN = re.compile(r'(?<!\S)[-+]?\w+:(?:"[^"]*"|\[[^\]]*\]|\S+)')
 
 
@@ -127,6 +129,11 @@ class Ranker(RuleJumps):
                 response["total"] = len(hits)
                 return response
         words = drop_question_words(text, LANGS if any_language else (language,))
+        if any_language and only_stop_words_elsewhere(words, language):
+            # "ante" (rule 407, detected English) is a Spanish stop word: searched in every
+            # language, nothing of it was left to search; it is searched in its own.
+            context = QueryContext(lang=language, editions=self.editions, fuzzy=fuzzy)
+            any_language = False
         asked = words != text  # its framing words left out: it asks how the rules work
         question = asked and len(words.split()) >= QUESTION_WORDS
         self._ranked(words, context, type_list, limit, response, question=question, asked=asked)
@@ -138,7 +145,9 @@ class Ranker(RuleJumps):
             fresh = QueryContext(
                 lang=language, editions=self.editions, fuzzy=fuzzy, any_language=any_language
             )
-            self._ranked(suggestion, fresh, type_list, limit, retry)
+            # A suggestion of common words only ("ante" -> "and") finds nothing.
+            with contextlib.suppress(QueryError):
+                self._ranked(suggestion, fresh, type_list, limit, retry)
             if retry["results"]:
                 response.update(
                     results=retry["results"],
@@ -407,6 +416,19 @@ class Ranker(RuleJumps):
             )
         kept = [h for h in results if h.docnum not in seen]
         return sorted(kept, key=lambda h: (-h.score, h.docnum))[:wanted]
+
+
+def only_stop_words_elsewhere(text: str, lang: str) -> bool:
+    """Whether every word of a query is a stop word of some language, and one of them is none
+    of ``lang``'s (the query's detected language): searched in every language, nothing of it
+    would be left."""
+    words = [fold_word(w) for w in _WORDS.findall(_FILTER_TOKEN.sub(" ", text))]
+    if not words:
+        return False
+    stop = {code: search_language(code).folded_stopwords for code in LANGS}
+    return all(any(w in stop[c] for c in LANGS) for w in words) and any(
+        w not in stop[lang] for w in words
+    )
 
 
 def query_language(text: str, lang: str | None, default: str) -> tuple[str, bool]:
