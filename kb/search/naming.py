@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any
 
 from kb.search.analysis import analyze
@@ -135,6 +136,7 @@ def naming_words(
     return best
 
 
+@lru_cache(maxsize=8192)
 def _as_typed(text: str) -> tuple[str, ...]:
     """A title's or a query's words as typed, folded ("Enchantments" and "enchantments" alike;
     "enchant", stemmed the same, not)."""

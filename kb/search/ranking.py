@@ -423,12 +423,10 @@ def only_stop_words_elsewhere(text: str, lang: str) -> bool:
     of ``lang``'s (the query's detected language): searched in every language, nothing of it
     would be left."""
     words = [fold_word(w) for w in _WORDS.findall(_FILTER_TOKEN.sub(" ", text))]
-    if not words:
+    stop = [search_language(code).folded_stopwords for code in LANGS]
+    if not words or not all(any(w in words_of for words_of in stop) for w in words):
         return False
-    stop = {code: search_language(code).folded_stopwords for code in LANGS}
-    return all(any(w in stop[c] for c in LANGS) for w in words) and any(
-        w not in stop[lang] for w in words
-    )
+    return any(w not in search_language(lang).folded_stopwords for w in words)
 
 
 def query_language(text: str, lang: str | None, default: str) -> tuple[str, bool]:
