@@ -264,6 +264,32 @@ def test_a_question_prefers_the_rule_that_holds_more_of_its_words() -> None:
     assert french.score == 10.0 * (1 + COVERAGE * (1 / 5) ** 2)
 
 
+def test_a_questions_glossary_entry_puts_the_rule_it_sends_to_first() -> None:
+    """ "combien de cartes chaque joueur pioche-t-il au début de la partie": the glossary entry
+    "Starting Hand Size" among the answers sends to 103.5, which then comes before 402.1, a
+    line BM25 scored higher (GLOSSARY_SENDS); an entry sending to a whole section ("See rule
+    606") does not count, nor does any without a glossary entry among the hits."""
+    from kb.search.analysis import text_analyzer
+    from kb.search.questions import GLOSSARY_SENDS, question_order
+
+    def rule(score: float, docnum: int, number: str) -> Any:
+        data = {"texts": {"en": {"title": "", "text": "…"}}, "context": {"en": ""}}
+        return _Scored(score, docnum, type="rule", number=number, data=data)
+
+    def entry(docnum: int, see: list[str]) -> Any:
+        data = {"texts": {"en": {"title": "Starting Hand Size", "text": "…"}}, "see": see}
+        return _Scored(1.0, docnum, type="glossary", data=data)
+
+    english = text_analyzer("en")
+    assert 10.0 * GLOSSARY_SENDS > 11.0
+    ranked = question_order([rule(11.0, 0, "402.1"), rule(10.0, 1, "103.5")], 2, set(), english)
+    assert [h["number"] for h in ranked] == ["402.1", "103.5"]
+    for see, first in ((["103.5"], "103.5"), (["103"], "402.1")):
+        hits = [rule(11.0, 0, "402.1"), rule(10.0, 1, "103.5"), entry(2, see)]
+        ranked = question_order(hits, 3, set(), english)
+        assert ranked[0]["number"] == first, see
+
+
 def test_a_question_word_the_bridge_leads_to_two_terms_counts_once() -> None:
     """French "début" is searched as English "begin" and "start": a rule holding either holds
     the word, and coverage counts the question's words, not the terms they were searched as
