@@ -277,6 +277,28 @@ def test_a_glossary_term_whose_rule_has_no_title_names_that_rule(
 @pytest.mark.parametrize(
     ("query", "lang", "number"),
     [
+        ("mana", "en", "106"),
+        ("mana", None, "106"),
+        ("cards", "en", "108"),
+        ("subtypes", None, "205.3"),
+    ],
+)
+def test_a_common_word_a_glossary_term_sends_to_gives_that_rule_first(
+    real_index: Any, query: str, lang: str | None, number: str
+) -> None:
+    """ "mana": 106 "Mana" is indexed with all its subrules' words, and a dozen longer glossary
+    entries ("Mana Symbol", "Source of Mana") hold the word in fewer words than the entry
+    "Mana" itself; the entry whose term is the words is found by its key, and the rule it sends
+    to ("See rule 106") comes first, then its subrules."""
+    results = real_index.search(query, lang=lang)["results"]
+    shown = [(r["type"], r.get("number") or "") for r in results]
+    assert shown[0] == ("rule", number), shown
+    assert all(_subrule_of(n, number) for _, n in shown[1:4]), shown
+
+
+@pytest.mark.parametrize(
+    ("query", "lang", "number"),
+    [
         ("mal d'invocation", "fr", "302.6"),
         ("mareo de invocación", "es", "302.6"),
         ("identité colorée", "fr", "903.4"),

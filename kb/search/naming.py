@@ -169,13 +169,18 @@ def named_lead(
     context: QueryContext,
     kind_of: Callable[[Any], str] = stored_type,
     words: list[dict[str, set[str]]] | None = None,
+    fetch: Callable[[str, Any], Any | None] | None = None,
 ) -> list[Any]:
     """The rule the words name, its subrules and glossary entries among the hits, in the order
     :func:`promote_named` puts them first; empty when no rule is named.
 
     ``kind_of``: a hit's type (a searcher reads it from the type column, so that the cards and
     rulings among the hits are not unpickled for it); ``words``: :func:`word_terms` of the
-    text, when the caller has it.
+    text, when the caller has it; ``fetch``: the rule numbered so (in the glossary entry's
+    edition), for a glossary entry that names the words better than any rule among the hits
+    and sends to a rule that is not among them ("mana": 106 "Mana" is indexed with the text of
+    all its subrules, and BM25 puts fifty of them before it; the glossary's "Mana" says "See
+    rule 106").
     """
     if words is None:
         words = word_terms(schema, text, context)
@@ -183,7 +188,7 @@ def named_lead(
         return []
     named, named_words = None, (0, False, 0, 0, False)
     glossary: list[Any] = []
-    sent_to, sent_words = None, (0, False, 0, 0, False)
+    sent_to, sent_words, sender = None, (0, False, 0, 0, False), None
     for hit in hits:
         kind = kind_of(hit)
         if kind not in ("rule", "glossary"):
@@ -195,11 +200,13 @@ def named_lead(
             glossary.append(hit)
             see = hit.fields()["data"].get("see") or []
             if see and count > sent_words:
-                sent_to, sent_words = see[0], count
+                sent_to, sent_words, sender = see[0], count, hit
         elif count > named_words:
             named, named_words = hit, count
     if sent_to is not None and sent_words > named_words:
         rule = next((h for h in hits if kind_of(h) == "rule" and h.get("number") == sent_to), None)
+        if rule is None and fetch is not None:
+            rule = fetch(sent_to, sender)
         if rule is not None:
             named = rule
     if named is None:

@@ -15,6 +15,7 @@ from typing import Any
 from whoosh import query as wq
 
 from kb.langs import LANGS
+from kb.search.editions import newest_edition
 from kb.search.engine import DocSet, TermEngine, as_set
 from kb.search.jumps import RuleJumps
 from kb.search.lang import fold_word, learned_language, search_language
@@ -36,6 +37,7 @@ from kb.search.questions import question_order
 from kb.search.readers import Readers, Snapshot
 from kb.search.schema import text_field
 from kb.search.spelling import Vocabulary, did_you_mean
+from kb.urls import glossary_slug
 
 MAX_LIMIT = 100
 # Results holding only some of the words are looked for among the rarer words only: a word in
@@ -292,8 +294,52 @@ class Ranker(RuleJumps):
             seen = {h.docnum for h in ranked}
             entries = self._run(tree, GLOSSARY_DEPTH, self._filter(context, ["glossary"]))
             ranked += [h for h in entries if h.docnum not in seen]
+            seen |= {h.docnum for h in entries}
+            ranked += [h for h in self._glossary_terms(context) if h.docnum not in seen]
         kind_of = self._state.priors(self.searcher).kind
-        return named_lead(self.schema, ranked, text, context, kind_of, words)
+        fetch = (lambda n, entry: self._rule_of(n, entry, context)) if "rule" in named else None
+        return named_lead(self.schema, ranked, text, context, kind_of, words, fetch)
+
+    def _glossary_terms(self, context: QueryContext) -> list[Any]:
+        """The newest edition's glossary entries whose term is the query's words ("mana" is
+        the entry "Mana", "card types" the entry "Card Type"), by their keys.
+
+        Longer entries on the same word ("Mana Symbol", "Source of Mana", "Mana Value") hold it
+        as often in fewer words: BM25 puts a dozen of them before the term itself.
+        """
+        newest = context.newest
+        words = [w for w in context.words if ":" not in w]
+        if not newest or not words or "edition" in context.filters:
+            return []
+        slugs = {glossary_slug(" ".join(words))}
+        if len(words[-1]) > 3 and words[-1].lower().endswith("s"):
+            slugs.add(glossary_slug(" ".join([*words[:-1], words[-1][:-1]])))
+        langs = LANGS if context.any_language else (context.lang,)
+        keys = [f"glossary:{newest}:{lang}:{slug}" for lang in langs for slug in sorted(slugs)]
+        found = bounded_search(
+            self.searcher,
+            wq.Or([wq.Term("key", key) for key in keys]),
+            filter=as_set(self._filter(context, ["glossary"])),
+            limit=None,
+            terms=True,
+        )
+        return list(found)
+
+    def _rule_of(self, number: str, entry: Any, context: QueryContext) -> Any | None:
+        """The rule numbered ``number`` in the newest edition of a glossary entry (the rule its
+        "See rule" sends to), if the search's filters let it through."""
+        edition = newest_edition(entry)
+        found = bounded_search(
+            self.searcher,
+            wq.Term("number", number),
+            filter=as_set(self._filter(context, ["rule"])),
+            limit=None,
+            terms=True,
+        )
+        return next(
+            (h for h in found if edition in str(h.get("edition") or "").split()),
+            None,
+        )
 
     def _question_hits(
         self,
