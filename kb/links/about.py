@@ -21,6 +21,8 @@ where the text is about it, which its wording shows without a parse:
   doesn't target that opponent*, *Magmaquake doesn't target*);
 - it is the event after *when* or *whenever* that follows a trigger, wherever it stands in the
   clause (*triggers whenever you sacrifice a permanent*), or what a player is *allowed to* do;
+- it is what a player does in a time clause (*once you activate the ability*, *as you cast
+  it*, *after you've activated*): the text says when something happens in that action;
 - it is the subject of a passive verb wherever its clause stands (*before blockers are chosen*,
   *after blockers have been declared*), the procedure something is *part of* (*as part of
   casting a spell or activating an ability*), what a player is *let* do (*let you draw a card*),
@@ -78,6 +80,7 @@ from .about_words import (
     OBLIGED,
     PART_OF,
     PERSONS,
+    PLAYER_SUBJECTS,
     PLAYER_WORDS,
     PLAYERS_DOING,
     POSSESSIVES,
@@ -87,6 +90,7 @@ from .about_words import (
     REQUIRES,
     STATES,
     STORY,
+    TIME_OF,
     TRIGGER_EVENTS,
     VERB_BEFORE,
     WHEN,
@@ -140,6 +144,8 @@ def is_about(text: str, start: int, end: int, names: Sequence[tuple[int, int]] =
     if before_verb[0] in COUNTS:  # "only one target", "either target": how many of it
         return True
     if REQUIRES & set(words[-2:]):  # "a spell that requires a target" (115.1, 601.2c)
+        return True
+    if _player_time(words):  # "once you activate the ability", "as you cast it"
         return True
     if last[0] in EVENT_NOUNS and _event_noun(words):  # "the draw", "any other draw"
         return True
@@ -322,6 +328,20 @@ def _player_is(words: list[str]) -> bool:
     player doing it (a progressive after a player is the action, after an object a state)."""
     kept = [w for w in words if w not in ADVERBS]
     return len(kept) >= 2 and kept[-1] in ("is", "are") and kept[-2] in PLAYER_WORDS
+
+
+def _player_time(words: list[str]) -> bool:
+    """A time clause whose subject is a player (*once you've legally activated*, *as you cast*,
+    *after a player has cast*): the text says when something happens in that player's action."""
+    kept = [w for w in words if w not in ADVERBS and not w.endswith("ly")]
+    if kept[-1:] and kept[-1] in HAVE:
+        kept.pop()
+    if not kept or kept[-1] not in PLAYER_SUBJECTS:
+        return False
+    kept.pop()
+    if kept[-1:] and kept[-1] in ARTICLES | DETERMINERS | POSSESSIVES:
+        kept.pop()
+    return bool(kept) and kept[-1] in TIME_OF
 
 
 def _trigger_event(words: list[str]) -> bool:
