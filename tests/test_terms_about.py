@@ -170,6 +170,13 @@ def _about(text: str, word: str) -> bool:
         ("It gets a replacement effect, such as Hidden Draw has.", "Draw", False),
         ("Doubling a creature's power means it gets +X/+0.", "Doubling", True),
         ("For the “Draw” effect, you draw a card.", "Draw", True),
+        # an object's action that does not happen; not a player's, nor a future
+        ("If both targets are illegal, the spell won't resolve.", "resolve", True),
+        ("An Aura put onto the battlefield this way doesn't target it.", "target", True),
+        ("The creature will not attack this turn.", "attack", True),
+        ("You won't draw a card.", "draw", False),
+        ("That player simply doesn't shuffle their library.", "shuffle", False),
+        ("Those abilities will resolve as normal.", "resolve", False),
         # what a player does in a time clause: when something happens in that action
         ("Once you activate the ability, it's too late to respond.", "activate", True),
         ("Once you’ve legally activated the last ability, it doesn’t matter.", "activated", True),

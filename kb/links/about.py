@@ -10,8 +10,10 @@ where the text is about it, which its wording shows without a parse:
   Zombie tokens are…*, *Because targets are chosen…*): it is what the clause is about;
 - it is the verb after a modal (*can target*, *must attack*, *may sacrifice*) or a participle after
   a form of *be*, a pronoun's clitic too (*can't be countered*, *would be destroyed*, *it's
-  exiled*): the text says whether or how it happens. A future or a negation alone (*will
-  resolve*, *won't draw*) only tells the story of the card, and a progressive form is a state
+  exiled*): the text says whether or how it happens, and so does a negation where an object's
+  action does not happen (*the spell won't resolve*, *doesn't target*). A future alone (*will
+  resolve*), or a player's action that a player won't take (*you won't draw*, *that player
+  doesn't shuffle*), only tells the story of the card, and a progressive form is a state
   (*is attacking*), unless a player is doing it (*you're casting*, *you are casting*) or it says
   how a spell is cast (*cast Fling targeting a creature*);
 - it is counted (*only one target*, *either target*, *zero targets*);
@@ -80,6 +82,7 @@ from .about_words import (
     OBLIGED,
     PART_OF,
     PERSONS,
+    PLAYER_ACTIONS,
     PLAYER_SUBJECTS,
     PLAYER_WORDS,
     PLAYERS_DOING,
@@ -157,6 +160,8 @@ def is_about(text: str, start: int, end: int, names: Sequence[tuple[int, int]] =
         return before_verb[0] in PLAYERS_DOING or _player_is(words) or _manner(words)
     if before_verb[0] in MODALS or _obliged(words):
         return True
+    if _negated(words) and not matched[0].startswith(PLAYER_ACTIONS):
+        return True  # "the spell won't resolve", "it doesn't target"
     if _trigger_event(words) and matched[0].startswith(TRIGGER_EVENTS):
         return True  # "When the equipped creature attacks": the event a trigger watches for
     if last[0].startswith("target") and _named_subject(text[:start], names):
@@ -328,6 +333,25 @@ def _player_is(words: list[str]) -> bool:
     player doing it (a progressive after a player is the action, after an object a state)."""
     kept = [w for w in words if w not in ADVERBS]
     return len(kept) >= 2 and kept[-1] in ("is", "are") and kept[-2] in PLAYER_WORDS
+
+
+_NEGATIONS = frozenset("won't doesn't don't didn't".split())
+_NEGATED = frozenset("will does do did".split())
+
+
+def _negated(words: list[str]) -> bool:
+    """*the spell won't resolve*, *doesn't target*, *will not attack*: the text says that an
+    object's action does not happen, as *can't* says that it can't. A player who won't act only
+    tells the story (*you won't draw a card*, *that player doesn't shuffle*), and so does an
+    action only players take (:data:`PLAYER_ACTIONS`, checked by the caller)."""
+    kept = [w for w in words if w not in ADVERBS or w == "not"]
+    if kept[-1:] and kept[-1] in _NEGATIONS:
+        subject = kept[-2:-1]
+    elif kept[-2:-1] in (["will"], ["does"], ["do"], ["did"]) and kept[-1:] == ["not"]:
+        subject = kept[-3:-2]
+    else:
+        return False
+    return not (subject and subject[0] in PLAYER_SUBJECTS | PLAYER_WORDS)
 
 
 def _player_time(words: list[str]) -> bool:

@@ -108,6 +108,10 @@ FUTURE = frozenset("will won't".split())
 # until you reveal a land* repeats an instruction). *They* may be objects (*as they resolve*).
 TIME_OF = frozenset("once after before as while".split())
 PLAYER_SUBJECTS = frozenset("you you've player players opponent opponents controller owner".split())
+# What only a player does (121.1, 701.9a, 601.2, 602.2, 305.1, 701.23a, 701.24a, 701.21a), as
+# stems: that a player doesn't do it tells the story (*you won't draw a card*, *it doesn't draw*);
+# that an object's action doesn't happen is what the rules decide (*the spell won't resolve*).
+PLAYER_ACTIONS = ("draw", "discard", "cast", "activat", "play", "search", "shuffl", "sacrific")
 # Casting and activating as verbs (an -ing form in their verb phrase says how it is done).
 MANNER_OF = frozenset("cast casts casting activate activates activated activating".split())
 NOT_MANNER = frozenset(
