@@ -17,6 +17,7 @@ TEXTS = [
     ("en", "If you goad a creature, it attacks each combat if able — “Chapter II” aside."),
     ("fr", "Chaque joueur vote. L’Anneau vous tente ; X est 0."),
     ("es", "Cada jugador vota. El Anillo te tienta (y luego roba una carta)."),
+    ("en", "In a Team vs. Team game, each team takes a turn."),
 ]
 
 
@@ -127,3 +128,17 @@ def test_a_link_run_pauses_the_cycle_collector_and_resumes_it(
     assert seen == [False, True, False, True]
     assert gc.isenabled()
     assert words._kept is None
+
+
+def test_vs_is_a_word_not_a_sentence_break() -> None:
+    """808 "Team vs. Team Variant": the period of "vs." ends no sentence, so the title matches
+    in "a Team vs. Team game"."""
+    tokens = [(t.raw, t.norm, t.brk) for t in tokenize("In a Team vs. Team game.", "en")]
+    assert ("vs.", "vs", False) in tokens
+    assert [t for t in tokens if t[2]] == [(".", "", True)]
+    vocab = english_vocabulary(
+        [RuleEntry("808", "chapter", "Team vs. Team Variant", "")],
+        [GlossaryItem("Team vs. Team Variant", "A multiplayer variant. See rule 808.")],
+    )
+    found = vocab.match("In a Team vs. Team game, each team takes a turn.")
+    assert [(m.matched, m.term.targets) for m in found] == [("Team vs. Team", ("808",))]

@@ -170,6 +170,22 @@ def _about(text: str, word: str) -> bool:
         ("It gets a replacement effect, such as Hidden Draw has.", "Draw", False),
         ("Doubling a creature's power means it gets +X/+0.", "Doubling", True),
         ("For the “Draw” effect, you draw a card.", "Draw", True),
+        # an object's action that does not happen; not a player's, nor a future
+        ("If both targets are illegal, the spell won't resolve.", "resolve", True),
+        ("An Aura put onto the battlefield this way doesn't target it.", "target", True),
+        ("The creature will not attack this turn.", "attack", True),
+        ("You won't draw a card.", "draw", False),
+        ("That player simply doesn't shuffle their library.", "shuffle", False),
+        ("Those abilities will resolve as normal.", "resolve", False),
+        # what a player does in a time clause: when something happens in that action
+        ("Once you activate the ability, it's too late to respond.", "activate", True),
+        ("Once you’ve legally activated the last ability, it doesn’t matter.", "activated", True),
+        ("You divide the damage as you cast it, not as it resolves.", "cast", True),
+        ("It happens after a player has cast the spell.", "cast", True),
+        # not a time of the story, nor an object's
+        ("It has 10 life when you cast it.", "cast", False),
+        ("Reveal cards until you exile a nonland card.", "exile", False),
+        ("Their colors are checked as they resolve.", "resolve", False),
     ],
 )
 def test_about_by_obligation_trigger_events_and_what_spells_do(text, word, about) -> None:

@@ -85,6 +85,7 @@ RULES = [
     RuleEntry("701.23", "rule", "Search", ""),
     RuleEntry("704", "chapter", "State-Based Actions", ""),
     RuleEntry("704.5j", "subrule", "", "… This is called the “legend rule.”"),
+    RuleEntry("708", "chapter", "Face-Down Spells and Permanents", ""),
     RuleEntry("712", "chapter", "Double-Faced Cards", ""),
     RuleEntry("729", "chapter", "Merging with Permanents", ""),
 ]
@@ -254,6 +255,10 @@ def test_rule_statements_name_untitled_rules(vocab) -> None:
         ("The creature merged into a single name.", []),
         # 712 and 118.9 by their names in rulings
         ("The two cards will both return with their front faces up.", ["712"]),
+        # 708: a spell cast face down, a permanent turned face down; not cards exiled face down
+        ("It applies to creatures cast face down with it.", ["708"]),
+        ("If it's turned face down, it loses its abilities.", ["708"]),
+        ("You exile the cards face down.", ["406"]),
         ("X is 0 when you cast it without paying its mana cost.", ["118"]),
     ],
 )

@@ -24,6 +24,7 @@ RULES = [
     RuleEntry("615", "chapter", "Prevention Effects", ""),
     RuleEntry("701.8", "rule", "Destroy", ""),
     RuleEntry("701.21", "rule", "Sacrifice", ""),
+    RuleEntry("702.5", "rule", "Enchant", ""),
     RuleEntry("708", "chapter", "Face-Down Spells and Permanents", ""),
     RuleEntry("709", "chapter", "Split Cards", ""),
 ]
@@ -32,6 +33,7 @@ GLOSSARY = [
     GlossaryItem("Cast", "To take a card … See rule 601, “Casting Spells.”"),
     GlossaryItem("Destroy", "To move a permanent to its owner's graveyard. See rule 701.8."),
     GlossaryItem("Draw", "1. To put the top card … See rule 121, “Drawing a Card.”"),
+    GlossaryItem("Enchant", "A keyword ability. See rule 702.5, “Enchant.”"),
     GlossaryItem("Exile", "A zone. See rule 406, “Exile.”"),
     GlossaryItem("Phyrexian Mana Symbol", "A mana symbol that … See rule 107.4f."),
     GlossaryItem("Prevent", "A word used by prevention effects. See rule 615."),
@@ -101,6 +103,11 @@ def test_about_rules(vocab, text, mask, expected) -> None:
         # "prevent X from doing" is a restriction, not damage prevention
         ("This ability will prevent it from being untapped.", []),
         ("A Fog-like effect prevents it from dealing damage.", ["615"]),
+        # the keyword is written with its object, a bare noun; the verb takes an article
+        ("An Aura with enchant opponent can't be attached to a permanent.", ["702.5"]),
+        ("It loses enchant creature.", ["702.5"]),
+        ("If the creature this Aura would enchant is an illegal target, it stays.", []),
+        ("It can target and enchant a tapped creature.", ["115"]),
         # a cost symbol inside a quoted ability is the card's wording
         ("It gains the ability “{T}: Add {R}.”", []),
         ("The tap symbol {T} is in its cost.", ["107.5"]),

@@ -10,8 +10,10 @@ where the text is about it, which its wording shows without a parse:
   Zombie tokens are…*, *Because targets are chosen…*): it is what the clause is about;
 - it is the verb after a modal (*can target*, *must attack*, *may sacrifice*) or a participle after
   a form of *be*, a pronoun's clitic too (*can't be countered*, *would be destroyed*, *it's
-  exiled*): the text says whether or how it happens. A future or a negation alone (*will
-  resolve*, *won't draw*) only tells the story of the card, and a progressive form is a state
+  exiled*): the text says whether or how it happens, and so does a negation where an object's
+  action does not happen (*the spell won't resolve*, *doesn't target*). A future alone (*will
+  resolve*), or a player's action that a player won't take (*you won't draw*, *that player
+  doesn't shuffle*), only tells the story of the card, and a progressive form is a state
   (*is attacking*), unless a player is doing it (*you're casting*, *you are casting*) or it says
   how a spell is cast (*cast Fling targeting a creature*);
 - it is counted (*only one target*, *either target*, *zero targets*);
@@ -21,6 +23,8 @@ where the text is about it, which its wording shows without a parse:
   doesn't target that opponent*, *Magmaquake doesn't target*);
 - it is the event after *when* or *whenever* that follows a trigger, wherever it stands in the
   clause (*triggers whenever you sacrifice a permanent*), or what a player is *allowed to* do;
+- it is what a player does in a time clause (*once you activate the ability*, *as you cast
+  it*, *after you've activated*): the text says when something happens in that action;
 - it is the subject of a passive verb wherever its clause stands (*before blockers are chosen*,
   *after blockers have been declared*), the procedure something is *part of* (*as part of
   casting a spell or activating an ability*), what a player is *let* do (*let you draw a card*),
@@ -50,6 +54,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from .about_names import before_list, in_card_name, named_subject, without_names
 from .about_words import (
     ACTORS,
     ADVERBS,
@@ -78,6 +83,8 @@ from .about_words import (
     OBLIGED,
     PART_OF,
     PERSONS,
+    PLAYER_ACTIONS,
+    PLAYER_SUBJECTS,
     PLAYER_WORDS,
     PLAYERS_DOING,
     POSSESSIVES,
@@ -87,6 +94,7 @@ from .about_words import (
     REQUIRES,
     STATES,
     STORY,
+    TIME_OF,
     TRIGGER_EVENTS,
     VERB_BEFORE,
     WHEN,
@@ -107,15 +115,15 @@ def is_about(text: str, start: int, end: int, names: Sequence[tuple[int, int]] =
 
     ``names``: where the names of the cards the text is about stand in it (``start, end``).
     """
-    before = _without_names(text[:start], names)
+    before = without_names(text[:start], names)
     if before.rstrip().endswith(_OPEN_QUOTES) and QUOTE_ENDS.match(text[end:]):
         return True
     sentence = _SENTENCE.split(before)[-1]
     if _INFORMATION.search(sentence):
         return True
-    if _in_card_name(text, start, end):
+    if in_card_name(text, start, end):
         return False
-    before = _before_list(before, text[end:], len(_words(text[start:end])))
+    before = before_list(before, text[end:], len(_words(text[start:end])))
     clause = _CLAUSE.split(before)[-1]
     words = _words(clause)
     if _attributive(words, _words(text[start:end]), text[end:]):
@@ -141,6 +149,8 @@ def is_about(text: str, start: int, end: int, names: Sequence[tuple[int, int]] =
         return True
     if REQUIRES & set(words[-2:]):  # "a spell that requires a target" (115.1, 601.2c)
         return True
+    if _player_time(words):  # "once you activate the ability", "as you cast it"
+        return True
     if last[0] in EVENT_NOUNS and _event_noun(words):  # "the draw", "any other draw"
         return True
     if len(words) >= 2 and words[-1] in PERSONS and LETS & set(words[-3:-1]):  # let you draw
@@ -151,76 +161,15 @@ def is_about(text: str, start: int, end: int, names: Sequence[tuple[int, int]] =
         return before_verb[0] in PLAYERS_DOING or _player_is(words) or _manner(words)
     if before_verb[0] in MODALS or _obliged(words):
         return True
+    if _negated(words) and not matched[0].startswith(PLAYER_ACTIONS):
+        return True  # "the spell won't resolve", "it doesn't target"
     if _trigger_event(words) and matched[0].startswith(TRIGGER_EVENTS):
         return True  # "When the equipped creature attacks": the event a trigger watches for
-    if last[0].startswith("target") and _named_subject(text[:start], names):
+    if last[0].startswith("target") and named_subject(text[:start], names):
         return True  # "Order of Succession doesn't target any players": the card's spell does
     if _object_does(words, last[0]) and not last[0].startswith(STORY):
         return True  # "the triggered ability targets a player", "abilities that target a spell"
     return _is_be(before_verb[0]) and _participle(last[0]) and not _future_passive(words)
-
-
-_LIST_GOES_ON = re.compile(r"\s*,")
-_ITEM_BREAK = re.compile(r",\s*(?:(?:and|or)\s+)?$")
-_BREAKS = ",;:.!?()[]—"
-
-
-def _before_list(before: str, after: str, size: int) -> str:
-    """The text before a list's first item, where the concept is a later item of the list
-    (*have the same power, toughness, and abilities*; *while you're casting a spell, playing a
-    land, or activating an ability*): a comma between the items is no clause break, and every
-    item plays the part the first one plays, so the clause that counts is the first item's.
-
-    The concept is a later item when a comma comes just before it and another after it, or
-    *, and* / *, or* comes just before it (not a comma alone before *and*: *If it draws, its power
-    and toughness change* is a clause after a clause). The items of a list are parallel: each
-    earlier one is at most one word longer than the concept, and the first one is as long as the
-    item after it (*cast spells, activate abilities, or attack*: *cast spells*), or as the concept
-    where it is the second. A list whose items are not (*lose 3 life, discard three cards, and
-    sacrifice*) is read as before, item by item."""
-    if not _ITEM_BREAK.search(before):
-        return before
-    if not (_LIST_GOES_ON.match(after) or re.search(r",\s*(?:and|or)\s+$", before)):
-        return before
-    longest = max(2, size + 1)
-    rest, length = before, size
-    while True:
-        cut = _ITEM_BREAK.search(rest)
-        if cut is None:
-            return before
-        rest = rest[: cut.start()]
-        opens = max(rest.rfind(c) for c in _BREAKS) + 1
-        item = list(_WORD.finditer(rest, opens))
-        if opens > 0 and rest[opens - 1] == ",":  # an earlier item between two commas
-            if len(item) > longest:
-                return before  # no list of parallel items
-            rest, length = rest[:opens], len(item)
-            continue
-        if length == 0 or len(item) < length:
-            return before
-        return rest[: item[-length].start()]
-
-
-_NAME_WORD = re.compile(r"[A-Z][\w’'-]*")
-
-
-def _in_card_name(text: str, start: int, end: int) -> bool:
-    """A capitalised concept next to another capitalised word in mid-sentence is part of a
-    card's name (*the one Doubling Season creates*, *cast Hidden Draw*), not the concept; the
-    ruling's own cards are masked before, other cards a ruling names are not. At a sentence's
-    or a quote's start a capital says nothing."""
-    if not text[start : start + 1].isupper() or _at_sentence_start(text, start):
-        return False
-    following = _NAME_WORD.match(text, end + 1) if text[end : end + 1] == " " else None
-    if following:
-        return True
-    previous = re.search(r"([A-Z][\w’'-]*) $", text[:start])
-    return bool(previous) and not _at_sentence_start(text, previous.start(1))
-
-
-def _at_sentence_start(text: str, at: int) -> bool:
-    head = text[:at].rstrip()
-    return not head or head[-1] in '.!?:;“"‘(—'
 
 
 def _future_passive(words: list[str]) -> bool:
@@ -292,17 +241,6 @@ def _predicate_participle(words: list[str], matched: list[str]) -> bool:
     return linking and (word.endswith("ed") or word in IRREGULAR_PARTICIPLES)
 
 
-_AUXILIARY = re.compile(r"(?:\s+(?:[\w]+['’]t|can|will|may|must|only|also|still|not|never))*\s*$")
-
-
-def _named_subject(before: str, names: Sequence[tuple[int, int]]) -> bool:
-    """A card's name, then only auxiliaries and adverbs, before the verb: the card is its
-    subject. Only spells and abilities target (115.1), so a card that targets is one."""
-    end = _AUXILIARY.search(before)
-    at = end.start() if end else len(before)
-    return any(b == at for _, b in names)
-
-
 def _manner(words: list[str]) -> bool:
     """An *-ing* form in the verb phrase of casting or activating says how it is done (*cast
     Fling targeting a creature*, *activate it without targeting*): 601.2's choices. Not after a
@@ -322,6 +260,38 @@ def _player_is(words: list[str]) -> bool:
     player doing it (a progressive after a player is the action, after an object a state)."""
     kept = [w for w in words if w not in ADVERBS]
     return len(kept) >= 2 and kept[-1] in ("is", "are") and kept[-2] in PLAYER_WORDS
+
+
+_NEGATIONS = frozenset("won't doesn't don't didn't".split())
+
+
+def _negated(words: list[str]) -> bool:
+    """*the spell won't resolve*, *doesn't target*, *will not attack*: the text says that an
+    object's action does not happen, as *can't* says that it can't. A player who won't act only
+    tells the story (*you won't draw a card*, *that player doesn't shuffle*), and so does an
+    action only players take (:data:`PLAYER_ACTIONS`, checked by the caller)."""
+    kept = [w for w in words if w not in ADVERBS or w == "not"]
+    if kept[-1:] and kept[-1] in _NEGATIONS:
+        subject = kept[-2:-1]
+    elif kept[-2:-1] in (["will"], ["does"], ["do"], ["did"]) and kept[-1:] == ["not"]:
+        subject = kept[-3:-2]
+    else:
+        return False
+    return not (subject and subject[0] in PLAYER_SUBJECTS | PLAYER_WORDS)
+
+
+def _player_time(words: list[str]) -> bool:
+    """A time clause whose subject is a player (*once you've legally activated*, *as you cast*,
+    *after a player has cast*): the text says when something happens in that player's action."""
+    kept = [w for w in words if w not in ADVERBS and not w.endswith("ly")]
+    if kept[-1:] and kept[-1] in HAVE:
+        kept.pop()
+    if not kept or kept[-1] not in PLAYER_SUBJECTS:
+        return False
+    kept.pop()
+    if kept[-1:] and kept[-1] in ARTICLES | DETERMINERS | POSSESSIVES:
+        kept.pop()
+    return bool(kept) and kept[-1] in TIME_OF
 
 
 def _trigger_event(words: list[str]) -> bool:
@@ -353,18 +323,6 @@ def _event_noun(words: list[str]) -> bool:
 
 def _is_be(word: str) -> bool:
     return word in BE or word in BE_CLITICS
-
-
-def _without_names(before: str, names: Sequence[tuple[int, int]]) -> str:
-    """The text before a concept with the ruling's card names blanked out: a name is no small
-    word, but it is a name wherever it stands, also where a sentence starts with it."""
-    for a, b in names:
-        if a < len(before):
-            if before[b : b + 2] in ("’s", "'s"):  # the name's possessive goes with it
-                b += 2
-            b = min(b, len(before))
-            before = before[:a] + " " * (b - a) + before[b:]
-    return before
 
 
 def _obliged(words: list[str]) -> bool:

@@ -101,6 +101,17 @@ CHANGE_VERBS = frozenset(
 )
 # A future passive (*will be sacrificed*) tells the story of the card.
 FUTURE = frozenset("will won't".split())
+# 601.2, 602.2: a time clause whose subject is a player (*once you activate the ability*, *as you
+# cast it*, *after you've activated*) says when something happens in the player's action: the
+# text is about that action. *When* is left out: after a trigger it is the trigger event, else
+# a time that tells the story (*has 10 life when you cast it*); so is *until* (*reveal cards
+# until you reveal a land* repeats an instruction). *They* may be objects (*as they resolve*).
+TIME_OF = frozenset("once after before as while".split())
+PLAYER_SUBJECTS = frozenset("you you've player players opponent opponents controller owner".split())
+# What only a player does (121.1, 701.9a, 601.2, 602.2, 305.1, 701.23a, 701.24a, 701.21a), as
+# stems: that a player doesn't do it tells the story (*you won't draw a card*, *it doesn't draw*);
+# that an object's action doesn't happen is what the rules decide (*the spell won't resolve*).
+PLAYER_ACTIONS = ("draw", "discard", "cast", "activat", "play", "search", "shuffl", "sacrific")
 # Casting and activating as verbs (an -ing form in their verb phrase says how it is done).
 MANNER_OF = frozenset("cast casts casting activate activates activated activating".split())
 NOT_MANNER = frozenset(

@@ -209,7 +209,8 @@ class Vocabulary:
                 i += 1
                 continue
             first, last = content[i][0], content[i + n - 1][0]
-            if ordinary_use(term.words, term.source == "symbol", text, first.start, last.end):
+            symbol = term.source == "symbol"
+            if ordinary_use(term.words, symbol, text, first.start, last.end, self.language):
                 i += 1
                 continue
             general = term.general or (

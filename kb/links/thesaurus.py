@@ -141,6 +141,10 @@ ALIASES: dict[str, dict[str, str]] = {
         "text change": "Text-Changing Effect",
         # 305.7: a type-changing effect (205.1) on a land's subtypes is the rule on setting them.
         "land type-changing effect": "sets a land's subtype to one or more of the basic land types",
+        # 708: a spell cast face down, a permanent turned face down (morph, manifest, disguise),
+        # which "face down" alone does not name: cards are exiled face down too (406.3).
+        "cast face down": "Face-Down Spells and Permanents",
+        "turn face down": "Face-Down Spells and Permanents",
         # 118.9: "You may cast [this object] without paying its mana cost" is an alternative cost.
         "without paying mana cost": "Alternative Cost",
     },

@@ -29,6 +29,15 @@ _PREVENT_FROM = re.compile(
 _QUOTED_ABILITY = re.compile(r"[“\"][^”\"]*:[^”\"]*[”\"]")
 # A symbol before "ability" or "abilities" (*its {T} abilities can be activated*) is a modifier
 # that sorts abilities by their cost: the text is about those abilities, not the symbol.
+# 702.5a: the keyword is written "Enchant [object]", its object a bare noun (*enchant creature*,
+# *enchant opponent*); the verb of 303.4 (what an Aura enchants is what it is attached to) takes
+# an article or a pronoun, or none at the end of a clause (*did not enchant a creature*, *the
+# creature this Aura would enchant is*).
+_KEYWORD_OBJECT = re.compile(
+    r"\s+(?!(?:a|an|the|that|this|these|those|it|them|its|their|your|another|any|each|is|are|"
+    r"was|were|and|or|but)\b)[^\W\d_]",
+    re.IGNORECASE,
+)
 _NAMES_ABILITIES = re.compile(r"\s+abilit(?:y|ies)\b", re.IGNORECASE)
 # English conjunctions and prepositions of condition, comparison and time (closed classes).
 _FUNCTION_WORDS = frozenset(
@@ -71,11 +80,16 @@ def split_by_determiner(
     return False
 
 
-def ordinary_use(words: tuple[str, ...], symbol: bool, text: str, start: int, end: int) -> bool:
+def ordinary_use(
+    words: tuple[str, ...], symbol: bool, text: str, start: int, end: int, language: str = "en"
+) -> bool:
     """Where a term's words at ``text[start:end]`` mean something else than the rule: *prevent X
-    from doing* (a restriction, not damage prevention), a cost ``symbol`` inside a quoted
+    from doing* (a restriction, not damage prevention), the verb *enchant a creature* (303.4,
+    not the keyword Enchant [object], 702.5a), a cost ``symbol`` inside a quoted
     ability or sorting abilities (*{T} abilities*)."""
     if words == ("prevent",) and _PREVENT_FROM.match(text[end:]):
+        return True
+    if words == ("enchant",) and language == "en" and not _KEYWORD_OBJECT.match(text, end):
         return True
     if symbol:
         if _NAMES_ABILITIES.match(text[end:]):

@@ -18,7 +18,8 @@ from kb.langs import fold
 
 from .thesaurus import CONJUNCTIONS, IRREGULAR, STOPWORDS
 
-_TOKEN = re.compile(r"\{[^{}\s]{1,10}\}|[^\W\d_]+|[.,;:!?()\[\]—]")
+# "vs." is one word, its period no sentence break (808 "Team vs. Team Variant").
+_TOKEN = re.compile(r"\{[^{}\s]{1,10}\}|(?i:\bvs\.)|[^\W\d_]+|[.,;:!?()\[\]—]")
 _BREAKS = frozenset(".,;:!?()[]—")
 _ROMAN = re.compile(r"^[IVX]+$")  # chapter numerals: "the chapter II ability"
 
@@ -107,7 +108,8 @@ def _word(raw: str, language: str) -> _Known:
         return "", True, True, raw
     stops = STOPWORDS.get(language, STOPWORDS["en"])
     stop = lowered in stops or (raw != "X" and bool(_ROMAN.match(raw)))
-    return ("" if stop else normalise(raw, language)), stop, False, raw
+    word = raw[:-1] if raw[-1] == "." else raw  # "vs."
+    return ("" if stop else normalise(word, language)), stop, False, raw
 
 
 # Per language, per text: its words as (what each word is, offsets), while words_kept() holds.
