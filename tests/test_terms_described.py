@@ -277,6 +277,20 @@ def test_intervening_if_needs_the_cards_wording(vocab) -> None:
     assert targets(vocab, "The player loses 2 life as it resolves.", strix) == []
 
 
+def test_division_of_damage_on_a_spell(vocab) -> None:
+    """601.2d: a spell's division of damage is announced as it is cast; on a card whose
+    dividing line is an activated or triggered ability, 602.2b or 603.3d apply instead."""
+    ruling = "You can’t change the division of damage."
+    spell = "This spell deals 5 damage divided as you choose among one or two targets."
+    ability = "{R}, {T}: This deals 2 damage divided as you choose among one or two targets."
+    trigger = (
+        "When this enters, it deals 4 damage divided as you choose among any number of targets."
+    )
+    assert targets(vocab, ruling, spell) == ["601"]
+    assert targets(vocab, ruling, ability) == []
+    assert targets(vocab, ruling, trigger) == []
+
+
 def test_described_rules_are_english_only() -> None:
     from kb.links.terms import translated_vocabulary
 

@@ -25,7 +25,8 @@ body, :data:`kb.links.thesaurus.RULE_STATEMENTS`), so that it follows renumberin
   applicable timing rules*, *any time you could cast an instant*, *only as a sorcery*;
 - **choices made while casting or activating** (601.2b-d, 602.2b: modes, targets, division are
   announced as the spell is cast): *you divide the damage as you cast it*, *chosen on
-  announcement*;
+  announcement*, and on a spell's card (its dividing line no activated or triggered ability)
+  *you can't change the division of damage*;
 - **the order of effects a player chooses** (616.1): *chooses the order of those copy effects*;
 - **APNAP order** (101.4: the active player chooses, then each other player in turn order):
   *each other player chooses in turn order*;
@@ -161,6 +162,16 @@ DESCRIPTIONS: tuple[Description, ...] = (
             r"|\bon announcement\b"
         ),
         also=_re(r"\bspells?\b|\bcast"),
+    ),
+    # 601.2d: a spell's division of damage or counters is announced as it is cast, and never
+    # changes (*you can't change the division of damage*); on a spell's card, whose line that
+    # divides is no activated ability (a colon) nor a triggered one (when, whenever, at).
+    Description(
+        "casting spells",
+        _re(r"\bdivision of (?:the )?(?:damage|counters)\b"),
+        card=re.compile(
+            r"(?m)^(?![^\n]*:)(?!(?:When|Whenever|At)\b)[^\n]*\bdivided as you choose\b"
+        ),
     ),
     Description(
         "activating activated abilities",
