@@ -317,3 +317,18 @@ def test_land_types_are_linked_where_the_text_is_about_them() -> None:
     assert targets(vocab, "The enchanted land loses its existing land types.") == ["305"]
     assert targets(vocab, "If a land has more than one land type, it counts once.") == ["305"]
     assert targets(vocab, "Each land of the chosen land type untaps.") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "word", "about"),
+    [
+        # what a player chooses the state to be (508.4: put onto the battlefield attacking)
+        ("You choose which player the token is attacking.", "attacking", True),
+        ("You choose which players or planeswalkers the tokens are attacking.", "attacking", True),
+        # a progressive alone is a state; a time clause opens another clause
+        ("The token is attacking that player.", "attacking", False),
+        ("You choose which cards to return while the spell is resolving.", "resolving", False),
+    ],
+)
+def test_a_chosen_state_is_what_the_text_is_about(text: str, word: str, about: bool) -> None:
+    assert _about(text, word) is about
