@@ -140,6 +140,8 @@ def test_rule_statements_name_untitled_rules(vocab) -> None:
         ("It’s illegal to reveal your hand this way.", []),
         # 608.2h: information an effect uses, and last known information
         ("The value of X is determined as the ability resolves.", ["608.2h"]),
+        ("The number of cards is counted during resolution.", ["608.2h"]),
+        ("You pick a card on resolution.", []),
         ("Use its last known existence on the battlefield to determine its power.", ["608.2h"]),
         ("Count the number of creature cards in your graveyard when it resolves.", ["608.2h"]),
         ("It is checked as the ability triggers and again as it resolves.", []),

@@ -8,8 +8,8 @@ body, :data:`kb.links.thesaurus.RULE_STATEMENTS`), so that it follows renumberin
   all illegal*, *is no longer a legal target*;
 - **information an effect uses** (608.2h "the answer is determined only once", "last known
   information"): *the value of X is determined as the ability resolves*, *count the cards when
-  it resolves*, *its last known existence on the battlefield*, *the last known tap or untap
-  state*, *as it last existed*; not
+  it resolves*, *is counted during resolution*, *its last known existence on the
+  battlefield*, *the last known tap or untap state*, *as it last existed*; not
   *checked as it triggers and again as it resolves*, which is the intervening "if" clause;
 - **the intervening "if" clause** (603.4): a card worded "When/Whenever/At …, if …" whose ruling
   says the ability won't trigger, or that its condition is checked (again);
@@ -114,13 +114,15 @@ DESCRIPTIONS: tuple[Description, ...] = (
         "an effect requires information from the game",
         _re(
             r"\b(?:as|when|until|while)\s+[^.]{0,50}?\b(?:resolves|is resolving|begins resolving"
-            r"|resolve)\b"
+            r"|resolve)\b|\b(?:during|on|upon) (?:the |its )?resolution\b"
         ),
         also=_re(
             r"\b(?:checks?|checked|counts?|counted|determines?|determined|choose|chooses|chose|"
             r"chosen|use|uses|the number of|how many|locked in)\b"
         ),
-        unless=_re(r"\bagain\b"),  # checked as it triggers and again as it resolves: 603.4
+        # checked as it triggers and again as it resolves: 603.4; chosen on announcement and
+        # not on resolution: 601.2
+        unless=_re(r"\bagain\b|\bnot (?:during|on|upon) (?:the |its )?resolution\b"),
     ),
     Description(
         "intervening “if” clause",
