@@ -305,3 +305,30 @@ def test_further_dev_sets_share_no_set_and_no_text_with_other_labels(name: str, 
     assert not set(dev["sets"]) & seen_sets
     assert {i["split"] for i in dev["items"]} == {"dev"}
     assert not {" ".join(i["text"].split()).casefold() for i in dev["items"]} & seen_texts
+
+
+def test_land_types_are_linked_where_the_text_is_about_them() -> None:
+    """A land type is a general concept, no basic noun (305.6, 305.7: effects set and remove
+    them): a ruling saying a land loses them, or counting them, is about them; one naming a land
+    by its chosen land type only mentions it."""
+    rules = [RuleEntry("305", "chapter", "Lands", "")]
+    glossary = [GlossaryItem("Land Type", "A subtype of lands. See rule 305, “Lands.”")]
+    vocab = english_vocabulary(rules, glossary)
+    assert targets(vocab, "The enchanted land loses its existing land types.") == ["305"]
+    assert targets(vocab, "If a land has more than one land type, it counts once.") == ["305"]
+    assert targets(vocab, "Each land of the chosen land type untaps.") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "word", "about"),
+    [
+        # what a player chooses the state to be (508.4: put onto the battlefield attacking)
+        ("You choose which player the token is attacking.", "attacking", True),
+        ("You choose which players or planeswalkers the tokens are attacking.", "attacking", True),
+        # a progressive alone is a state; a time clause opens another clause
+        ("The token is attacking that player.", "attacking", False),
+        ("You choose which cards to return while the spell is resolving.", "resolving", False),
+    ],
+)
+def test_a_chosen_state_is_what_the_text_is_about(text: str, word: str, about: bool) -> None:
+    assert _about(text, word) is about

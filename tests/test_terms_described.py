@@ -140,6 +140,8 @@ def test_rule_statements_name_untitled_rules(vocab) -> None:
         ("It’s illegal to reveal your hand this way.", []),
         # 608.2h: information an effect uses, and last known information
         ("The value of X is determined as the ability resolves.", ["608.2h"]),
+        ("The number of cards is counted during resolution.", ["608.2h"]),
+        ("You pick a card on resolution.", []),
         ("Use its last known existence on the battlefield to determine its power.", ["608.2h"]),
         ("Count the number of creature cards in your graveyard when it resolves.", ["608.2h"]),
         ("It is checked as the ability triggers and again as it resolves.", []),
@@ -275,6 +277,20 @@ def test_intervening_if_needs_the_cards_wording(vocab) -> None:
     assert targets(vocab, ruling, strix) == ["603.4"]
     assert targets(vocab, ruling, plain) == []
     assert targets(vocab, "The player loses 2 life as it resolves.", strix) == []
+
+
+def test_division_of_damage_on_a_spell(vocab) -> None:
+    """601.2d: a spell's division of damage is announced as it is cast; on a card whose
+    dividing line is an activated or triggered ability, 602.2b or 603.3d apply instead."""
+    ruling = "You can’t change the division of damage."
+    spell = "This spell deals 5 damage divided as you choose among one or two targets."
+    ability = "{R}, {T}: This deals 2 damage divided as you choose among one or two targets."
+    trigger = (
+        "When this enters, it deals 4 damage divided as you choose among any number of targets."
+    )
+    assert targets(vocab, ruling, spell) == ["601"]
+    assert targets(vocab, ruling, ability) == []
+    assert targets(vocab, ruling, trigger) == []
 
 
 def test_described_rules_are_english_only() -> None:

@@ -33,8 +33,9 @@ where the text is about it, which its wording shows without a parse:
 
 - it is what something is or becomes (*if the enchanted creature is a token*, *can be chosen as
   the target*, *it becomes day*, *it's not a card drawn*), the object of a verb of change or
-  choice (*removes the type*, *change the target*, *you choose the target*), or where something
-  stands in the stack (*put on the stack on top of that spell*).
+  choice (*removes the type*, *change the target*, *you choose the target*), the state a player
+  chooses (*you choose which player the token is attacking*), or where something stands in the
+  stack (*put on the stack on top of that spell*).
 
 And where it is not: a participle between a determiner and a noun (*the targeted spell*, *the
 exiled card*) or an *-ing* participle before a creature (*an attacking creature*) picks out an
@@ -158,7 +159,12 @@ def is_about(text: str, start: int, end: int, names: Sequence[tuple[int, int]] =
     if words[-1:] == ["to"] and words[-2:-1] and words[-2] in PERSONS and LETS & set(words[-4:-2]):
         return True  # "allows you to sacrifice": what a player is allowed to do
     if any(w.endswith("ing") for w in matched):  # "is attacking" is a state; "you're casting"
-        return before_verb[0] in PLAYERS_DOING or _player_is(words) or _manner(words)
+        return (
+            before_verb[0] in PLAYERS_DOING
+            or _player_is(words)
+            or _manner(words)
+            or _chosen_state(words)
+        )
     if before_verb[0] in MODALS or _obliged(words):
         return True
     if _negated(words) and not matched[0].startswith(PLAYER_ACTIONS):
@@ -252,6 +258,26 @@ def _manner(words: list[str]) -> bool:
         if word in BE or word in NOT_MANNER:
             return False
         following = word
+    return False
+
+
+_CHOICES = frozenset("choose chooses chose chosen choosing decide decides decided".split())
+_TIMES = NOT_MANNER - {"and", "or"}  # a time or condition opens another clause
+
+
+def _chosen_state(words: list[str]) -> bool:
+    """*you choose which player the token is attacking*: a question after a verb of choice
+    whose verb is the state; the player chooses what the state is (508.4: a creature put onto
+    the battlefield attacking), which the text is about. Not across a time or a conjunction
+    (*choose which cards to exile as the ability is resolving*)."""
+    kept = [w for w in words if w not in ADVERBS]
+    if len(kept) < 3 or kept[-1] not in ("is", "are"):
+        return False
+    for k in range(len(kept) - 3, -1, -1):
+        if kept[k + 1] in _TIMES:  # "choose which cards to return while it is resolving"
+            return False
+        if kept[k] in _CHOICES and kept[k + 1] in ("which", "what", "whom"):
+            return True
     return False
 
 

@@ -8,8 +8,8 @@ body, :data:`kb.links.thesaurus.RULE_STATEMENTS`), so that it follows renumberin
   all illegal*, *is no longer a legal target*;
 - **information an effect uses** (608.2h "the answer is determined only once", "last known
   information"): *the value of X is determined as the ability resolves*, *count the cards when
-  it resolves*, *its last known existence on the battlefield*, *the last known tap or untap
-  state*, *as it last existed*; not
+  it resolves*, *is counted during resolution*, *its last known existence on the
+  battlefield*, *the last known tap or untap state*, *as it last existed*; not
   *checked as it triggers and again as it resolves*, which is the intervening "if" clause;
 - **the intervening "if" clause** (603.4): a card worded "When/Whenever/At …, if …" whose ruling
   says the ability won't trigger, or that its condition is checked (again);
@@ -25,7 +25,8 @@ body, :data:`kb.links.thesaurus.RULE_STATEMENTS`), so that it follows renumberin
   applicable timing rules*, *any time you could cast an instant*, *only as a sorcery*;
 - **choices made while casting or activating** (601.2b-d, 602.2b: modes, targets, division are
   announced as the spell is cast): *you divide the damage as you cast it*, *chosen on
-  announcement*;
+  announcement*, and on a spell's card (its dividing line no activated or triggered ability)
+  *you can't change the division of damage*;
 - **the order of effects a player chooses** (616.1): *chooses the order of those copy effects*;
 - **APNAP order** (101.4: the active player chooses, then each other player in turn order):
   *each other player chooses in turn order*;
@@ -113,13 +114,15 @@ DESCRIPTIONS: tuple[Description, ...] = (
         "an effect requires information from the game",
         _re(
             r"\b(?:as|when|until|while)\s+[^.]{0,50}?\b(?:resolves|is resolving|begins resolving"
-            r"|resolve)\b"
+            r"|resolve)\b|\b(?:during|on|upon) (?:the |its )?resolution\b"
         ),
         also=_re(
             r"\b(?:checks?|checked|counts?|counted|determines?|determined|choose|chooses|chose|"
             r"chosen|use|uses|the number of|how many|locked in)\b"
         ),
-        unless=_re(r"\bagain\b"),  # checked as it triggers and again as it resolves: 603.4
+        # checked as it triggers and again as it resolves: 603.4; chosen on announcement and
+        # not on resolution: 601.2
+        unless=_re(r"\bagain\b|\bnot (?:during|on|upon) (?:the |its )?resolution\b"),
     ),
     Description(
         "intervening “if” clause",
@@ -161,6 +164,16 @@ DESCRIPTIONS: tuple[Description, ...] = (
             r"|\bon announcement\b"
         ),
         also=_re(r"\bspells?\b|\bcast"),
+    ),
+    # 601.2d: a spell's division of damage or counters is announced as it is cast, and never
+    # changes (*you can't change the division of damage*); on a spell's card, whose line that
+    # divides is no activated ability (a colon) nor a triggered one (when, whenever, at).
+    Description(
+        "casting spells",
+        _re(r"\bdivision of (?:the )?(?:damage|counters)\b"),
+        card=re.compile(
+            r"(?m)^(?![^\n]*:)(?!(?:When|Whenever|At)\b)[^\n]*\bdivided as you choose\b"
+        ),
     ),
     Description(
         "activating activated abilities",
