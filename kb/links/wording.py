@@ -27,8 +27,6 @@ _PREVENT_FROM = re.compile(
 # A quoted ability (“{T}: Add {R}.”): its cost's symbols are the card's wording, which the ruling
 # quotes whole; the ruling is about the ability, not the symbol.
 _QUOTED_ABILITY = re.compile(r"[“\"][^”\"]*:[^”\"]*[”\"]")
-# A symbol before "ability" or "abilities" (*its {T} abilities can be activated*) is a modifier
-# that sorts abilities by their cost: the text is about those abilities, not the symbol.
 # 702.5a: the keyword is written "Enchant [object]", its object a bare noun (*enchant creature*,
 # *enchant opponent*); the verb of 303.4 (what an Aura enchants is what it is attached to) takes
 # an article or a pronoun, or none at the end of a clause (*did not enchant a creature*, *the
@@ -38,6 +36,8 @@ _KEYWORD_OBJECT = re.compile(
     r"was|were|and|or|but)\b)[^\W\d_]",
     re.IGNORECASE,
 )
+# A symbol before "ability" or "abilities" (*its {T} abilities can be activated*) is a modifier
+# that sorts abilities by their cost: the text is about those abilities, not the symbol.
 _NAMES_ABILITIES = re.compile(r"\s+abilit(?:y|ies)\b", re.IGNORECASE)
 # English conjunctions and prepositions of condition, comparison and time (closed classes).
 _FUNCTION_WORDS = frozenset(
