@@ -148,6 +148,24 @@ def test_boolean_operators_and_minus(schema: Any) -> None:
     assert not isinstance(q, wq.AndNot)
 
 
+def test_a_sign_before_a_number_is_no_operator(schema: Any) -> None:
+    """ "a +1/+1 counter and a -1/-1 counter": the signs are the numbers', not a required and an
+    excluded word (every text holding a 1 was excluded, and the question found nothing)."""
+    q, _ = _parse(schema, "creature +1/+1 counter -1/-1 counter")
+    assert not any(isinstance(s, (wq.Not, wq.AndNot)) for s in [q, *q.children()])
+    assert {("text_en", "creatur"), ("text_en", "1"), ("text_en", "counter")} <= _terms(q)
+    q, _ = _parse(schema, "vote -tie")  # a word's minus still excludes it
+    assert isinstance(q, wq.AndNot)
+
+
+def test_a_french_order_is_searched_as_order_in_english(schema: Any) -> None:
+    """ "dans quel ordre…" reaches the English rules that say "order" (603.3b, the triggered
+    abilities put on the stack in the order their controllers choose), as Spanish "orden" does."""
+    for text, lang in (("ordre capacités", "fr"), ("orden habilidades", "es")):
+        q, _ = _parse(schema, text, lang=lang)
+        assert ("text_en", "order") in _terms(q)
+
+
 def test_phrases_keep_their_words_in_order(schema: Any) -> None:
     q, _ = _parse(schema, '"the ring tempts you"')
     assert isinstance(q, wq.Phrase)

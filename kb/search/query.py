@@ -420,8 +420,23 @@ def make_parser(schema: Any, context: QueryContext, *, relaxed: bool = False) ->
     return parser
 
 
+# A plus or minus sign before a digit, as in "+1/+1 counter", "-1/-1", "gets +2/+0" or a
+# loyalty ability's "-3", is the number's sign, not the operator of a required or excluded word:
+# "a +1/+1 counter and a -1/-1 counter" excluded every text holding a 1. The texts are indexed
+# without signs ("+1/+1" is "1 1"), so the word is searched as the number.
+_SIGN = re.compile(r"(?<![\w+-])[+-]+(?=\d)")
+
+
+def signs_as_numbers(text: str) -> str:
+    """A query with the signs of its numbers left out ("+1/+1" -> "1/1"), not read as the
+    operators of required and excluded words ("-word" still excludes a word)."""
+    return _SIGN.sub("", text)
+
+
 def parse_words(schema: Any, text: str, context: QueryContext, *, relaxed: bool = False) -> Any:
-    """Parse a query string with the query parser (operators, filters, phrases, fuzziness)."""
+    """Parse a query string with the query parser (operators, filters, phrases, fuzziness); a
+    sign before a number is no operator (:func:`signs_as_numbers`)."""
+    text = signs_as_numbers(text)
     parsed = make_parser(schema, context, relaxed=relaxed).parse(text, normalize=False)
     error = _first_error(parsed)
     if error is not None:

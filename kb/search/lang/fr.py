@@ -232,6 +232,7 @@ TO_ENGLISH: dict[str, tuple[str, ...]] = {
     "dessus": ("top",),
     "dessous": ("bottom",),
     "nombre": ("number",),
+    "ordre": ("order",),
     "quantité": ("amount",),
     "attacher": ("attach",),
     "enchanter": ("enchant",),
