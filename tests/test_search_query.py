@@ -166,6 +166,25 @@ def test_a_french_order_is_searched_as_order_in_english(schema: Any) -> None:
         assert ("text_en", "order") in _terms(q)
 
 
+@pytest.mark.parametrize(
+    ("text", "lang", "counts"),
+    [
+        ("une créature bloquer deux créatures attaquantes", "fr", True),
+        ("una criatura bloquear a dos criaturas atacantes", "es", True),
+        ("un joueur pioche deux cartes", "fr", False),  # "un" before another noun: an article
+        ("une créature bloque", "fr", False),
+    ],
+)
+def test_an_article_that_counts_one_of_what_a_numeral_counts_is_the_numeral_one(
+    schema: Any, text: str, lang: str, counts: bool
+) -> None:
+    """ "une créature … deux créatures": the stop word "une" counts creatures, and is searched as
+    English "one" (509.1a, one creature for each blocker to block); elsewhere it is an article."""
+    q, context = _parse(schema, text, lang=lang)
+    assert (("text_en", "one") in _terms(q)) is counts
+    assert (text.split()[0] in context.words) is counts
+
+
 def test_phrases_keep_their_words_in_order(schema: Any) -> None:
     q, _ = _parse(schema, '"the ring tempts you"')
     assert isinstance(q, wq.Phrase)

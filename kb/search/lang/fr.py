@@ -391,4 +391,6 @@ LANGUAGE = SearchLanguage(
     keywords=KEYWORDS,
     phrases=PHRASES,
     accented_endings=(("ees", "ées"), ("ee", "ée")),
+    one=frozenset({"un", "une"}),
+    numerals=frozenset("deux trois quatre cinq six sept huit neuf dix".split()),
 )
