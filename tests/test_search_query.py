@@ -150,10 +150,14 @@ def test_boolean_operators_and_minus(schema: Any) -> None:
 
 def test_a_sign_before_a_number_is_no_operator(schema: Any) -> None:
     """ "a +1/+1 counter and a -1/-1 counter": the signs are the numbers', not a required and an
-    excluded word (every text holding a 1 was excluded, and the question found nothing)."""
-    q, _ = _parse(schema, "creature +1/+1 counter -1/-1 counter")
+    excluded word (every text holding a 1 was excluded, and the question found nothing); a
+    power/toughness modifier is one word, as the texts index it, another number unsigned."""
+    q, context = _parse(schema, "creature +1/+1 counter -1/-1 counter")
     assert not any(isinstance(s, (wq.Not, wq.AndNot)) for s in [q, *q.children()])
-    assert {("text_en", "creatur"), ("text_en", "1"), ("text_en", "counter")} <= _terms(q)
+    assert {("text_en", "+1/+1"), ("text_en", "-1/-1"), ("text_en", "counter")} <= _terms(q)
+    assert context.words == ["creature", "+1/+1", "counter", "-1/-1", "counter"]
+    q, _ = _parse(schema, "loyalty -3 ability")
+    assert ("text_en", "3") in _terms(q) and not isinstance(q, wq.AndNot)
     q, _ = _parse(schema, "vote -tie")  # a word's minus still excludes it
     assert isinstance(q, wq.AndNot)
 

@@ -359,8 +359,8 @@ class LanguagePlugin(Plugin):
                     found.append((text_field("en"), english, boost))
         if is_word and self.context.too_common and self._common(node.text, bridged):
             return None
-        if is_word:
-            self.context.words.append(node.text)
+        if is_word or _MODIFIER.fullmatch(getattr(node, "text", "") or ""):
+            self.context.words.append(node.text)  # a modifier ("+1/+1") is a word, quoted
         return found
 
     def _false_friend(self, typed: str, englishes: tuple[str, ...]) -> bool:
@@ -455,13 +455,17 @@ def make_parser(schema: Any, context: QueryContext, *, relaxed: bool = False) ->
 # loyalty ability's "-3", is the number's sign, not the operator of a required or excluded word:
 # "a +1/+1 counter and a -1/-1 counter" excluded every text holding a 1. The texts are indexed
 # without signs ("+1/+1" is "1 1"), so the word is searched as the number.
-_SIGN = re.compile(r"(?<![\w+-])[+-]+(?=\d)")
+_SIGN = re.compile(r"(?<![\w+\-\"/])[+-]+(?=\d)")
+_MODIFIER = re.compile(r"(?<![\w\"])([+-]\d+/[+-]\d+)(?![\w\"])")
 
 
 def signs_as_numbers(text: str) -> str:
-    """A query with the signs of its numbers left out ("+1/+1" -> "1/1"), not read as the
-    operators of required and excluded words ("-word" still excludes a word)."""
-    return _SIGN.sub("", text)
+    """A query whose signs of numbers are no operators of required and excluded words ("-word"
+    still excludes a word): a power/toughness modifier ("+1/+1", "-1/-1") is one word, as the
+    texts index it (a phrase of one term), and the sign of another number is left out."""
+    if '"' in text:  # a phrase's words are no operators; its modifiers are analysed as indexed
+        return text
+    return _SIGN.sub("", _MODIFIER.sub(r'"\1"', text))
 
 
 def parse_words(schema: Any, text: str, context: QueryContext, *, relaxed: bool = False) -> Any:
