@@ -156,6 +156,8 @@ def test_a_sign_before_a_number_is_no_operator(schema: Any) -> None:
     assert not any(isinstance(s, (wq.Not, wq.AndNot)) for s in [q, *q.children()])
     assert {("text_en", "+1/+1"), ("text_en", "-1/-1"), ("text_en", "counter")} <= _terms(q)
     assert context.words == ["creature", "+1/+1", "counter", "-1/-1", "counter"]
+    q, _ = _parse(schema, "gets -X/-X until end of turn")
+    assert ("text_en", "-x/-x") in _terms(q) and not isinstance(q, wq.AndNot)
     q, _ = _parse(schema, "loyalty -3 ability")
     assert ("text_en", "3") in _terms(q) and not isinstance(q, wq.AndNot)
     q, _ = _parse(schema, "vote -tie")  # a word's minus still excludes it

@@ -456,7 +456,7 @@ def make_parser(schema: Any, context: QueryContext, *, relaxed: bool = False) ->
 # "a +1/+1 counter and a -1/-1 counter" excluded every text holding a 1. The texts are indexed
 # without signs ("+1/+1" is "1 1"), so the word is searched as the number.
 _SIGN = re.compile(r"(?<![\w+\-\"/])[+-]+(?=\d)")
-_MODIFIER = re.compile(r"(?<![\w\"])([+-]\d+/[+-]\d+)(?![\w\"])")
+_MODIFIER = re.compile(r"(?<![\w\"])([+-](?:\d+|[xX])/[+-](?:\d+|[xX]))(?![\w\"])")
 
 
 def signs_as_numbers(text: str) -> str:
