@@ -64,6 +64,16 @@ def test_rule_numbers_are_single_tokens() -> None:
     ]
 
 
+@pytest.mark.parametrize("lang", ["en", "fr", "es"])
+def test_a_power_toughness_modifier_is_one_token(lang: str) -> None:
+    """ "+1/+1" and "-1/-1" are different counters: as tokens of their own, "a +1/+1 counter and
+    a -1/-1 counter" finds 704.5q (both on one permanent), not every text holding a 1."""
+    analyzer = text_analyzer(lang)
+    terms = analyze(analyzer, "put a +1/+1 counter; gets -1/-1, +2/+0, -X/-X; a 1/1 token")
+    assert {"+1/+1", "-1/-1", "+2/+0", "-x/-x"} <= set(terms)
+    assert terms.count("1") == 2  # an unsigned size is its numbers
+
+
 def test_names_are_folded_not_stemmed() -> None:
     assert analyze(name_analyzer(), "Le vol du dieu-décepteur") == [
         "le",

@@ -144,10 +144,38 @@ def test_a_question_of_two_words_once_its_stop_words_are_left_out_is_searched(
     index: Any, lang: str | None
 ) -> None:
     """ "se" and "un" are stop words, not question words: two words are left to search, which
-    are ranked as plain words are (this failed with an UnboundLocalError)."""
+    are ranked as a question's (this failed with an UnboundLocalError)."""
     response = index.search("¿cuándo se puede lanzar un conjuro?", lang=lang)
     assert response["query"] == "¿cuándo se puede lanzar un conjuro?"
     assert not any(r.get("partial") for r in response["results"][: response["total"]])
+
+
+@pytest.mark.parametrize(
+    ("question", "lang"),
+    [("can I pay more life than I have", "en"), ("¿puedo pagar más vidas de las que tengo?", "es")],
+)
+def test_a_question_of_two_words_is_ranked_by_the_words_each_text_holds(
+    index: Any, monkeypatch: pytest.MonkeyPatch, question: str, lang: str
+) -> None:
+    """ "pay life" ("more" and "than" are stop words) is a question still: ranked among the
+    texts holding either word (QUESTION_WORDS), not only those holding both, where 119.4's
+    subrules and 118.3b came before 119.4 ("…may do so only if their life total is greater
+    than or equal to the amount of the payment")."""
+    from kb.search import ranking
+
+    asked: list[str] = []
+    real = ranking.Ranker._question_hits
+
+    def spy(self: Any, text: str, *args: Any, **kwargs: Any) -> Any:
+        asked.append(text)
+        return real(self, text, *args, **kwargs)
+
+    monkeypatch.setattr(ranking.Ranker, "_question_hits", spy)
+    index.search(question, lang=lang)
+    assert len(asked) == 1 and len(asked[0].split()) >= 2
+    asked.clear()
+    index.search("pay life", lang="en")  # not asked: ranked as plain words
+    assert asked == []
 
 
 def test_official_keyword_names_fill_in_what_the_cards_did_not_teach() -> None:

@@ -148,6 +148,49 @@ def test_boolean_operators_and_minus(schema: Any) -> None:
     assert not isinstance(q, wq.AndNot)
 
 
+def test_a_sign_before_a_number_is_no_operator(schema: Any) -> None:
+    """ "a +1/+1 counter and a -1/-1 counter": the signs are the numbers', not a required and an
+    excluded word (every text holding a 1 was excluded, and the question found nothing); a
+    power/toughness modifier is one word, as the texts index it, another number unsigned."""
+    q, context = _parse(schema, "creature +1/+1 counter -1/-1 counter")
+    assert not any(isinstance(s, (wq.Not, wq.AndNot)) for s in [q, *q.children()])
+    assert {("text_en", "+1/+1"), ("text_en", "-1/-1"), ("text_en", "counter")} <= _terms(q)
+    assert context.words == ["creature", "+1/+1", "counter", "-1/-1", "counter"]
+    q, _ = _parse(schema, "gets -X/-X until end of turn")
+    assert ("text_en", "-x/-x") in _terms(q) and not isinstance(q, wq.AndNot)
+    q, _ = _parse(schema, "loyalty -3 ability")
+    assert ("text_en", "3") in _terms(q) and not isinstance(q, wq.AndNot)
+    q, _ = _parse(schema, "vote -tie")  # a word's minus still excludes it
+    assert isinstance(q, wq.AndNot)
+
+
+def test_a_french_order_is_searched_as_order_in_english(schema: Any) -> None:
+    """ "dans quel ordre…" reaches the English rules that say "order" (603.3b, the triggered
+    abilities put on the stack in the order their controllers choose), as Spanish "orden" does."""
+    for text, lang in (("ordre capacités", "fr"), ("orden habilidades", "es")):
+        q, _ = _parse(schema, text, lang=lang)
+        assert ("text_en", "order") in _terms(q)
+
+
+@pytest.mark.parametrize(
+    ("text", "lang", "counts"),
+    [
+        ("une créature bloquer deux créatures attaquantes", "fr", True),
+        ("una criatura bloquear a dos criaturas atacantes", "es", True),
+        ("un joueur pioche deux cartes", "fr", False),  # "un" before another noun: an article
+        ("une créature bloque", "fr", False),
+    ],
+)
+def test_an_article_that_counts_one_of_what_a_numeral_counts_is_the_numeral_one(
+    schema: Any, text: str, lang: str, counts: bool
+) -> None:
+    """ "une créature … deux créatures": the stop word "une" counts creatures, and is searched as
+    English "one" (509.1a, one creature for each blocker to block); elsewhere it is an article."""
+    q, context = _parse(schema, text, lang=lang)
+    assert (("text_en", "one") in _terms(q)) is counts
+    assert (text.split()[0] in context.words) is counts
+
+
 def test_phrases_keep_their_words_in_order(schema: Any) -> None:
     q, _ = _parse(schema, '"the ring tempts you"')
     assert isinstance(q, wq.Phrase)

@@ -20,7 +20,7 @@ from whoosh.formats import Positions
 from kb.search.lang import SearchLanguage, fold_word, search_language
 
 # A rule number (701.54a) is one token; words keep inner apostrophes (doesn't, l'original).
-TOKEN_PATTERN = r"\d+(?:\.\d+[a-z]?)?|\w+(?:['’]\w+)*"
+TOKEN_PATTERN = r"[+-](?:\d+|[xX])/[+-](?:\d+|[xX])(?!\w)|\d+(?:\.\d+[a-z]?)?|\w+(?:['’]\w+)*"
 
 
 class NormalizeFilter(Filter):

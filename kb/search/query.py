@@ -29,7 +29,7 @@ from whoosh.qparser.plugins import FuzzyTermPlugin, PhrasePlugin, Plugin
 from kb.errors import KbUsageError
 from kb.langs import LANGS, check_lang
 from kb.search.analysis import analyze, query_terms
-from kb.search.lang import phrase_spans, search_language
+from kb.search.lang import fold_word, phrase_spans, search_language
 from kb.search.questions import drop_question_words  # noqa: F401 (part of this module's API)
 from kb.search.schema import (
     FIELD_ALIASES,
@@ -235,6 +235,7 @@ class LanguagePlugin(Plugin):
         # phrase as typed and its English terms; the phrase's other words (searched with it).
         self._phrases: dict[int, tuple[str, tuple[str, ...]]] = {}
         self._in_phrase: set[int] = set()
+        self._counting: set[int] = set()  # stop words that count one of something (see below)
 
     def mark_phrases(self, nodes: list[Any]) -> None:
         """Note the phrases of several words among a group's words (a learned keyword term, a
@@ -248,6 +249,7 @@ class LanguagePlugin(Plugin):
         """
         words = [n for n in nodes if isinstance(n, syntax.WordNode)]
         texts = [n.text for n in words]
+        self._mark_counting(words)
         for language, _analyzer, _boost in self.bridges:
             for start, size, terms in phrase_spans(language.code, texts):
                 inside = [id(w) for w in words[start : start + size]]
@@ -255,6 +257,32 @@ class LanguagePlugin(Plugin):
                     continue  # a phrase of the language detected first wins
                 self._in_phrase.update(inside)
                 self._phrases[inside[0]] = (" ".join(texts[start : start + size]), terms)
+
+    def _mark_counting(self, words: list[Any]) -> None:
+        """Note the stop words that are the numeral one among a group's words: "une" before a
+        noun that a numeral also counts ("une créature peut-elle bloquer deux créatures
+        attaquantes", "una criatura … dos criaturas"). Elsewhere "une" is an article, a stop
+        word; here it is what the question asks about, and English "one" is searched for it
+        (509.1a: the defending player chooses one creature for each blocker to block)."""
+        languages = [self.language, *(language for language, _a, _b in self.bridges)]
+        one = frozenset().union(*(language.one for language in languages))
+        numerals = frozenset().union(*(language.numerals for language in languages))
+        if not one:
+            return
+        folded = [fold_word(w.text) for w in words]
+        counted = {
+            self._noun(words[i + 1].text)
+            for i, word in enumerate(folded[:-1])
+            if word in numerals or word.isdigit()
+        }
+        counted.discard(())  # a numeral before a stop word counts nothing named
+        for i, word in enumerate(folded[:-1]):
+            if word in one and self._noun(words[i + 1].text) in counted:
+                self._counting.add(id(words[i]))
+
+    def _noun(self, text: str) -> tuple[str, ...]:
+        """A word's terms in the query's language (a noun and its plural alike)."""
+        return query_terms(self.analyzer, text)
 
     def filters(self, parser: Any) -> list[tuple[Any, int]]:
         return [(self.do_languages, 110)]
@@ -296,6 +324,9 @@ class LanguagePlugin(Plugin):
         is_word = isinstance(node, syntax.WordNode)
         if is_word and id(node) in self._in_phrase:
             return self._phrase_alternatives(node)
+        if is_word and id(node) in self._counting:
+            self.context.words.append(node.text)
+            return [(text_field("en"), "one", BRIDGED)]
         if is_word and not re.search(r"\d", node.text):
             # A stop word of the language (without --lang: of any language) is not searched.
             for analyzer in self.stop_analyzers:
@@ -328,8 +359,8 @@ class LanguagePlugin(Plugin):
                     found.append((text_field("en"), english, boost))
         if is_word and self.context.too_common and self._common(node.text, bridged):
             return None
-        if is_word:
-            self.context.words.append(node.text)
+        if is_word or _MODIFIER.fullmatch(getattr(node, "text", "") or ""):
+            self.context.words.append(node.text)  # a modifier ("+1/+1") is a word, quoted
         return found
 
     def _false_friend(self, typed: str, englishes: tuple[str, ...]) -> bool:
@@ -420,8 +451,27 @@ def make_parser(schema: Any, context: QueryContext, *, relaxed: bool = False) ->
     return parser
 
 
+# A plus or minus sign before a digit, as in "+1/+1 counter", "-1/-1", "gets +2/+0" or a
+# loyalty ability's "-3", is the number's sign, not the operator of a required or excluded word:
+# "a +1/+1 counter and a -1/-1 counter" excluded every text holding a 1. The texts are indexed
+# without signs ("+1/+1" is "1 1"), so the word is searched as the number.
+_SIGN = re.compile(r"(?<![\w+\-\"/])[+-]+(?=\d)")
+_MODIFIER = re.compile(r"(?<![\w\"])([+-](?:\d+|[xX])/[+-](?:\d+|[xX]))(?![\w\"])")
+
+
+def signs_as_numbers(text: str) -> str:
+    """A query whose signs of numbers are no operators of required and excluded words ("-word"
+    still excludes a word): a power/toughness modifier ("+1/+1", "-1/-1") is one word, as the
+    texts index it (a phrase of one term), and the sign of another number is left out."""
+    if '"' in text:  # a phrase's words are no operators; its modifiers are analysed as indexed
+        return text
+    return _SIGN.sub("", _MODIFIER.sub(r'"\1"', text))
+
+
 def parse_words(schema: Any, text: str, context: QueryContext, *, relaxed: bool = False) -> Any:
-    """Parse a query string with the query parser (operators, filters, phrases, fuzziness)."""
+    """Parse a query string with the query parser (operators, filters, phrases, fuzziness); a
+    sign before a number is no operator (:func:`signs_as_numbers`)."""
+    text = signs_as_numbers(text)
     parsed = make_parser(schema, context, relaxed=relaxed).parse(text, normalize=False)
     error = _first_error(parsed)
     if error is not None:

@@ -15,7 +15,7 @@ from typing import Any
 from kb.langs import LANGS
 
 # Bump when the schema or the analyzers change: an index of another version is rebuilt.
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 9
 INDEX_NAME = "kb"
 NO_EDITION = "-"  # the edition of a translated rule no loaded English edition has
 

@@ -59,6 +59,11 @@ class SearchLanguage:
     # cards in it" where a judge hears "an empty library", and the stop word "no" is not
     # indexed, so no query word could reach that wording otherwise.
     paraphrases: Mapping[str, str] = field(default_factory=dict)
+    # Stop words that are also the numeral one (French "un", "une"; Spanish "un", "una", "uno")
+    # and the numerals from two on: "une créature peut-elle bloquer deux créatures" counts
+    # creatures, and its "une" is searched as English "one" (see LanguagePlugin.mark_phrases).
+    one: frozenset[str] = frozenset()
+    numerals: frozenset[str] = frozenset()
 
     @property
     def folded_question_words(self) -> frozenset[str]:

@@ -406,4 +406,6 @@ LANGUAGE = SearchLanguage(
     keywords=KEYWORDS,
     phrases=PHRASES,
     cognates=COGNATES,
+    one=frozenset({"un", "una", "uno"}),
+    numerals=frozenset("dos tres cuatro cinco seis siete ocho nueve diez".split()),
 )

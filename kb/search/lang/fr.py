@@ -232,6 +232,7 @@ TO_ENGLISH: dict[str, tuple[str, ...]] = {
     "dessus": ("top",),
     "dessous": ("bottom",),
     "nombre": ("number",),
+    "ordre": ("order",),
     "quantité": ("amount",),
     "attacher": ("attach",),
     "enchanter": ("enchant",),
@@ -390,4 +391,6 @@ LANGUAGE = SearchLanguage(
     keywords=KEYWORDS,
     phrases=PHRASES,
     accented_endings=(("ees", "ées"), ("ee", "ée")),
+    one=frozenset({"un", "une"}),
+    numerals=frozenset("deux trois quatre cinq six sept huit neuf dix".split()),
 )
