@@ -236,6 +236,25 @@ def test_question_words_joined_to_stop_words_frame_a_question() -> None:
     assert drop_question_words("l'initiative", ("fr",)) == "l'initiative"  # no question word
 
 
+def test_only_a_subject_pronoun_is_cut_from_a_hyphenated_word() -> None:
+    """ "utilisent-elles", "assigne-t-il": a French question's inverted subject goes; "free-for-all"
+    keeps its "for" and "all" (stop words, not pronouns), or the title "Free-for-All Variant"
+    would be asked as the question "free variant"."""
+    from kb.search.questions import asks, drop_question_words
+
+    langs = ("en", "fr", "es")
+    assert drop_question_words("free-for-all variant", langs) == "free-for-all variant"
+    assert drop_question_words("comment les créatures utilisent-elles", ("fr",)) == (
+        "les créatures utilisent"
+    )
+    assert drop_question_words("quand la créature assigne-t-elle ses blessures", ("fr",)) == (
+        "la créature assigne ses blessures"
+    )
+    # A title's exclamation mark (702.179 "Start Your Engines!") does not make it a question.
+    assert not asks("start your engines!", drop_question_words("start your engines!", langs))
+    assert asks("¿qué es la prisa?", drop_question_words("¿qué es la prisa?", langs))
+
+
 @pytest.mark.parametrize(
     ("query", "lang"),
     [

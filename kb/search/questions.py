@@ -15,6 +15,9 @@ from kb.search.lang import fold_word, search_language
 from kb.search.schema import text_field
 
 _QUESTION_EDGES = "¿¡"
+# The subject pronouns a French question puts after its verb ("peut-il", "assigne-t-il",
+# "utilisent-elles", "peut-on").
+INVERTED_SUBJECTS = frozenset("je tu il elle on nous vous ils elles t".split())
 ENGLISH_FIELD = text_field("en")  # where the question's English index terms are held
 _WORD_END = "!,;:"
 
@@ -50,20 +53,33 @@ def drop_question_words(text: str, langs: tuple[str, ...]) -> str:
         # "peut-on", "y a-t-il": question words joined to stop words frame a question too
         framed = any(p in framing for p in parts) and all(p in framing or p in stop for p in parts)
         if not framed:
-            kept.append(_without_inversion(word, framing | stop))
+            kept.append(_without_inversion(word))
     content = [t for t in kept if ":" not in t and not t.isupper()]
     return " ".join(kept if content else cleaned)
 
 
-def _without_inversion(word: str, framing: set[str]) -> str:
+def _without_inversion(word: str) -> str:
     """A verb of a French question without its inverted subject: "utilisent-elles" ->
     "utilisent", "assigne-t-il" -> "assigne" (the pronoun would make the word a phrase that no
-    text holds). A word whose other parts are no framing words ("Ring-bearer") is left whole."""
+    text holds). Only subject pronouns are cut: "free-for-all" (its "for" and "all" are stop
+    words) and "Ring-bearer" are left whole."""
     parts = word.split("-")
     for end in range(1, len(parts)):
-        if all(fold_word(part) in framing for part in parts[end:]):
+        if all(fold_word(part) in INVERTED_SUBJECTS for part in parts[end:]):
             return "-".join(parts[:end])
     return word
+
+
+def asks(text: str, words: str) -> bool:
+    """Whether ``words``, the text :func:`drop_question_words` kept, leave out more than the
+    marks that end a word: a question mark or a word framing a question, not the "!" of a
+    title ("Start Your Engines!") or a comma."""
+    plain = []
+    for token in text.split():
+        token = token.lstrip("¡").rstrip(_WORD_END)
+        if token:
+            plain.append(token)
+    return words != " ".join(plain)
 
 
 # A title-only rule ("702.11. Hexproof") is indexed with the text of all its subrules: for a

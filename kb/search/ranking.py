@@ -33,7 +33,7 @@ from kb.search.query import (
     jump_numbers,
     parse_words,
 )
-from kb.search.questions import question_order
+from kb.search.questions import asks, question_order
 from kb.search.readers import Readers, Snapshot
 from kb.search.schema import text_field
 from kb.search.spelling import Vocabulary, did_you_mean
@@ -140,7 +140,7 @@ class Ranker(RuleJumps):
             # language, nothing of it was left to search; it is searched in its own.
             context = QueryContext(lang=language, editions=self.editions, fuzzy=fuzzy)
             any_language = False
-        asked = words != text  # its framing words left out: it asks how the rules work
+        asked = asks(text, words)  # its framing words left out: it asks how the rules work
         question = asked and len(words.split()) >= QUESTION_WORDS
         self._ranked(words, context, type_list, limit, response, question=question, asked=asked)
         self._keyword_rule_first(words_only, context, type_list, limit, response)
