@@ -19,8 +19,10 @@ from whoosh.formats import Positions
 
 from kb.search.lang import SearchLanguage, fold_word, search_language
 
+# A power/toughness modifier (+1/+1, -X/-X) is one token, as the query parser keeps it.
+MODIFIER_PATTERN = r"[+-](?:\d+|[xX])/[+-](?:\d+|[xX])"
 # A rule number (701.54a) is one token; words keep inner apostrophes (doesn't, l'original).
-TOKEN_PATTERN = r"[+-](?:\d+|[xX])/[+-](?:\d+|[xX])(?!\w)|\d+(?:\.\d+[a-z]?)?|\w+(?:['’]\w+)*"
+TOKEN_PATTERN = MODIFIER_PATTERN + r"(?!\w)|\d+(?:\.\d+[a-z]?)?|\w+(?:['’]\w+)*"
 
 
 class NormalizeFilter(Filter):

@@ -28,7 +28,7 @@ from whoosh.qparser.plugins import FuzzyTermPlugin, PhrasePlugin, Plugin
 
 from kb.errors import KbUsageError
 from kb.langs import LANGS, check_lang
-from kb.search.analysis import analyze, query_terms
+from kb.search.analysis import MODIFIER_PATTERN, analyze, query_terms
 from kb.search.lang import fold_word, phrase_spans, search_language
 from kb.search.questions import drop_question_words  # noqa: F401 (part of this module's API)
 from kb.search.schema import (
@@ -456,7 +456,7 @@ def make_parser(schema: Any, context: QueryContext, *, relaxed: bool = False) ->
 # "a +1/+1 counter and a -1/-1 counter" excluded every text holding a 1. The texts are indexed
 # without signs ("+1/+1" is "1 1"), so the word is searched as the number.
 _SIGN = re.compile(r"(?<![\w+\-\"/])[+-]+(?=\d)")
-_MODIFIER = re.compile(r"(?<![\w\"])([+-](?:\d+|[xX])/[+-](?:\d+|[xX]))(?![\w\"])")
+_MODIFIER = re.compile(rf"(?<![\w\"])({MODIFIER_PATTERN})(?![\w\"])")
 
 
 def signs_as_numbers(text: str) -> str:

@@ -202,7 +202,7 @@ def question_order(
     sent = _sent_to(hits, kind_of)
     counted = [w for w in words if w] if words is not None else [{t} for t in terms]
     for hit in hits:
-        if (kind_of(hit) if kind_of is not None else hit["type"]) != "rule":
+        if _kind(hit, kind_of) != "rule":
             continue
         rules.append(hit)
         if counted:
@@ -286,11 +286,16 @@ def sections_after_their_subrules(ranked: list[Any], sections: set[int]) -> list
     return ordered
 
 
+def _kind(hit: Any, kind_of: Callable[[Any], str] | None) -> str:
+    """A hit's type: ``kind_of``'s, or its stored one."""
+    return kind_of(hit) if kind_of is not None else str(hit["type"])
+
+
 def _sent_to(hits: list[Any], kind_of: Callable[[Any], str] | None) -> set[str]:
     """The rules below their section that the glossary entries among the hits send to."""
     sent: set[str] = set()
     for hit in hits:
-        if (kind_of(hit) if kind_of is not None else hit["type"]) == "glossary":
+        if _kind(hit, kind_of) == "glossary":
             sent.update(n for n in hit.fields()["data"].get("see") or () if "." in str(n))
     return sent
 

@@ -320,30 +320,19 @@ class Ranker(RuleJumps):
             slugs.add(glossary_slug(" ".join([*words[:-1], words[-1][:-1]])))
         langs = LANGS if context.any_language else (context.lang,)
         keys = [f"glossary:{newest}:{lang}:{slug}" for lang in langs for slug in sorted(slugs)]
-        found = bounded_search(
-            self.searcher,
-            wq.Or([wq.Term("key", key) for key in keys]),
-            filter=as_set(self._filter(context, ["glossary"])),
-            limit=None,
-            terms=True,
-        )
-        return list(found)
+        return list(self._all_of("glossary", wq.Or([wq.Term("key", k) for k in keys]), context))
 
     def _rule_of(self, number: str, entry: Any, context: QueryContext) -> Any | None:
         """The rule numbered ``number`` in the newest edition of a glossary entry (the rule its
         "See rule" sends to), if the search's filters let it through."""
         edition = newest_edition(entry)
-        found = bounded_search(
-            self.searcher,
-            wq.Term("number", number),
-            filter=as_set(self._filter(context, ["rule"])),
-            limit=None,
-            terms=True,
-        )
-        return next(
-            (h for h in found if edition in str(h.get("edition") or "").split()),
-            None,
-        )
+        found = self._all_of("rule", wq.Term("number", number), context)
+        return next((h for h in found if edition in str(h.get("edition") or "").split()), None)
+
+    def _all_of(self, kind: str, q: Any, context: QueryContext) -> Any:
+        """Every item of one type matching ``q`` that the search's filters let through."""
+        filt = as_set(self._filter(context, [kind]))
+        return bounded_search(self.searcher, q, filter=filt, limit=None, terms=True)
 
     def _question_hits(
         self,
