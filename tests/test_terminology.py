@@ -81,6 +81,35 @@ def test_learns_terms_with_evidence_from_synthetic_cards():
     assert "Trample" not in learned
 
 
+def test_an_ability_word_printed_without_its_dash_stops_at_the_next_sentence():
+    """Older printings' foreign texts lost the dash after an ability word ("Hermandad Al
+    comienzo…"): every n-gram into the next sentence is on all the keyword's cards, yet the
+    name ends where a capital opens the sentence."""
+    cards = [
+        CardText(
+            f"Kith {i}",
+            f"Hermanos {i}",
+            f"Kinship — At the beginning of your upkeep, you may look at card {i}.",
+            f"Hermandad Al comienzo de tu mantenimiento, puedes mirar la carta {i}.",
+            ("Kinship",),
+        )
+        for i in range(5)
+    ]
+    cards += [
+        CardText(
+            f"Bear {i}",
+            f"Oso {i}",
+            "At the beginning of your end step, draw a card.",
+            "Al comienzo de tu paso final, roba una carta.",
+            (),
+        )
+        for i in range(3)
+    ]
+    learned = {t.keyword: t for t in learn(cards, "es", {"Kinship": True})}
+    assert learned["Kinship"].term == "hermandad"
+    assert learned["Kinship"].label == "hermandad"
+
+
 def _sample() -> dict[tuple[str, str], list[str]]:
     with SAMPLE.open(encoding="utf-8") as handle:
         return {

@@ -390,13 +390,14 @@ def _contains(longer: tuple[str, ...], shorter: tuple[str, ...]) -> int | None:
     return None
 
 
-def _extend(best: Candidate, candidates: list[Candidate]) -> Candidate:
+def _extend(best: Candidate, candidates: list[Candidate], units: Sequence[_Unit]) -> Candidate:
     """Prefer a longer n-gram that holds most of the best one's units.
 
     Words before the best n-gram belong to the name when they come with at least half of its
     units and make it more specific ("daña primero" beside "dañar primero" over "primero"); words
     after it usually are the keyword's argument ("enchanter créature"), so they need nine tenths
-    of its units ("contact mortel").
+    of its units ("contact mortel"). An n-gram printed with a capital inside runs into the next
+    sentence (:func:`_runs_on`) and is no name.
     """
     while True:
         longer = []
@@ -406,15 +407,31 @@ def _extend(best: Candidate, candidates: list[Candidate]) -> Candidate:
             at = _contains(cand.words, best.words)
             if at is None:
                 continue
-            if cand.units >= 0.9 * best.units or (
-                at > 0  # words before: more specific, with half the units at least
-                and cand.units >= 0.5 * best.units
-                and cand.precision >= best.precision + 0.02
-            ):
+            if (
+                cand.units >= 0.9 * best.units
+                or (
+                    at > 0  # words before: more specific, with half the units at least
+                    and cand.units >= 0.5 * best.units
+                    and cand.precision >= best.precision + 0.02
+                )
+            ) and not _runs_on(cand.words, units):
                 longer.append(cand)
         if not longer:
             return best
         best = min(longer, key=lambda c: (-c.units, -c.g2, c.words))
+
+
+def _runs_on(gram: tuple[str, ...], units: Iterable[_Unit]) -> bool:
+    """Whether an n-gram, as printed, has a word after its first that opens with a capital.
+
+    The older printings of an ability word lost their dash in MTGJSON's foreign texts
+    ("Hermandad Al comienzo de tu mantenimiento", "Grandeza Descartar otra carta llamada"): every
+    n-gram from the ability word into the sentence after it is printed on all of the keyword's
+    cards, and the longest one looked like the name. Keyword names are printed in lower case
+    after their first word ("ciclo de tierras básicas", "traversée des forêts").
+    """
+    printed = _label(gram, [u for u in units if gram in u.grams])
+    return any(word[:1].isupper() for word in printed.split()[1:])
 
 
 def _distortion(gram: tuple[str, ...], units: Iterable[_Unit], keyword: str) -> float:
@@ -620,11 +637,11 @@ def _term(
     candidates = results[source]
     positive = split[source][0]
     keyword = " ".join(_EN_WORD.findall(name.casefold()))
-    best = _extend(_untie(candidates, positive, keyword), candidates)
+    best = _extend(_untie(candidates, positive, keyword), candidates, positive)
     older = None
     current = _current(corpus, best, candidates, positive)
     if current is not None:
-        older, best = best, _extend(current, candidates)
+        older, best = best, _extend(current, candidates, positive)
     holding = [u for u in positive if best.words in u.grams]
     examples: list[tuple[str, str]] = []
     for unit in sorted(holding, key=lambda u: (len(u.text), corpus.cards[u.card].name)):
