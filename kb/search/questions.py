@@ -307,7 +307,9 @@ def _sent_to(hits: list[Any], kind_of: Callable[[Any], str] | None) -> set[str]:
 def _introduces_list(hit: Any) -> bool:
     """Whether a rule's English text introduces a list of its subrules (see PARENT_SHARE)."""
     texts = hit.fields()["data"].get("texts", {})
-    return bool(_INTRODUCES_LIST.search((texts.get("en") or {}).get("text") or ""))
+    text = (texts.get("en") or {}).get("text") or ""
+    # Only a text saying "follow" or holding a colon can match: the others are not searched.
+    return ("ollow" in text.lower() or ":" in text) and bool(_INTRODUCES_LIST.search(text))
 
 
 def _under(other: str, number: str) -> bool:
