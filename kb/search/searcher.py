@@ -250,12 +250,17 @@ class SearchIndex(Ranker):
         # What this search works out of its words, for its later passes over them (this
         # search's only: the next one starts afresh).
         self._local.words = WordMemo()
+        engine = readers.engine
+        if engine is not None:
+            engine.clause_memo = {}
         try:
             with search_scope():  # a broad search's place in the broad lane, given back here
                 return self._search(text, **options)
         finally:
             self._local.pinned = None
             self._local.words = None
+            if engine is not None:
+                engine.clause_memo = None
             if sets is not None:
                 sets.give_back(readers)
 
