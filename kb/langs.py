@@ -408,8 +408,20 @@ def fold_word(word: str) -> str:
     """
     if word.isascii():
         return word.lower().replace("`", "'") if "`" in word else word.lower()
-    decomposed = unicodedata.normalize("NFKD", word.translate(_APOSTROPHES).casefold())
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
+    folded = _FOLDED.get(word)
+    if folded is None:
+        decomposed = unicodedata.normalize("NFKD", word.translate(_APOSTROPHES).casefold())
+        folded = "".join(c for c in decomposed if not unicodedata.combining(c))
+        if len(_FOLDED) < FOLDED_KEPT:
+            _FOLDED[word] = folded
+    return folded
+
+
+# Words with accents or curly apostrophes, folded (fold_word, a pure function of the word):
+# unfolding them a character at a time cost microseconds for each, on every search and for
+# every token of an index build; the words of the game's texts are a few tens of thousands.
+FOLDED_KEPT = 100_000
+_FOLDED: dict[str, str] = {}
 
 
 # --- language detection ------------------------------------------------------------------------

@@ -177,6 +177,9 @@ class TermEngine(Scoring):
         self._loaded = False
         # The some-of-the-words pass from the terms' parts kept (kb.search.parts) once warm.
         self.parts_kept = True
+        # Set for the length of one search (SearchIndex.search): its clauses' documents and
+        # parts among a lasting filter, worked out once for its several passes.
+        self.clause_memo: dict[Any, Any] | None = None
         self.parts: PartCache = shared("term parts", PartCache) if shared else PartCache()
         # The deleted documents (global numbers), or None: a set as large as the deletions, not
         # as the index, so that opening one costs no work per document (a live set of every

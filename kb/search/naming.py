@@ -17,7 +17,7 @@ from typing import Any
 from kb.search.analysis import analyze
 from kb.search.editions import newest_edition
 from kb.search.lang import fold_word
-from kb.search.query import LanguagePlugin, QueryContext
+from kb.search.query import LanguagePlugin, QueryContext, WordMemo
 from kb.search.schema import text_field
 
 DEPTH = 20  # first-pass hits looked at for the named rule
@@ -26,15 +26,18 @@ _WORD = re.compile(r"[^\W_][\w'’.-]*", re.UNICODE)
 TYPED = "typed:"  # word_terms' key of the terms of the word as typed, beside all its terms
 
 
-def word_terms(schema: Any, text: str, context: QueryContext) -> list[dict[str, set[str]]]:
+def word_terms(
+    schema: Any, text: str, context: QueryContext, memo: WordMemo | None = None
+) -> list[dict[str, set[str]]]:
     """Per query word (stop words left out): the index terms it was searched as, per field
-    (and under ``TYPED + field`` those of the word as typed, the bridge's left out)."""
+    (and under ``TYPED + field`` those of the word as typed, the bridge's left out);
+    ``memo``: what the search worked out of its words already (:class:`WordMemo`)."""
     from whoosh.qparser import syntax
 
     scratch = QueryContext(
         lang=context.lang, editions=context.editions, any_language=context.any_language
     )
-    plugin = LanguagePlugin(scratch, schema)
+    plugin = LanguagePlugin(scratch, schema, memo)
     nodes = [
         syntax.WordNode(token)
         for token in text.split()

@@ -184,8 +184,13 @@ def _added(
     mask = None if filt is None else parts.mask(engine, filt)
     scores = np.zeros(count) if scored else None
     held = np.zeros(count, dtype=np.int32)
+    # The filter as this search's clause memo knows it: none, or a lasting one (a filter made
+    # for one call has no lasting name, and its clauses are worked out afresh).
+    among: int | None = 0 if filt is None else (getattr(filt, "lasting", 0) or None)
+    memo = engine.clause_memo if among is not None else None
     found = [
-        [_clause_parts(engine, clause, mask, parts) for clause in group] for group in plan.groups
+        [_memo_parts(engine, clause, mask, parts, memo, among) for clause in group]
+        for group in plan.groups
     ]
     every: np.ndarray | None = None  # with several groups: the documents holding each one
     if len(plan.groups) > 1:
@@ -204,6 +209,34 @@ def _added(
                 if scores is not None:
                     scores[docs] += value if leaf.boost == 1.0 else value * leaf.boost
     return scores, held
+
+
+def _memo_parts(
+    engine: TermEngine,
+    clause: Clause,
+    mask: np.ndarray | None,
+    parts: PartCache,
+    memo: dict[Any, Any] | None,
+    among: int | None,
+) -> tuple[np.ndarray, list[np.ndarray]]:
+    """:func:`_clause_parts`, worked out once per search for a clause of the same terms among
+    the same lasting filter (``among``: 0 for the whole index): a search's passes (every word,
+    its rarer words, some of them) hold the same clauses, and a split word's or a phrase's
+    documents are an intersection of long posting lists, a phrase's a walk of positions."""
+    if memo is None:
+        return _clause_parts(engine, clause, mask, parts)
+    key = (
+        among,
+        clause.phrase,
+        tuple((leaf.fieldname, leaf.text, leaf.bm25) for leaf in clause.leaves),
+    )
+    known = memo.get(key)
+    if known is None:
+        found = _clause_parts(engine, clause, mask, parts)
+        memo[key] = (found, clause.df, clause.docs)
+        return found
+    found, clause.df, clause.docs = known
+    return found  # type: ignore[no-any-return]
 
 
 def _clause_parts(

@@ -24,7 +24,14 @@ from whoosh.analysis import CompositeAnalyzer
 from whoosh.qparser import AndGroup, QueryParser, syntax
 
 from kb.search.analysis import query_terms
-from kb.search.query import RELAXED, RELAXED_SCALE, LanguagePlugin, QueryContext, parse_words
+from kb.search.query import (
+    RELAXED,
+    RELAXED_SCALE,
+    LanguagePlugin,
+    QueryContext,
+    WordMemo,
+    parse_words,
+)
 
 TERM, AND, OR, QUERY = "term", "and", "or", "query"
 NULL: tuple[Any, ...] = ("null",)
@@ -35,9 +42,17 @@ _TERM_PARSERS: dict[tuple[int, bool], Any] = {}
 
 
 def plain_tree(
-    schema: Any, text: str, context: QueryContext, *, relaxed: bool = False
+    schema: Any,
+    text: str,
+    context: QueryContext,
+    *,
+    relaxed: bool = False,
+    memo: WordMemo | None = None,
 ) -> tuple[Any, ...] | None:
-    """The normalised tree of a string of plain words; None for any other string."""
+    """The normalised tree of a string of plain words; None for any other string.
+
+    ``memo``: what the search worked out of its words in its earlier passes (:class:`WordMemo`).
+    """
     if context.fuzzy or not _PLAIN.fullmatch(text):
         return None
     words = []
@@ -47,7 +62,7 @@ def plain_tree(
         node = syntax.WordNode(match.group())
         node.startchar, node.endchar = match.start(), match.end()
         words.append(node)
-    plugin = LanguagePlugin(context, schema)
+    plugin = LanguagePlugin(context, schema, memo)
     plugin.mark_phrases(words)
     parser = _term_parser(schema, relaxed)
     nodes = [n for n in (_word(plugin, parser, word) for word in words) if n is not None]

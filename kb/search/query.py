@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import copy
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -200,12 +200,41 @@ class FilterValuesPlugin(Plugin):
         raise QueryError(f"edition:{value} — no such edition in the index (indexed: {known})")
 
 
+# What a word is searched as, whatever the pass (LanguagePlugin._searched): its fields and
+# English terms, the word and bridged terms its "too common" test looks at, the word recorded.
+Searched = tuple[
+    tuple[tuple[str, str | None, float], ...], tuple[str, tuple[str, ...]] | None, str | None
+]
+
+
+class WordMemo:
+    """What one search worked out of its words, for its next passes over the same words.
+
+    A search builds the tree of its words several times (every word required, then some of
+    them, a question's every and rarer words, each word's terms for the named rule), each time
+    with the same languages: the phrases among the words and each word's fields, bridged
+    English terms and stop-word test are the same every time. Kept for one search only (a
+    new one per search), never across searches: only a pass's "too common" test and the
+    words it records in its context are done again.
+    """
+
+    def __init__(self) -> None:
+        # (languages, the group's words) -> its phrases, phrase words and counting words, by place
+        self.marks: dict[Any, tuple[dict[int, tuple[str, tuple[str, ...]]], set[int], set[int]]]
+        self.marks = {}
+        # (languages, the group's words, place) -> what :meth:`LanguagePlugin._searched` gives
+        self.words: dict[Any, Any] = {}
+
+
 class LanguagePlugin(Plugin):
     """Search each plain word in the user's language and, for fr/es, in the English texts too."""
 
-    def __init__(self, context: QueryContext, schema: Any) -> None:
+    def __init__(self, context: QueryContext, schema: Any, memo: WordMemo | None = None) -> None:
         self.context = context
         self.schema = schema
+        self._memo = memo
+        # A word's group and place in it (:meth:`mark_phrases`), which key the memo.
+        self._places: dict[int, tuple[Any, int]] = {}
         lang = context.lang
         self.analyzer = schema[text_field(lang)].analyzer
         self.english_analyzer = schema[text_field("en")].analyzer
@@ -249,36 +278,58 @@ class LanguagePlugin(Plugin):
         """
         words = [n for n in nodes if isinstance(n, syntax.WordNode)]
         texts = [n.text for n in words]
-        self._mark_counting(words)
+        group = (id(self.schema), self.context.lang, self.context.any_language, tuple(texts))
+        marks = self._memo.marks.get(group) if self._memo is not None else None
+        if marks is None:
+            marks = self._marks(texts)
+            if self._memo is not None:
+                self._memo.marks[group] = marks
+        if self._memo is not None:
+            self._places.update((id(word), (group, place)) for place, word in enumerate(words))
+        phrases, in_phrase, counting = marks
+        self._phrases.update((id(words[place]), phrase) for place, phrase in phrases.items())
+        self._in_phrase.update(id(words[place]) for place in in_phrase)
+        self._counting.update(id(words[place]) for place in counting)
+
+    def _marks(
+        self, texts: list[str]
+    ) -> tuple[dict[int, tuple[str, tuple[str, ...]]], set[int], set[int]]:
+        """A group's phrases (by their first word's place), the places of their words and of
+        the stop words that count one (:meth:`mark_phrases`)."""
+        phrases: dict[int, tuple[str, tuple[str, ...]]] = {}
+        in_phrase: set[int] = set()
         for language, _analyzer, _boost in self.bridges:
             for start, size, terms in phrase_spans(language.code, texts):
-                inside = [id(w) for w in words[start : start + size]]
-                if any(i in self._in_phrase for i in inside):
+                inside = range(start, start + size)
+                if any(i in in_phrase for i in inside):
                     continue  # a phrase of the language detected first wins
-                self._in_phrase.update(inside)
-                self._phrases[inside[0]] = (" ".join(texts[start : start + size]), terms)
+                in_phrase.update(inside)
+                phrases[start] = (" ".join(texts[start : start + size]), terms)
+        return phrases, in_phrase, self._mark_counting(texts)
 
-    def _mark_counting(self, words: list[Any]) -> None:
-        """Note the stop words that are the numeral one among a group's words: "une" before a
-        noun that a numeral also counts ("une créature peut-elle bloquer deux créatures
-        attaquantes", "una criatura … dos criaturas"). Elsewhere "une" is an article, a stop
-        word; here it is what the question asks about, and English "one" is searched for it
-        (509.1a: the defending player chooses one creature for each blocker to block)."""
+    def _mark_counting(self, texts: list[str]) -> set[int]:
+        """The places of the stop words that are the numeral one among a group's words: "une"
+        before a noun that a numeral also counts ("une créature peut-elle bloquer deux
+        créatures attaquantes", "una criatura … dos criaturas"). Elsewhere "une" is an article,
+        a stop word; here it is what the question asks about, and English "one" is searched for
+        it (509.1a: the defending player chooses one creature for each blocker to block)."""
         languages = [self.language, *(language for language, _a, _b in self.bridges)]
         one = frozenset().union(*(language.one for language in languages))
         numerals = frozenset().union(*(language.numerals for language in languages))
         if not one:
-            return
-        folded = [fold_word(w.text) for w in words]
+            return set()
+        folded = [fold_word(text) for text in texts]
         counted = {
-            self._noun(words[i + 1].text)
+            self._noun(texts[i + 1])
             for i, word in enumerate(folded[:-1])
             if word in numerals or word.isdigit()
         }
         counted.discard(())  # a numeral before a stop word counts nothing named
-        for i, word in enumerate(folded[:-1]):
-            if word in one and self._noun(words[i + 1].text) in counted:
-                self._counting.add(id(words[i]))
+        return {
+            i
+            for i, word in enumerate(folded[:-1])
+            if word in one and self._noun(texts[i + 1]) in counted
+        }
 
     def _noun(self, text: str) -> tuple[str, ...]:
         """A word's terms in the query's language (a noun and its plural alike)."""
@@ -321,12 +372,33 @@ class LanguagePlugin(Plugin):
         None for a stop word of the user's language (and, when the context says which words are
         too common, for those). A word searched is added to the context's words.
         """
+        place = self._places.get(id(node)) if self._memo is not None else None
+        if place is None:
+            searched = self._searched(node)
+        else:
+            words = self._memo.words  # type: ignore[union-attr]
+            searched = words.get(place, False)
+            if searched is False:
+                searched = words[place] = self._searched(node)
+        if searched is None:
+            return None
+        found, common, word = searched
+        if common is not None and self.context.too_common and self._common(*common):
+            return None
+        if word is not None:
+            self.context.words.append(word)
+        return list(found)
+
+    def _searched(self, node: Any) -> Searched | None:
+        """What :meth:`alternatives` gives of a node whatever the pass: the fields searched, the
+        word and English terms its "too common" test looks at (None when it has none) and the
+        word recorded among the context's words (None when it records none); None when the node
+        is not searched (a stop word, a phrase's later word)."""
         is_word = isinstance(node, syntax.WordNode)
         if is_word and id(node) in self._in_phrase:
             return self._phrase_alternatives(node)
         if is_word and id(node) in self._counting:
-            self.context.words.append(node.text)
-            return [(text_field("en"), "one", BRIDGED)]
+            return ((text_field("en"), "one", BRIDGED),), None, node.text
         if is_word and not re.search(r"\d", node.text):
             # A stop word of the language (without --lang: of any language) is not searched.
             for analyzer in self.stop_analyzers:
@@ -357,11 +429,10 @@ class LanguagePlugin(Plugin):
                         continue
                     bridged.append(english)
                     found.append((text_field("en"), english, boost))
-        if is_word and self.context.too_common and self._common(node.text, bridged):
-            return None
-        if is_word or _MODIFIER.fullmatch(getattr(node, "text", "") or ""):
-            self.context.words.append(node.text)  # a modifier ("+1/+1") is a word, quoted
-        return found
+        common = (node.text, tuple(bridged)) if is_word else None
+        # a modifier ("+1/+1") is a word, quoted
+        recorded = is_word or _MODIFIER.fullmatch(getattr(node, "text", "") or "")
+        return tuple(found), common, node.text if recorded else None
 
     def _false_friend(self, typed: str, englishes: tuple[str, ...]) -> bool:
         """Whether a word of the query's language that its bridge takes to other English words
@@ -388,9 +459,10 @@ class LanguagePlugin(Plugin):
         english_terms = query_terms(self.english_analyzer, english)
         return bool(english_terms) and english_terms == query_terms(self.english_analyzer, typed)
 
-    def _phrase_alternatives(self, node: Any) -> list[tuple[str, str | None, float]] | None:
-        """The alternatives of a word of a phrase (:meth:`mark_phrases`): for its first word,
-        the phrase in each field searched and its English terms; none for the others."""
+    def _phrase_alternatives(self, node: Any) -> Searched | None:
+        """What :meth:`_searched` gives of a word of a phrase (:meth:`mark_phrases`): for its
+        first word, the phrase in each field searched and its English terms; none for the
+        others."""
         phrase = self._phrases.get(id(node))
         if phrase is None:
             return None
@@ -398,14 +470,11 @@ class LanguagePlugin(Plugin):
         found: list[tuple[str, str | None, float]] = [
             (fieldname, text, boost) for fieldname, boost in self.fields
         ]
-        bridged = [t for t in dict.fromkeys(terms) if t != text.lower()]
+        bridged = tuple(t for t in dict.fromkeys(terms) if t != text.lower())
         found += [(text_field("en"), english, BRIDGED) for english in bridged]
-        if self.context.too_common and self._common(text, bridged):
-            return None
-        self.context.words.append(text)
-        return found
+        return tuple(found), (text, bridged), text
 
-    def _common(self, word: str, bridged: list[str]) -> bool:
+    def _common(self, word: str, bridged: Sequence[str]) -> bool:
         """Whether a word, in any field it is searched in, is too common to search on its own."""
         assert self.context.too_common is not None
         checks = [(fieldname, word) for fieldname, _ in self.fields]

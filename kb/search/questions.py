@@ -201,6 +201,9 @@ def question_order(
     named: set[str] = set()  # the words of the question that name a variant
     sent = _sent_to(hits, kind_of)
     counted = [w for w in words if w] if words is not None else [{t} for t in terms]
+    analysed = _Analysed(analyzer)  # hits share their sections' titles: each analysed once
+    sections: set[int] = set()  # the title-only rules
+    variants: dict[int, set[str] | bool | None] = {}
     for hit in hits:
         if _kind(hit, kind_of) != "rule":
             continue
@@ -210,15 +213,16 @@ def question_order(
             share = sum(1 for word in counted if word & held) / len(counted)
             hit.score *= 1 + COVERAGE * share**2
         if _title_only(hit):
+            sections.add(id(hit))
             hit.score *= SECTION_SHARE
-        if _is_subrule(hit, STATE_BASED_RULES):
-            hit.score *= STATE_BASED
         number = str(hit.get("number") or "")
-        if any(number == rule or _is_subrule(hit, rule) for rule in sent):
+        if _under(number, STATE_BASED_RULES):
+            hit.score *= STATE_BASED
+        if any(number == rule or _under(number, rule) for rule in sent):
             hit.score *= GLOSSARY_SENDS
-        if _names_keyword(hit, terms, analyzer, distinctive):
+        if _names_keyword(hit, terms, analysed, distinctive):
             hit.score *= NAMED_KEYWORD
-        variant = _variant(hit, terms, analyzer, distinctive)
+        variant = variants[id(hit)] = _variant(hit, terms, analysed, distinctive)
         if variant is False:
             hit.score *= VARIANT_SHARE
         elif variant:
@@ -227,13 +231,10 @@ def question_order(
     unnamed: set[int] = set()
     if named:
         for hit in rules:
-            if _variant(hit, terms, analyzer, distinctive) is None and not _holds(
-                hit, named, analyzer
-            ):
+            if variants[id(hit)] is None and not _holds(hit, named, analysed):
                 hit.score *= UNNAMED_SHARE
                 unnamed.add(id(hit))
     ranked = sorted(hits, key=lambda h: (-h.score, h.docnum))
-    sections = {id(h) for h in rules if _title_only(h)}
     ordered = in_rule_order(ranked, {id(h) for h in rules})
     ordered = in_rule_order(ordered, {id(h) for h in rules}, cousins=True, share=COUSIN_SHARE)
     # A rule that does not say the variant the question names does not state its rule.
@@ -251,12 +252,13 @@ def parents_before_their_subrules(ranked: list[Any], parents: set[int]) -> list[
     own) that scores at least PARENT_SHARE of the best of its subrules ranked above it moved to
     the place of the first of them: the rule comes before its details (see PARENT_SHARE)."""
     ordered = list(ranked)
+    numbers = {id(h): str(h.get("number") or "") for h in ranked}
     for hit in ranked:
         if id(hit) not in parents:
             continue
-        number = str(hit.get("number") or "")
+        number = numbers[id(hit)]
         place = next(i for i, h in enumerate(ordered) if h is hit)
-        above = [i for i in range(place) if _is_subrule(ordered[i], number)]
+        above = [i for i in range(place) if _under(numbers[id(ordered[i])], number)]
         if above and hit.score >= PARENT_SHARE * max(ordered[i].score for i in above):
             ordered.insert(above[0], ordered.pop(place))
     return ordered
@@ -273,13 +275,15 @@ def sections_after_their_subrules(ranked: list[Any], sections: set[int]) -> list
     ``sections``: the ``id`` of the hits that are title-only rules.
     """
     ordered = list(ranked)
+    numbers = {id(h): str(h.get("number") or "") for h in ranked}
     for hit in ranked:
         if id(hit) not in sections:
             continue
-        number = str(hit.get("number") or "")
+        number = numbers[id(hit)]
         place = next(i for i, h in enumerate(ordered) if h is hit)
         below = next(
-            (i for i in range(place + 1, len(ordered)) if _is_subrule(ordered[i], number)), None
+            (i for i in range(place + 1, len(ordered)) if _under(numbers[id(ordered[i])], number)),
+            None,
         )
         if below is not None:
             ordered.insert(place, ordered.pop(below))
@@ -303,12 +307,14 @@ def _sent_to(hits: list[Any], kind_of: Callable[[Any], str] | None) -> set[str]:
 def _introduces_list(hit: Any) -> bool:
     """Whether a rule's English text introduces a list of its subrules (see PARENT_SHARE)."""
     texts = hit.fields()["data"].get("texts", {})
-    return bool(_INTRODUCES_LIST.search((texts.get("en") or {}).get("text") or ""))
+    text = (texts.get("en") or {}).get("text") or ""
+    # Only a text saying "follow" or holding a colon can match: the others are not searched.
+    return ("ollow" in text.lower() or ":" in text) and bool(_INTRODUCES_LIST.search(text))
 
 
-def _is_subrule(hit: Any, number: str) -> bool:
-    """Whether a hit is a rule numbered under ``number`` (702.3b under 702.3; 702.3 under 702)."""
-    other = str(hit.get("number") or "")
+def _under(other: str, number: str) -> bool:
+    """Whether the rule numbered ``other`` is under ``number`` (702.3b under 702.3; 702.3 under
+    702): numbers, not hits, so that a ranking reads each hit's number once."""
     if not number or not other.startswith(number) or len(other) <= len(number):
         return False
     return other[len(number)].isalpha() if "." in number else other[len(number)] == "."
@@ -354,22 +360,43 @@ def _title_only(hit: Any) -> bool:
     return bool(texts) and not any(text.get("text") for text in texts.values())
 
 
+class _Analysed:
+    """The English index terms of the texts one question's ranking looks at, each text analysed
+    once (its hits share their sections' titles)."""
+
+    def __init__(self, analyzer: Any) -> None:
+        self.analyzer = analyzer
+        self._terms: dict[str, set[str]] = {}
+
+    def __call__(self, text: str) -> set[str]:
+        found = self._terms.get(text)
+        if found is None:
+            from kb.search.analysis import analyze
+
+            found = self._terms[text] = set(analyze(self.analyzer, text))
+        return found
+
+
 def _names_keyword(
-    hit: Any, terms: set[str], analyzer: Any, distinctive: Callable[[str], bool] | None = None
+    hit: Any,
+    terms: set[str],
+    analysed: Callable[[str], set[str]],
+    distinctive: Callable[[str], bool] | None = None,
 ) -> bool:
     """Whether a rule of a keyword action or ability (KEYWORD_PARTS) is one the question names:
     a ``distinctive`` word of the question is in its section's English title ("Sacrifice")."""
     if not str(hit.get("number") or "").startswith(KEYWORD_PARTS):
         return False
     section = (hit.fields()["data"].get("context") or {}).get("en") or ""
-    from kb.search.analysis import analyze
-
-    shared = set(analyze(analyzer, section)) & terms
+    shared = analysed(section) & terms
     return any(distinctive is None or distinctive(term) for term in shared)
 
 
 def _variant(
-    hit: Any, terms: set[str], analyzer: Any, distinctive: Callable[[str], bool] | None = None
+    hit: Any,
+    terms: set[str],
+    analysed: Callable[[str], set[str]],
+    distinctive: Callable[[str], bool] | None = None,
 ) -> set[str] | bool | None:
     """Whether a rule of a variant (VARIANT_PARTS) is one the question names, by a word of its
     title or its section's title (the question's words that name it; False when none does);
@@ -383,9 +410,7 @@ def _variant(
     data = hit.fields()["data"]
     title = (data.get("texts", {}).get("en") or {}).get("title") or ""
     section = (data.get("context") or {}).get("en") or ""
-    from kb.search.analysis import analyze
-
-    shared = set(analyze(analyzer, f"{title} {section}")) & terms
+    shared = analysed(f"{title} {section}") & terms
     return {term for term in shared if distinctive is None or distinctive(term)} or False
 
 
@@ -402,9 +427,7 @@ def _held(hit: Any) -> set[str]:
     return held
 
 
-def _holds(hit: Any, words: set[str], analyzer: Any) -> bool:
+def _holds(hit: Any, words: set[str], analysed: Callable[[str], set[str]]) -> bool:
     """Whether a rule's English text holds one of ``words`` (English index terms)."""
-    from kb.search.analysis import analyze
-
     text = ((hit.fields()["data"].get("texts", {}).get("en") or {}).get("text")) or ""
-    return bool(set(analyze(analyzer, text)) & words)
+    return bool(analysed(text) & words)

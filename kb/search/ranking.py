@@ -27,6 +27,7 @@ from kb.search.plan import plan_tree
 from kb.search.query import (
     QueryContext,
     QueryError,
+    WordMemo,
     check_language,
     check_types,
     drop_question_words,
@@ -64,6 +65,7 @@ class Ranker(RuleJumps):
     _state: Snapshot
     _plain: Any
     _engine: TermEngine | None
+    _local: Any  # the searching thread's state (its readers; its search's WordMemo)
 
     def _thread_readers(self) -> Readers:
         raise NotImplementedError
@@ -194,9 +196,14 @@ class Ranker(RuleJumps):
         filt = self._filter(context, types)
         return filt, self._run(tree, limit, filt, priors), tree
 
+    @property
+    def _words(self) -> WordMemo | None:
+        """What this thread's search worked out of its words so far (None outside a search)."""
+        return getattr(self._local, "words", None)
+
     def _tree(self, text: str, context: QueryContext, relaxed: bool = False) -> Any:
         """The query as a tree (:mod:`kb.search.plain`): plain words, or the parser's query."""
-        tree = plain_tree(self.schema, text, context, relaxed=relaxed)
+        tree = plain_tree(self.schema, text, context, relaxed=relaxed, memo=self._words)
         if tree is None:
             q = parse_words(self.schema, text, context, relaxed=relaxed)
             tree = NULL if isinstance(q, wq.qcore._NullQuery) else (QUERY, q)
@@ -224,7 +231,8 @@ class Ranker(RuleJumps):
         question = question and len(context.words) >= QUESTION_WORDS
         hits = list(results)
         kind_of = self._state.priors(self.searcher).kind
-        words = word_terms(self.schema, text, context)  # each word's terms, worked out once
+        # each word's terms, worked out once
+        words = word_terms(self.schema, text, context, self._words)
         # A question: the answer seldom holds every word of it (a ruling that does is long and
         # says little); rank by the words it holds, the rarer counting more.
         answers = self._question_hits(text, context, filt, limit, words) if question else None
@@ -373,7 +381,7 @@ class Ranker(RuleJumps):
         priors = self._state.question_priors(self.searcher)
         best = self._best_partial(every, limit + QUESTION_SPARE, within, set(), priors)
         if words is None:
-            words = word_terms(self.schema, text, context)
+            words = word_terms(self.schema, text, context, self._words)
         terms = english_terms(self.schema, text, context, words)
         english = self.schema[text_field("en")].analyzer
         kind_of = self._state.priors(self.searcher).kind

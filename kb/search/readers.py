@@ -28,6 +28,7 @@ class LazyPriors:
         self._count = count
         self._table = table
         self._known: dict[int, float] = {}
+        self._kinds: dict[int, str] = {}  # the types read so far, by document
         self._dense: Any = None
         self._lock = threading.Lock()  # the column reader reads a file shared by the threads
 
@@ -66,9 +67,13 @@ class LazyPriors:
         return self.type_of(hit.docnum)
 
     def type_of(self, docnum: int) -> str:
-        """A document's type, read from the type column."""
-        with self._lock:
-            return str(self._types[docnum])
+        """A document's type, read from the type column (once: a search asks the type of each
+        of its hits several times, for the named rule, a question's rules and their order)."""
+        kind = self._kinds.get(docnum)
+        if kind is None:
+            with self._lock:
+                kind = self._kinds[docnum] = str(self._types[docnum])
+        return kind
 
     def __getitem__(self, docnum: int) -> float:
         prior = self._known.get(docnum)

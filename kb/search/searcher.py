@@ -21,7 +21,7 @@ from kb.search.engine import DocSet, TermEngine, unsupported
 from kb.search.indexer import MANIFEST, check_index, read_manifest
 from kb.search.lane import search_scope
 from kb.search.learned import load_learned_terms
-from kb.search.query import QueryContext, default_filter
+from kb.search.query import QueryContext, WordMemo, default_filter
 from kb.search.ranking import Ranker
 from kb.search.readers import Readers, ReaderSets, Snapshot
 from kb.search.schema import INDEX_NAME, NO_EDITION
@@ -247,11 +247,20 @@ class SearchIndex(Ranker):
         """
         sets = self._sets
         readers = self._local.pinned = self._thread_readers() if sets is None else sets.take()
+        # What this search works out of its words, for its later passes over them (this
+        # search's only: the next one starts afresh).
+        self._local.words = WordMemo()
+        engine = readers.engine
+        if engine is not None:
+            engine.clause_memo = {}
         try:
             with search_scope():  # a broad search's place in the broad lane, given back here
                 return self._search(text, **options)
         finally:
             self._local.pinned = None
+            self._local.words = None
+            if engine is not None:
+                engine.clause_memo = None
             if sets is not None:
                 sets.give_back(readers)
 

@@ -42,18 +42,19 @@ def vocabulary(items: Iterable[dict[str, Any]]) -> dict[str, dict[str, int]]:
 def text_words(text: str | None, folded: dict[str, str] | None = None) -> set[str]:
     """The folded words (three letters or more) of a text, each once: what an item counts for.
 
-    ``folded``: the words folded so far (a cache shared across the texts of a build).
+    ``folded``: the raw words seen so far, each folded ("" for one shorter than three letters;
+    a cache shared across the texts of a build, whose words are looked up in C: a build counts
+    every word of every text of the whole history, most of them seen already).
     """
-    words: set[str] = set()
     if not text:
-        return words
-    folded = {} if folded is None else folded
-    for raw in _WORD.findall(text):
-        word = folded.get(raw)
-        if word is None:
-            word = folded[raw] = fold_word(raw)
-        if len(word) >= 3:
-            words.add(word)
+        return set()
+    known = {} if folded is None else folded
+    raws = set(_WORD.findall(text))
+    for raw in raws.difference(known):
+        word = fold_word(raw)
+        known[raw] = word if len(word) >= 3 else ""
+    words = set(map(known.__getitem__, raws))
+    words.discard("")
     return words
 
 

@@ -15,6 +15,7 @@ from functools import cache
 from kb.langs import fold_word
 
 FALLBACK = "en"
+STEMS_KEPT = 50_000  # stems kept per language (SearchLanguage.stem)
 
 
 @dataclass(frozen=True, eq=False)
@@ -67,8 +68,9 @@ class SearchLanguage:
 
     @property
     def folded_question_words(self) -> frozenset[str]:
-        """The question words, folded as the analyzer folds."""
-        return frozenset(fold_word(w) for w in self.question_words)
+        """The question words, folded as the analyzer folds (folded once: every question asks
+        for them)."""
+        return _folded_question_words(self)
 
     @property
     def folded_paraphrases(self) -> dict[tuple[str, ...], str]:
@@ -81,7 +83,20 @@ class SearchLanguage:
         return _folded_stopwords(self)
 
     def stem(self, word: str) -> str:
-        """Stem a folded word (numbers and very short words are left alone)."""
+        """Stem a folded word (numbers and very short words are left alone).
+
+        Kept per word (a pure function of it, bounded): detecting a query's language stems each
+        of its words in every language, on every search.
+        """
+        stems: dict[str, str] = self.__dict__.setdefault("_stems", {})
+        stemmed = stems.get(word)
+        if stemmed is None:
+            stemmed = self._stem(word)
+            if len(stems) < STEMS_KEPT:
+                stems[word] = stemmed
+        return stemmed
+
+    def _stem(self, word: str) -> str:
         if self.stemmer is None or len(word) < 3 or not word.isalpha():
             return word
         word = self.irregular.get(word, word)
@@ -102,6 +117,11 @@ class SearchLanguage:
             if folded.endswith(ending) and len(folded) > len(ending) + 1:
                 return folded[: -len(ending)] + english
         return None
+
+
+@cache
+def _folded_question_words(language: SearchLanguage) -> frozenset[str]:
+    return frozenset(fold_word(w) for w in language.question_words)
 
 
 @cache
