@@ -16,6 +16,7 @@ RULES = [
     RuleEntry("113", "chapter", "Abilities", ""),
     RuleEntry("113.3a", "subrule", "", "Spell abilities are abilities followed as instructions."),
     RuleEntry("114", "chapter", "Emblems", ""),
+    RuleEntry("303.4b", "subrule", "", "The object an Aura is attached to is enchanted by it."),
     RuleEntry("505", "chapter", "Main Phase", ""),
     RuleEntry("603", "chapter", "Handling Triggered Abilities", ""),
     RuleEntry("608.2b", "subrule", "", "If the spell or ability specifies targets, …"),

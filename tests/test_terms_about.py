@@ -27,6 +27,7 @@ RULES = [
     RuleEntry("116", "chapter", "Special Actions", ""),
     RuleEntry("121", "chapter", "Drawing a Card", ""),
     RuleEntry("122", "chapter", "Counters", ""),
+    RuleEntry("303.4b", "subrule", "", "The object an Aura is attached to is enchanted by it."),
     RuleEntry("406", "chapter", "Exile", ""),
     RuleEntry("501", "chapter", "Beginning Phase", ""),
     RuleEntry("601", "chapter", "Casting Spells", ""),
@@ -35,9 +36,13 @@ RULES = [
     RuleEntry("702.5", "rule", "Enchant", ""),
     RuleEntry("702.5a", "subrule", "", "Enchant is a static ability, written “Enchant [object].”"),
     RuleEntry("702.9", "rule", "Flying", ""),
+    RuleEntry("702.29", "rule", "Cycling", ""),
+    RuleEntry("702.29d", "subrule", "", "Whenever a card is cycled, you may draw."),
+    RuleEntry("702.48", "rule", "Offering", ""),
     RuleEntry("702.47", "rule", "Splice", ""),
     RuleEntry("702.47c", "subrule", "", "The spell has the text of each of the spliced cards."),
     RuleEntry("702.61", "rule", "Split Second", ""),
+    RuleEntry("702.74", "rule", "Evoke", ""),
     RuleEntry("702.89", "rule", "Umbra Armor", ""),
     RuleEntry("810", "chapter", "Two-Headed Giant Variant", ""),
 ]
@@ -50,6 +55,7 @@ GLOSSARY = [
     ),
     GlossaryItem("Draw", "1. To put the top card … See rule 121, “Drawing a Card.”"),
     GlossaryItem("Enchant", "A keyword ability. See rule 702.5, “Enchant.”"),
+    GlossaryItem("Evoke", "A keyword ability. See rule 702.74, “Evoke.”"),
     GlossaryItem("Exile", "A zone. See rule 406, “Exile.”"),
     GlossaryItem("Flying", "A keyword ability. See rule 702.9, “Flying.”"),
     GlossaryItem(
@@ -222,6 +228,18 @@ def test_participle_of_a_keyword_whose_rules_use_it(vocab) -> None:
     ]
     assert targets(vocab, "The enchanted creature gets +1/+1.") == []
     assert targets(vocab, "It has enchant creature.") == ["702.5"]
+
+
+def test_participles_of_a_keyword_no_other_rule_uses(vocab) -> None:
+    """No rule says "evoked": an evoked creature names Evoke, as "foretold" names Foretell;
+    "enchanted" names what 303.4 says, not the keyword. A keyword named by a gerund (Cycling,
+    Offering) has a verb of its own, named only where its rules use it (702.29d "cycled")."""
+    assert targets(vocab, "When the evoked creature enters, you sacrifice it.") == ["702.74"]
+    assert targets(vocab, "Any ability that triggers on a card being cycled") == ["702.29"]
+    assert targets(vocab, "The player is offered a choice.") == []
+    # capitalised in mid-sentence, or before another capital: part of a card's name
+    assert targets(vocab, "It copies Evoked Wurm.") == []
+    assert targets(vocab, "Evoked Wurm gains trample.") == []
 
 
 def test_renamed_obsolete_terms_keep_their_rules(vocab) -> None:

@@ -24,12 +24,12 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections import defaultdict
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .about import is_about, is_verb, names_state
+from .inflections import inflected, names_keyword, participle_uses
 from .references import find_references
 from .thesaurus import ALIASES, GAME_NOUNS, GENERAL_CONCEPTS, RULE_STATEMENTS
 from .wording import (
@@ -85,9 +85,10 @@ class Term:
     when its noun sense has others (``counter`` a spell, 701.6; a ``counter``, 122); ``verbal``:
     a general verb and a game noun (``Casting Spells``, ``Activated Ability``), general too where
     the text makes it a verb and its object (``activating an ability``, ``cast a spell``);
-    ``own_participle``: a keyword whose own rules use its ``-ed`` participle (``spliced``,
-    ``bestowed``, ``plotted``), which names it then, unlike ``enchanted`` and ``equipped``, whose
-    rules never say them (they name what an Aura or an Equipment is attached to, 303.4, 301.5).
+    ``own_participle``: a keyword whose participles and gerunds name it (``spliced``,
+    ``bestowed``, ``evoked``, ``foretold``, ``cycled``: its own rules use one, or no rule does;
+    :mod:`kb.links.inflections`), unlike ``enchanted`` and ``equipped``, which only other rules
+    say (they name what an Aura or an Equipment is attached to, 303.4, 301.5).
     """
 
     words: tuple[str, ...]
@@ -191,6 +192,7 @@ class Vocabulary:
                 small.append(tuple(pending))
                 pending = []
         self._small = small
+        self._text = text
         found: list[Span] = []
         segments: list[int] = []  # the segment of each match found
         i = 0
@@ -247,14 +249,7 @@ class Vocabulary:
             last = content[i + n - 1][0].raw.casefold()
             if term.participle and not last.endswith("ed"):
                 continue
-            if (
-                term.bare
-                and last.endswith(_DERIVED.get(self.language, ()))
-                and last != term.phrase.casefold()
-                and not (term.own_participle and last.endswith("ed"))
-            ):
-                continue
-            if term.bare and self.language == "en" and not _keyword_form(last, term.phrase):
+            if term.bare and not self._keyword_word(term, last, content[i + n - 1][0]):
                 continue
             gaps = term.gaps  # most terms have none: no generator for them
             if gaps and any(
@@ -273,6 +268,31 @@ class Vocabulary:
                 continue
             return term
         return None
+
+    def _keyword_word(self, term: Term, last: str, token: Token) -> bool:
+        """Whether a keyword's last word, as written (``last``, case-folded), names it: its
+        name or a form of it (*cascades*), or a participle or gerund that names it
+        (:func:`kb.links.inflections.names_keyword`: *evoked*, *foretold*, not *enchanted*),
+        unless capitalised in mid-sentence, where it is part of a card's name (*Doom
+        Foretold*)."""
+        english = self.language == "en"
+        if last == term.phrase.casefold():
+            return True
+        if not (last.endswith(_DERIVED.get(self.language, ())) or (english and inflected(last))):
+            return not english or _keyword_form(last, term.phrase)
+        if not (english and term.own_participle):
+            return False
+        return not token.raw[:1].isupper() or not _in_name(self._text, token.start, token.end)
+
+
+_CAPITAL_NEXT = re.compile(r"[ -]+[A-Z]")
+
+
+def _in_name(text: str, start: int, end: int) -> bool:
+    """A capitalised word in mid-sentence, or before another capitalised word, is part of a
+    card's name (*cast Doom Foretold*, *Prized Elephant gains trample*)."""
+    head = text[:start].rstrip().rstrip('“"‘(')
+    return bool(head and head[-1] not in ".!?:;—") or bool(_CAPITAL_NEXT.match(text, end))
 
 
 def _about(
@@ -618,10 +638,8 @@ def english_vocabulary(
                 builder.add(form, term.targets, "defined", term.concept, capital=term.capital)
     for phrase, concept in ALIASES.get(language, {}).items():
         builder.add(phrase, concepts.get(concept.casefold(), ()), "alias", concept)
-    own: dict[str, list[str]] = defaultdict(list)  # a rule's body and its subrules'
-    for rule in rules:
-        own[rule.number.rstrip("abcdefghijklmnopqrstuvwxyz")].append(rule.body)
-    terms = [_own_participle(term, own) for term in builder.terms.values()]
+    uses = participle_uses((rule.number, rule.body) for rule in rules)
+    terms = [_own_participle(term, uses) for term in builder.terms.values()]
     return Vocabulary(language, terms, concepts, frozenset(builder.exists))
 
 
@@ -652,20 +670,18 @@ def _first_statements(rules: Sequence[RuleEntry]) -> dict[int, list[str]]:
     return first
 
 
-def _own_participle(term: Term, own: Mapping[str, list[str]]) -> Term:
-    """The term, marked if it is a one-word keyword whose own rules (its rule and subrules) use
-    its ``-ed`` participle: 702.47c "the spliced cards", 702.103b "a bestowed Aura spell". A
-    ruling's *spliced spell* names Splice then; *enchanted* and *equipped*, which 702.5 and 702.6
-    never say, are left to the rules of Auras and Equipment."""
+def _own_participle(term: Term, uses: Mapping[str, Mapping[str, set[str]]]) -> Term:
+    """The term, marked if it is a one-word keyword whose participles name it
+    (:func:`kb.links.inflections.names_keyword`): a ruling's *spliced spell* names Splice
+    (702.47c says "the spliced cards"), an *evoked creature* Evoke; *enchanted* and *equipped*,
+    which only the rules of Auras and Equipment say (303.4, 301.5), are left to them."""
     if not term.bare or len(term.words) != 1 or term.source == "alias":
         return term
-    word = term.phrase.casefold()
-    if not word.isalpha():
+    if not term.phrase.isalpha():
         return term
-    stem = word[:-1] if word.endswith("e") else word
-    form = re.compile(rf"\b{stem}(?:e?d|{stem[-1]}ed)\b", re.IGNORECASE)
-    bodies = [body for n in term.targets for body in own.get(n, ())]
-    return replace(term, own_participle=True) if any(form.search(b) for b in bodies) else term
+    if names_keyword(term.phrase, term.words[0], term.targets, uses):
+        return replace(term, own_participle=True)
+    return term
 
 
 def _state_checks(item: GlossaryItem, targets: tuple[str, ...]) -> tuple[str, ...]:
