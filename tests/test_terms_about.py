@@ -350,3 +350,23 @@ def test_land_types_are_linked_where_the_text_is_about_them() -> None:
 )
 def test_a_chosen_state_is_what_the_text_is_about(text: str, word: str, about: bool) -> None:
     assert _about(text, word) is about
+
+
+def test_creature_types_are_subtypes_linked_where_the_text_is_about_them() -> None:
+    """A creature type is a subtype (205.3), though the glossary cites 302 "Creatures" first;
+    like a land type it is a general concept: a ruling saying an effect doesn't affect them is
+    about them, one naming creatures by their chosen type only mentions it."""
+    rules = [
+        RuleEntry("205.3", "rule", "Subtypes", ""),
+        RuleEntry("302", "chapter", "Creatures", ""),
+    ]
+    glossary = [
+        GlossaryItem("Subtype", "A characteristic. See rule 205.3, “Subtypes.”"),
+        GlossaryItem(
+            "Creature Type",
+            "A subtype that’s correlated to the creature card type. See rule 302, “Creatures.”",
+        ),
+    ]
+    vocab = english_vocabulary(rules, glossary)
+    assert targets(vocab, "It doesn't affect its creature types.") == ["205.3"]
+    assert targets(vocab, "Each creature of the chosen creature type gets +1/+1.") == []

@@ -31,7 +31,7 @@ from typing import Any
 from .about import is_about, is_verb, names_state
 from .inflections import inflected, names_keyword, participle_uses
 from .references import find_references
-from .thesaurus import ALIASES, GAME_NOUNS, GENERAL_CONCEPTS, RULE_STATEMENTS
+from .thesaurus import ALIASES, GAME_NOUNS, GENERAL_CONCEPTS, KINDS_OF, RULE_STATEMENTS
 from .wording import (
     all_senses_rule,
     card_forms,
@@ -580,6 +580,9 @@ def english_vocabulary(
         if _LAND_TYPE.match(item.definition):  # "Swamp" names lands, as "Zombie" names creatures
             continue
         targets = own[item.term.casefold()]
+        kind_of = KINDS_OF.get(item.term, "").casefold()
+        if own.get(kind_of):  # a creature type is a subtype (205.3), not a creature (302)
+            targets = own[kind_of]
         borrowed = item.redirect
         obsolete_for = _OBSOLETE_FOR.match(item.definition)
         see = _SEE_TERM.search(item.definition)

@@ -76,7 +76,6 @@ GAME_NOUNS: frozenset[str] = frozenset(
     "leaves the battlefield",
     "artifact land",
     "artifact creature",
-    "creature type",
 }
 
 # General actions and notions of the game: a ruling mentions them on the way all the time ("you
@@ -85,15 +84,21 @@ GAME_NOUNS: frozenset[str] = frozenset(
 # can't happen, or "for more information about"). Procedure verbs (cast, activate, attack,
 # block) are here for the same reason, and the characteristics and the stack, which a ruling
 # names on the way as often as it is about them (*removes supertypes*, *affect a creature's
-# power*, *on the stack on top of that spell*). Land types too (305.6, 305.7: effects set and
-# remove them; *loses its land types*), unlike creature types, whose glossary term sends to 302.
+# power*, *on the stack on top of that spell*). Land types and creature types too (305.6, 305.7,
+# 205.3: effects set and remove them; *loses its land types*, *doesn't affect its creature
+# types*).
 GENERAL_CONCEPTS: frozenset[str] = frozenset(
     """
     exile damage deal counter cost double triple draw discard destroy tap untap search
     shuffle play token target day night sacrifice resolve skip
     cast activate attack block subtype supertype power toughness stack
     """.split()
-) | {"card type", "draw a card", "mana cost", "land type"}
+) | {"card type", "draw a card", "mana cost", "land type", "creature type"}
+
+# Glossary terms for a kind of a broader term whose rules govern them, though the glossary cites
+# others first: a creature type is a subtype (205.3; 205.3m lists them), which the glossary's
+# "Creature Type" says before citing 302 "Creatures" (whose 302.3 only sends back to 205.3m).
+KINDS_OF: dict[str, str] = {"Creature Type": "Subtype"}
 
 # Rules without a title or glossary term of their own, named by a phrase of their own body (the
 # first rule, in rule order, whose body holds it), which follows them through renumbering; the
