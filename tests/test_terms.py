@@ -139,6 +139,13 @@ def test_card_names_are_masked(vocab) -> None:
     assert [m for m, _ in linked(vocab, text, mask=["Council's Vote Engine"])] == ["vote"]
 
 
+def test_card_names_are_masked_whichever_apostrophe_they_write(vocab) -> None:
+    """Card names are stored as MTGJSON writes them, rulings mostly curly: "Urza’s Saga" in a
+    ruling is still the card "Urza's Saga", not a Saga."""
+    text = "Urza’s Saga makes each player vote."
+    assert [m for m, _ in linked(vocab, text, mask=["Urza's Saga"])] == ["vote"]
+
+
 def test_french_and_spanish_vocabularies(vocab) -> None:
     es = translated_vocabulary("es", vocab, {"701.54": "El Anillo te tienta"})
     fr = translated_vocabulary("fr", vocab, {})

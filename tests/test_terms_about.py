@@ -207,6 +207,13 @@ def test_about_and_verb_tests_on_their_own() -> None:
     assert not is_verb(text, text.rindex("counters"), text.rindex("counters") + 8)
 
 
+def test_a_verb_sense_after_a_card_name(vocab) -> None:
+    """A card's name as the subject makes the word after it a verb: the spell counters
+    (701.6), it puts no counters (122)."""
+    found = vocab.match("Kadena’s Silencer counters only abilities.", mask=["Kadena's Silencer"])
+    assert [m.term.targets for m in found] == [("701.6",)]
+
+
 def test_senses_titles_and_variant_names(vocab) -> None:
     # a glossary headword's verb sense has its own rule; the noun sense keeps the other
     assert targets(vocab, "It can't be countered.") == ["701.6"]

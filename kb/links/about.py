@@ -386,10 +386,11 @@ def _passive_subject(after: str) -> bool:
     return bool(rest) and _participle(rest[0]) and rest[0] not in STATES
 
 
-def is_verb(text: str, start: int, end: int) -> bool:
-    """Whether a word that is both a noun and a verb (counter) is the verb where it stands."""
+def is_verb(text: str, start: int, end: int, names: Sequence[tuple[int, int]] = ()) -> bool:
+    """Whether a word that is both a noun and a verb (counter) is the verb where it stands:
+    after a card's name as the subject too (*Kadena's Silencer counters only abilities*)."""
     last = _words(text[start:end])[-1:] or [""]
-    if last[0].endswith("ed"):
+    if last[0].endswith("ed") or named_subject(text[:start], names):
         return True
     before = [w for w in _words(_CLAUSE.split(text[:start])[-1]) if w not in ADVERBS][-1:]
     return bool(before) and before[0] in VERB_BEFORE

@@ -28,6 +28,8 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from kb.langs import APOSTROPHES
+
 from .about import is_about, is_verb, names_state
 from .inflections import inflected, names_keyword, participle_uses
 from .references import find_references
@@ -228,7 +230,7 @@ class Vocabulary:
             if general and _keyword_procedure(self, term, found, content[i][1], segments):
                 i += 1
                 continue
-            verb = is_verb(text, first.start, last.end) if term.verb_targets else None
+            verb = is_verb(text, first.start, last.end, hidden) if term.verb_targets else None
             matched = text[first.start : last.end]
             found.append((first.start, last.end, matched, term.words, verb))
             segments.append(content[i][1])
@@ -377,11 +379,21 @@ def _covered(length: int, spans: Iterable[tuple[int, int]]) -> bytearray:
     return covered
 
 
+# One apostrophe for all: card names are stored as MTGJSON writes them ("Teferi's Protection"),
+# rulings mostly curly ("Teferi’s Protection"); each maps one character to one, so offsets hold.
+_APOSTROPHE = str.maketrans(APOSTROPHES)
+
+
 def _masked_spans(text: str, names: Iterable[str]) -> list[tuple[int, int]]:
+    """Where the names stand in the text, whichever apostrophe each writes."""
     spans = []
+    plain: str | None = None
     for name in names:
         if len(name) < 3:
             continue
+        if plain is None:
+            plain = text.translate(_APOSTROPHE)
+        text, name = plain, name.translate(_APOSTROPHE)
         start = text.find(name)
         while start != -1:
             spans.append((start, start + len(name)))
