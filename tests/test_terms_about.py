@@ -377,3 +377,18 @@ def test_creature_types_are_subtypes_linked_where_the_text_is_about_them() -> No
     vocab = english_vocabulary(rules, glossary)
     assert targets(vocab, "It doesn't affect its creature types.") == ["205.3"]
     assert targets(vocab, "Each creature of the chosen creature type gets +1/+1.") == []
+    # so is an artifact type, not an artifact (301); a land type stays with 305.6 and 305.7
+    artifacts = english_vocabulary(
+        [
+            *rules,
+            RuleEntry("301", "chapter", "Artifacts", ""),
+            RuleEntry("305", "chapter", "Lands", ""),
+        ],
+        [
+            *glossary,
+            GlossaryItem("Artifact Type", "A subtype. See rule 301, “Artifacts.”"),
+            GlossaryItem("Land Type", "A subtype. See rule 305, “Lands.”"),
+        ],
+    )
+    assert targets(artifacts, "Food is an artifact type.") == ["205.3"]
+    assert targets(artifacts, "It loses its land types.") == ["305"]

@@ -97,8 +97,16 @@ GENERAL_CONCEPTS: frozenset[str] = frozenset(
 
 # Glossary terms for a kind of a broader term whose rules govern them, though the glossary cites
 # others first: a creature type is a subtype (205.3; 205.3m lists them), which the glossary's
-# "Creature Type" says before citing 302 "Creatures" (whose 302.3 only sends back to 205.3m).
-KINDS_OF: dict[str, str] = {"Creature Type": "Subtype"}
+# "Creature Type" says before citing 302 "Creatures", whose 302.3 only names them and sends back
+# to 205.3m; so do the rules of artifacts, enchantments, planeswalkers, instants and sorceries
+# for their subtypes. Not land types: 305.6 and 305.7 govern them.
+KINDS_OF: dict[str, str] = {
+    "Creature Type": "Subtype",
+    "Artifact Type": "Subtype",
+    "Enchantment Type": "Subtype",
+    "Planeswalker Type": "Subtype",
+    "Spell Type": "Subtype",
+}
 
 # Rules without a title or glossary term of their own, named by a phrase of their own body (the
 # first rule, in rule order, whose body holds it), which follows them through renumbering; the
