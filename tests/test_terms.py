@@ -164,3 +164,17 @@ def test_learned_card_terms_name_their_keyword_in_french_and_spanish(vocab) -> N
     # A thesaurus alias outranks a learned name of the same words.
     both = translated_vocabulary("es", vocab, {}, {"votar": "Enchant"})
     assert linked(both, "votar") == [("votar", ("701.38",))]
+
+
+def test_a_hyphenated_kind_of_card_is_named_in_lower_case() -> None:
+    """ "Saga" and "Case" are words too, named capitalised; "double-faced" is no other word: a
+    double-faced or melded permanent is one of 712's, not a doubling (701.10)."""
+    vocab = english_vocabulary(
+        [
+            RuleEntry("701.10", "rule", "Double", ""),
+            RuleEntry("712", "chapter", "Double-Faced Cards", ""),
+        ],
+        [GlossaryItem("Double", "A keyword action. See rule 701.10, “Double.”")],
+    )
+    text = "If it is a double-faced or melded permanent, it copies the face shown."
+    assert linked(vocab, text) == [("double-faced", ("712",))]

@@ -739,7 +739,10 @@ def _add_title(
     if title.endswith(" Cards"):
         head = title.removesuffix(" Cards")
         concepts.setdefault(head.casefold(), (rule.number,))
-        builder.add(head, (rule.number,), "title", rule.title, capital=True)
+        # "Saga", "Case", "Class" are words too, capitalised where they name the cards; a
+        # hyphenated head is no other word ("a double-faced or melded permanent").
+        capital = "-" not in head
+        builder.add(head, (rule.number,), "title", rule.title, capital=capital)
     for form in card_forms(title, actions):  # a one-word head is a word too: "Case spell"
         head = form.split()[0]
         capital = "-" not in head and len(form.split()) == 2
