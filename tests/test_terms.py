@@ -178,3 +178,18 @@ def test_a_hyphenated_kind_of_card_is_named_in_lower_case() -> None:
     )
     text = "If it is a double-faced or melded permanent, it copies the face shown."
     assert linked(vocab, text) == [("double-faced", ("712",))]
+
+
+def test_surveilled_and_flashed_back() -> None:
+    """ "surveilled" doubles its l, which "called" does not; a card "flashed back" was cast with
+    flashback (702.34), not with flash (702.8)."""
+    vocab = english_vocabulary(
+        [
+            RuleEntry("701.25", "rule", "Surveil", ""),
+            RuleEntry("702.8", "rule", "Flash", ""),
+            RuleEntry("702.34", "rule", "Flashback", ""),
+        ],
+        [GlossaryItem("Flashback", "A keyword ability. See rule 702.34, “Flashback.”")],
+    )
+    assert linked(vocab, "If you surveilled this turn") == [("surveilled", ("701.25",))]
+    assert linked(vocab, "If the card was flashed back") == [("flashed back", ("702.34",))]

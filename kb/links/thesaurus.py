@@ -46,6 +46,9 @@ IRREGULAR: dict[str, dict[str, str]] = {
         "drawn": "draw",
         "drew": "draw",
         "fought": "fight",
+        # "l" is not doubled in "called", "spelled"; it is in the keyword action 701.25 Surveil.
+        "surveilled": "surveil",
+        "surveilling": "surveil",
     },
     "fr": {},
     "es": {},
@@ -158,6 +161,8 @@ ALIASES: dict[str, dict[str, str]] = {
         # which "face down" alone does not name: cards are exiled face down too (406.3).
         "cast face down": "Face-Down Spells and Permanents",
         "turn face down": "Face-Down Spells and Permanents",
+        # 702.34: a card "flashed back" was cast with flashback; that verb is no Flash (702.8).
+        "flash back": "Flashback",
         # 118.9: "You may cast [this object] without paying its mana cost" is an alternative cost.
         "without paying mana cost": "Alternative Cost",
     },
