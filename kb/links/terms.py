@@ -213,7 +213,8 @@ class Vocabulary:
                 i += 1
                 continue
             first, last = content[i][0], content[i + n - 1][0]
-            symbol = term.source == "symbol"
+            # the variable X (107.3) is a symbol too: in a quoted ability it is the card's words
+            symbol = term.source == "symbol" or term.words == ("x",)
             if ordinary_use(term.words, symbol, text, first.start, last.end, self.language):
                 i += 1
                 continue
