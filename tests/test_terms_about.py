@@ -207,6 +207,22 @@ def test_about_and_verb_tests_on_their_own() -> None:
     assert not is_verb(text, text.rindex("counters"), text.rindex("counters") + 8)
 
 
+def test_a_verb_sense_before_what_it_acts_on() -> None:
+    """701.6a: a spell or an ability is what is countered; *counters spells* is the verb,
+    *counters on it* the noun."""
+    text = "A spell that counters spells can target it. It has two counters on it."
+    assert is_verb(text, text.index("counters"), text.index("counters") + 8)
+    assert not is_verb(text, text.rindex("counters"), text.rindex("counters") + 8)
+
+
+def test_a_regeneration_shield_is_regenerating() -> None:
+    vocab = english_vocabulary(
+        [RuleEntry("701.19", "rule", "Regenerate", "")],
+        [GlossaryItem("Regenerate", "To replace a destruction. See rule 701.19, “Regenerate.”")],
+    )
+    assert targets(vocab, "A single regeneration shield is sufficient.") == ["701.19"]
+
+
 def test_a_verb_sense_after_a_card_name(vocab) -> None:
     """A card's name as the subject makes the word after it a verb: the spell counters
     (701.6), it puts no counters (122)."""

@@ -388,9 +388,15 @@ def _passive_subject(after: str) -> bool:
 
 def is_verb(text: str, start: int, end: int, names: Sequence[tuple[int, int]] = ()) -> bool:
     """Whether a word that is both a noun and a verb (counter) is the verb where it stands:
-    after a card's name as the subject too (*Kadena's Silencer counters only abilities*)."""
+    after a card's name as the subject too (*Kadena's Silencer counters only abilities*), or
+    before a spell or an ability, what the verb acts on (*a spell that counters spells*)."""
     last = _words(text[start:end])[-1:] or [""]
     if last[0].endswith("ed") or named_subject(text[:start], names):
+        return True
+    following = _words(_CLAUSE.split(text[end:])[0])[:2]
+    if following[:1] and following[0] in ARTICLES | DETERMINERS | {"target"}:
+        following = following[1:]
+    if following[:1] and following[0] in OBJECTS:  # "counters spells": 701.6a's object
         return True
     before = [w for w in _words(_CLAUSE.split(text[:start])[-1]) if w not in ADVERBS][-1:]
     return bool(before) and before[0] in VERB_BEFORE

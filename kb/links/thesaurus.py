@@ -161,6 +161,8 @@ ALIASES: dict[str, dict[str, str]] = {
         # which "face down" alone does not name: cards are exiled face down too (406.3).
         "cast face down": "Face-Down Spells and Permanents",
         "turn face down": "Face-Down Spells and Permanents",
+        # 701.19c: what regenerating a permanent uses up, by the name the rule and rulings give it.
+        "regeneration shield": "Regenerate",
         # 702.34: a card "flashed back" was cast with flashback; that verb is no Flash (702.8).
         "flash back": "Flashback",
         # 118.9: "You may cast [this object] without paying its mana cost" is an alternative cost.
