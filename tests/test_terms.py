@@ -126,6 +126,8 @@ def test_capitalised_heads_participles_and_keyword_forms(vocab) -> None:
     assert linked(vocab, "the enchanted creature") == []  # not the Enchant keyword
     assert linked(vocab, "Enchant creature") == [("Enchant", ("702.5",))]
     assert linked(vocab, "it has five or more plot counters") == []  # counters, not Plot
+    # only right before "counter" or "token": small words between end the compound
+    assert linked(vocab, "If you goad that token, it attacks.") == [("goad", ("701.15",))]
 
 
 def test_basic_concepts_and_obsolete_terms_are_not_linked(vocab) -> None:

@@ -206,7 +206,13 @@ class Vocabulary:
                 continue
             n = len(term.words)
             after = content[i + n] if i + n < len(content) else None
-            if n == 1 and after and after[1] == content[i][1] and after[0].norm in _FOLLOWERS:
+            if (  # "plot counters", "Treasure token"; not "characteristics of that token"
+                n == 1
+                and after
+                and after[1] == content[i][1]
+                and after[0].norm in _FOLLOWERS
+                and not self._small[i + 1]
+            ):
                 i += 1
                 continue
             if after and _IDIOMS.get(term.words) == after[0].norm:
