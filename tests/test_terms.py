@@ -195,3 +195,20 @@ def test_surveilled_and_flashed_back() -> None:
     )
     assert linked(vocab, "If you surveilled this turn") == [("surveilled", ("701.25",))]
     assert linked(vocab, "If the card was flashed back") == [("flashed back", ("702.34",))]
+
+
+def test_a_keyword_of_several_words_ending_in_ing_and_a_rule_by_its_name() -> None:
+    """The last word of "City’s Blessing" is the keyword's own word, no gerund of another;
+    the glossary's "Summoning Sickness Rule" is named "summoning sickness", as "X Variant" is
+    "X" (not "legend" for the "Legend Rule": a basic noun)."""
+    vocab = english_vocabulary(
+        [RuleEntry("702.131", "rule", "Ascend", ""), RuleEntry("302.6", "rule", "", "…")],
+        [
+            GlossaryItem("City’s Blessing", "A designation. See rule 702.131, “Ascend.”"),
+            GlossaryItem("Summoning Sickness Rule", "Informal term. See rule 302.6."),
+            GlossaryItem("Legend Rule", "Informal term. See rule 302.6."),
+        ],
+    )
+    assert linked(vocab, "You get the city's blessing.") == [("city's blessing", ("702.131",))]
+    assert linked(vocab, "It has summoning sickness.") == [("summoning sickness", ("302.6",))]
+    assert linked(vocab, "Each legend is unique.") == []

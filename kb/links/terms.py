@@ -285,7 +285,8 @@ class Vocabulary:
         unless capitalised in mid-sentence, where it is part of a card's name (*Doom
         Foretold*)."""
         english = self.language == "en"
-        if last == term.phrase.casefold():
+        written = term.phrase.split()
+        if written and last == written[-1].casefold():  # "blessing" of "City’s Blessing"
             return True
         if not (last.endswith(_DERIVED.get(self.language, ())) or (english and inflected(last))):
             return not english or _keyword_form(last, term.phrase)
@@ -630,6 +631,9 @@ def english_vocabulary(
             builder.add(name, targets, "glossary", item.term, verb_targets=verbs)
             for form in card_forms(name, actions):
                 builder.add(form, targets, "defined", item.term)
+            if name.endswith(" Rule"):  # "summoning sickness", as "X Variant" is "X"; not
+                # "legend" or "world", basic nouns the builder refuses
+                builder.add(name.removesuffix(" Rule"), targets, "glossary", item.term)
             kind = _KIND_OF_DAMAGE.match(name)
             if kind:  # combat damage is damage (510): "dealt lethal combat damage"
                 builder.add(f"{kind['kind']} Combat Damage", targets, "glossary", item.term)
