@@ -242,6 +242,21 @@ def test_senses_titles_and_variant_names(vocab) -> None:
     assert targets(vocab, "after the beginning of that phase's first step") == []
 
 
+def test_a_variant_of_several_words_is_named_in_lower_case() -> None:
+    """ "Emperor" or "Archenemy" alone must be capitalised to name a variant; a phrase of
+    several words names it as it is: "you may attack multiple players" (802)."""
+    vocab = english_vocabulary(
+        [
+            RuleEntry("802", "rule", "Attack Multiple Players Option", ""),
+            RuleEntry("809", "rule", "Emperor Variant", ""),
+        ],
+        [],
+    )
+    assert targets(vocab, "In a game in which you may attack multiple players") == ["802"]
+    assert targets(vocab, "The emperor of that team") == []
+    assert targets(vocab, "In an Emperor game") == ["809"]
+
+
 def test_participle_of_a_keyword_whose_rules_use_it(vocab) -> None:
     """702.47c says "spliced": a spliced spell names Splice; 702.5 never says "enchanted", which
     names what an Aura is attached to (303.4), not the keyword."""

@@ -746,7 +746,10 @@ def _add_title(
     for suffix in (" Variant", " Option"):  # "in a Two-Headed Giant game"
         if title.endswith(suffix):
             head = title.removesuffix(suffix)
-            builder.add(head, (rule.number,), "title", rule.title, capital=True)
+            # one word may be an ordinary one ("Emperor", "Archenemy" is not); a phrase of
+            # several names the variant in lower case too ("you may attack multiple players")
+            capital = len(head.split()) == 1
+            builder.add(head, (rule.number,), "title", rule.title, capital=capital)
     if title.endswith(" Cards"):
         head = title.removesuffix(" Cards")
         concepts.setdefault(head.casefold(), (rule.number,))
