@@ -390,6 +390,19 @@ def test_a_chosen_state_is_what_the_text_is_about(text: str, word: str, about: b
     assert _about(text, word) is about
 
 
+@pytest.mark.parametrize(
+    ("text", "about"),
+    [
+        # "the target creature" is the targeted one, as "the targeted creature" is
+        ("If the target creature is an illegal target, it won't resolve.", False),
+        # "the target" alone is the noun, the subject of its clause
+        ("If the target changes, the spell still resolves.", True),
+    ],
+)
+def test_target_before_what_is_targeted_picks_the_object(text: str, about: bool) -> None:
+    assert _about(text, "target") is about
+
+
 def test_creature_types_are_subtypes_linked_where_the_text_is_about_them() -> None:
     """A creature type is a subtype (205.3), though the glossary cites 302 "Creatures" first;
     like a land type it is a general concept: a ruling saying an effect doesn't affect them is

@@ -95,6 +95,7 @@ from .about_words import (
     REQUIRES,
     STATES,
     STORY,
+    TARGETED,
     TIME_OF,
     TRIGGER_EVENTS,
     VERB_BEFORE,
@@ -188,13 +189,17 @@ def _future_passive(words: list[str]) -> bool:
 def _attributive(before: list[str], matched: list[str], after: str) -> bool:
     """A participle between a determiner and a noun is an adjective that picks an object out by
     its state (*the targeted spell*, *an attacking creature*, *the exiled card*): the text is
-    about that object, not about targeting, attacking or exiling."""
+    about that object, not about targeting, attacking or exiling; so is *target* before what a
+    spell targets (*the target creature*: the targeted one), not where it is the noun (*the
+    target changes*, *the target of the spell*)."""
     if len(matched) != 1 or not before or before[-1] not in DETERMINERS | ARTICLES | POSSESSIVES:
         return False
     word = matched[0]  # "-en" is no participle here: a token is a noun
+    following = _words(_CLAUSE.split(after)[0])[:1]
+    if word == "target":  # "the target creature" (the targeted one); not "the target changes"
+        return bool(following) and following[0] in TARGETED
     if not (word.endswith(("ed", "ing")) or word in IRREGULAR_PARTICIPLES):
         return False
-    following = _words(_CLAUSE.split(after)[0])[:1]
     return bool(following) and following[0] not in NOT_NOUNS
 
 

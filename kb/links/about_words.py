@@ -75,6 +75,14 @@ NOT_NOUNS = frozenset(
     "her you a an the its their your any each all another but nor if when while until unless so "
     "then way".split()
 )
+# What spells and abilities target (115.1): after "the target" it is the object targeted.
+TARGETED = frozenset(
+    """
+    creature creatures player players permanent permanents spell spells card cards artifact
+    artifacts enchantment enchantments land lands opponent opponents planeswalker planeswalkers
+    battle battles
+    """.split()
+)
 # Nouns that do the game's actions themselves: creatures attack and block.
 AGENTS = frozenset("creature creatures permanent permanents player players planeswalker".split())
 POSSESSIVES = frozenset("its their your his her my our".split())
