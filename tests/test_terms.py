@@ -212,3 +212,14 @@ def test_a_keyword_of_several_words_ending_in_ing_and_a_rule_by_its_name() -> No
     assert linked(vocab, "You get the city's blessing.") == [("city's blessing", ("702.131",))]
     assert linked(vocab, "It has summoning sickness.") == [("summoning sickness", ("302.6",))]
     assert linked(vocab, "Each legend is unique.") == []
+
+
+def test_multiplayer_game_in_french_and_spanish() -> None:
+    english = english_vocabulary(
+        [RuleEntry("800", "chapter", "General", "")],
+        [GlossaryItem("Multiplayer Game", "A game with more than two players. See rule 800.")],
+    )
+    fr = translated_vocabulary("fr", english, {})
+    es = translated_vocabulary("es", english, {})
+    assert linked(fr, "Dans une partie multijoueur, le monarque part.")[0][1] == ("800",)
+    assert linked(es, "En una partida multijugador, el monarca se va.")[0][1] == ("800",)

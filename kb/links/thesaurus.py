@@ -199,6 +199,7 @@ ALIASES: dict[str, dict[str, str]] = {
         "valeur de mana": "Mana Value",
         "priorité": "Priority",
         "conspiration": "Conspiracy",
+        "partie multijoueur": "Multiplayer Game",
         # Removed as wrong: "présage" for Foretell and "rempart" for Ward (the cards print
         # "prédiction" and "parade", which kb learns from them).
         # 701.19: the infinitive rulings use; cards print the imperative, too short-lived a form
@@ -232,6 +233,7 @@ ALIASES: dict[str, dict[str, str]] = {
         "valor de maná": "Mana Value",
         "prioridad": "Priority",
         "conspiración": "Conspiracy",
+        "partida multijugador": "Multiplayer Game",
         # The verb rulings use; the cards print another form (learned: "mutación" for Mutate).
         "regenerar": "Regenerate",
         "mutar": "Mutate",
