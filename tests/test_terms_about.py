@@ -403,6 +403,19 @@ def test_target_before_what_is_targeted_picks_the_object(text: str, about: bool)
     assert _about(text, "target") is about
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Each of the activated abilities replaces all creature types it had.",
+        "This effect overwrites all creature types the creature has.",
+    ],
+)
+def test_what_an_effect_replaces_or_overwrites_is_what_it_changes(text: str) -> None:
+    """Replacing and overwriting are changes: their object is what the text says changes, as
+    after *removes* or *loses*."""
+    assert _about(text, "creature types")
+
+
 def test_creature_types_are_subtypes_linked_where_the_text_is_about_them() -> None:
     """A creature type is a subtype (205.3), though the glossary cites 302 "Creatures" first;
     like a land type it is a general concept: a ruling saying an effect doesn't affect them is

@@ -98,12 +98,14 @@ ENDS_OBJECT = (
     | {"that", "which", "who", "whether", "how"}
 )
 # Verbs of change and of choice: their object is what the sentence says changes or is chosen
-# (*removes the type*, *doesn't affect supertypes or other card types*, *change the target*,
-# *you choose the target when the ability triggers*, *may choose new targets*).
+# (*removes the type*, *doesn't affect supertypes or other card types*, *replaces all creature
+# types*, *overwrites its power and toughness*, *change the target*, *you choose the target when
+# the ability triggers*, *may choose new targets*).
 CHANGE_VERBS = frozenset(
     """
     remove removes removed removing lose loses lost losing gain gains gained gaining retain
     retains retained keep keeps kept affect affects affected change changes changed changing
+    replace replaces replaced replacing overwrite overwrites overwrote overwritten overwriting
     choose chooses chose choosing
     """.split()
 )
