@@ -142,3 +142,18 @@ def test_vs_is_a_word_not_a_sentence_break() -> None:
     )
     found = vocab.match("In a Team vs. Team game, each team takes a turn.")
     assert [(m.matched, m.term.targets) for m in found] == [("Team vs. Team", ("808",))]
+
+
+def test_a_hyphenated_prefix_makes_one_word() -> None:
+    """ "multi-player game" is the glossary's "Multiplayer Game" (800); a prefix that is no word
+    of its own joins what follows, so "non-mana abilities" are no mana abilities (605)."""
+    vocab = english_vocabulary(
+        [
+            RuleEntry("800", "chapter", "General", ""),
+            RuleEntry("605", "chapter", "Mana Abilities", ""),
+        ],
+        [GlossaryItem("Multiplayer Game", "A game with more than two players. See rule 800.")],
+    )
+    found = vocab.match("In a multi-player game, non-mana abilities use the stack.")
+    assert [(m.matched, m.term.targets) for m in found] == [("multi-player game", ("800",))]
+    assert [t.norm for t in tokenize("non-mana", "en")] == ["nonmana"]

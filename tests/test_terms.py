@@ -16,6 +16,7 @@ RULES = [
     RuleEntry("113", "chapter", "Abilities", ""),
     RuleEntry("113.3a", "subrule", "", "Spell abilities are abilities followed as instructions."),
     RuleEntry("114", "chapter", "Emblems", ""),
+    RuleEntry("303.4b", "subrule", "", "The object an Aura is attached to is enchanted by it."),
     RuleEntry("505", "chapter", "Main Phase", ""),
     RuleEntry("603", "chapter", "Handling Triggered Abilities", ""),
     RuleEntry("608.2b", "subrule", "", "If the spell or ability specifies targets, …"),
@@ -125,6 +126,8 @@ def test_capitalised_heads_participles_and_keyword_forms(vocab) -> None:
     assert linked(vocab, "the enchanted creature") == []  # not the Enchant keyword
     assert linked(vocab, "Enchant creature") == [("Enchant", ("702.5",))]
     assert linked(vocab, "it has five or more plot counters") == []  # counters, not Plot
+    # only right before "counter" or "token": small words between end the compound
+    assert linked(vocab, "If you goad that token, it attacks.") == [("goad", ("701.15",))]
 
 
 def test_basic_concepts_and_obsolete_terms_are_not_linked(vocab) -> None:
@@ -136,6 +139,13 @@ def test_card_names_are_masked(vocab) -> None:
     text = "Council's Vote Engine makes each player vote."
     assert [m for m, _ in linked(vocab, text)] == ["Vote", "vote"]
     assert [m for m, _ in linked(vocab, text, mask=["Council's Vote Engine"])] == ["vote"]
+
+
+def test_card_names_are_masked_whichever_apostrophe_they_write(vocab) -> None:
+    """Card names are stored as MTGJSON writes them, rulings mostly curly: "Urza’s Saga" in a
+    ruling is still the card "Urza's Saga", not a Saga."""
+    text = "Urza’s Saga makes each player vote."
+    assert [m for m, _ in linked(vocab, text, mask=["Urza's Saga"])] == ["vote"]
 
 
 def test_french_and_spanish_vocabularies(vocab) -> None:
@@ -156,3 +166,60 @@ def test_learned_card_terms_name_their_keyword_in_french_and_spanish(vocab) -> N
     # A thesaurus alias outranks a learned name of the same words.
     both = translated_vocabulary("es", vocab, {}, {"votar": "Enchant"})
     assert linked(both, "votar") == [("votar", ("701.38",))]
+
+
+def test_a_hyphenated_kind_of_card_is_named_in_lower_case() -> None:
+    """ "Saga" and "Case" are words too, named capitalised; "double-faced" is no other word: a
+    double-faced or melded permanent is one of 712's, not a doubling (701.10)."""
+    vocab = english_vocabulary(
+        [
+            RuleEntry("701.10", "rule", "Double", ""),
+            RuleEntry("712", "chapter", "Double-Faced Cards", ""),
+        ],
+        [GlossaryItem("Double", "A keyword action. See rule 701.10, “Double.”")],
+    )
+    text = "If it is a double-faced or melded permanent, it copies the face shown."
+    assert linked(vocab, text) == [("double-faced", ("712",))]
+
+
+def test_surveilled_and_flashed_back() -> None:
+    """ "surveilled" doubles its l, which "called" does not; a card "flashed back" was cast with
+    flashback (702.34), not with flash (702.8)."""
+    vocab = english_vocabulary(
+        [
+            RuleEntry("701.25", "rule", "Surveil", ""),
+            RuleEntry("702.8", "rule", "Flash", ""),
+            RuleEntry("702.34", "rule", "Flashback", ""),
+        ],
+        [GlossaryItem("Flashback", "A keyword ability. See rule 702.34, “Flashback.”")],
+    )
+    assert linked(vocab, "If you surveilled this turn") == [("surveilled", ("701.25",))]
+    assert linked(vocab, "If the card was flashed back") == [("flashed back", ("702.34",))]
+
+
+def test_a_keyword_of_several_words_ending_in_ing_and_a_rule_by_its_name() -> None:
+    """The last word of "City’s Blessing" is the keyword's own word, no gerund of another;
+    the glossary's "Summoning Sickness Rule" is named "summoning sickness", as "X Variant" is
+    "X" (not "legend" for the "Legend Rule": a basic noun)."""
+    vocab = english_vocabulary(
+        [RuleEntry("702.131", "rule", "Ascend", ""), RuleEntry("302.6", "rule", "", "…")],
+        [
+            GlossaryItem("City’s Blessing", "A designation. See rule 702.131, “Ascend.”"),
+            GlossaryItem("Summoning Sickness Rule", "Informal term. See rule 302.6."),
+            GlossaryItem("Legend Rule", "Informal term. See rule 302.6."),
+        ],
+    )
+    assert linked(vocab, "You get the city's blessing.") == [("city's blessing", ("702.131",))]
+    assert linked(vocab, "It has summoning sickness.") == [("summoning sickness", ("302.6",))]
+    assert linked(vocab, "Each legend is unique.") == []
+
+
+def test_multiplayer_game_in_french_and_spanish() -> None:
+    english = english_vocabulary(
+        [RuleEntry("800", "chapter", "General", "")],
+        [GlossaryItem("Multiplayer Game", "A game with more than two players. See rule 800.")],
+    )
+    fr = translated_vocabulary("fr", english, {})
+    es = translated_vocabulary("es", english, {})
+    assert linked(fr, "Dans une partie multijoueur, le monarque part.")[0][1] == ("800",)
+    assert linked(es, "En una partida multijugador, el monarca se va.")[0][1] == ("800",)

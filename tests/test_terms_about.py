@@ -27,6 +27,7 @@ RULES = [
     RuleEntry("116", "chapter", "Special Actions", ""),
     RuleEntry("121", "chapter", "Drawing a Card", ""),
     RuleEntry("122", "chapter", "Counters", ""),
+    RuleEntry("303.4b", "subrule", "", "The object an Aura is attached to is enchanted by it."),
     RuleEntry("406", "chapter", "Exile", ""),
     RuleEntry("501", "chapter", "Beginning Phase", ""),
     RuleEntry("601", "chapter", "Casting Spells", ""),
@@ -35,9 +36,13 @@ RULES = [
     RuleEntry("702.5", "rule", "Enchant", ""),
     RuleEntry("702.5a", "subrule", "", "Enchant is a static ability, written “Enchant [object].”"),
     RuleEntry("702.9", "rule", "Flying", ""),
+    RuleEntry("702.29", "rule", "Cycling", ""),
+    RuleEntry("702.29d", "subrule", "", "Whenever a card is cycled, you may draw."),
+    RuleEntry("702.48", "rule", "Offering", ""),
     RuleEntry("702.47", "rule", "Splice", ""),
     RuleEntry("702.47c", "subrule", "", "The spell has the text of each of the spliced cards."),
     RuleEntry("702.61", "rule", "Split Second", ""),
+    RuleEntry("702.74", "rule", "Evoke", ""),
     RuleEntry("702.89", "rule", "Umbra Armor", ""),
     RuleEntry("810", "chapter", "Two-Headed Giant Variant", ""),
 ]
@@ -50,6 +55,7 @@ GLOSSARY = [
     ),
     GlossaryItem("Draw", "1. To put the top card … See rule 121, “Drawing a Card.”"),
     GlossaryItem("Enchant", "A keyword ability. See rule 702.5, “Enchant.”"),
+    GlossaryItem("Evoke", "A keyword ability. See rule 702.74, “Evoke.”"),
     GlossaryItem("Exile", "A zone. See rule 406, “Exile.”"),
     GlossaryItem("Flying", "A keyword ability. See rule 702.9, “Flying.”"),
     GlossaryItem(
@@ -201,6 +207,29 @@ def test_about_and_verb_tests_on_their_own() -> None:
     assert not is_verb(text, text.rindex("counters"), text.rindex("counters") + 8)
 
 
+def test_a_verb_sense_before_what_it_acts_on() -> None:
+    """701.6a: a spell or an ability is what is countered; *counters spells* is the verb,
+    *counters on it* the noun."""
+    text = "A spell that counters spells can target it. It has two counters on it."
+    assert is_verb(text, text.index("counters"), text.index("counters") + 8)
+    assert not is_verb(text, text.rindex("counters"), text.rindex("counters") + 8)
+
+
+def test_a_regeneration_shield_is_regenerating() -> None:
+    vocab = english_vocabulary(
+        [RuleEntry("701.19", "rule", "Regenerate", "")],
+        [GlossaryItem("Regenerate", "To replace a destruction. See rule 701.19, “Regenerate.”")],
+    )
+    assert targets(vocab, "A single regeneration shield is sufficient.") == ["701.19"]
+
+
+def test_a_verb_sense_after_a_card_name(vocab) -> None:
+    """A card's name as the subject makes the word after it a verb: the spell counters
+    (701.6), it puts no counters (122)."""
+    found = vocab.match("Kadena’s Silencer counters only abilities.", mask=["Kadena's Silencer"])
+    assert [m.term.targets for m in found] == [("701.6",)]
+
+
 def test_senses_titles_and_variant_names(vocab) -> None:
     # a glossary headword's verb sense has its own rule; the noun sense keeps the other
     assert targets(vocab, "It can't be countered.") == ["701.6"]
@@ -213,6 +242,21 @@ def test_senses_titles_and_variant_names(vocab) -> None:
     assert targets(vocab, "after the beginning of that phase's first step") == []
 
 
+def test_a_variant_of_several_words_is_named_in_lower_case() -> None:
+    """ "Emperor" or "Archenemy" alone must be capitalised to name a variant; a phrase of
+    several words names it as it is: "you may attack multiple players" (802)."""
+    vocab = english_vocabulary(
+        [
+            RuleEntry("802", "rule", "Attack Multiple Players Option", ""),
+            RuleEntry("809", "rule", "Emperor Variant", ""),
+        ],
+        [],
+    )
+    assert targets(vocab, "In a game in which you may attack multiple players") == ["802"]
+    assert targets(vocab, "The emperor of that team") == []
+    assert targets(vocab, "In an Emperor game") == ["809"]
+
+
 def test_participle_of_a_keyword_whose_rules_use_it(vocab) -> None:
     """702.47c says "spliced": a spliced spell names Splice; 702.5 never says "enchanted", which
     names what an Aura is attached to (303.4), not the keyword."""
@@ -222,6 +266,18 @@ def test_participle_of_a_keyword_whose_rules_use_it(vocab) -> None:
     ]
     assert targets(vocab, "The enchanted creature gets +1/+1.") == []
     assert targets(vocab, "It has enchant creature.") == ["702.5"]
+
+
+def test_participles_of_a_keyword_no_other_rule_uses(vocab) -> None:
+    """No rule says "evoked": an evoked creature names Evoke, as "foretold" names Foretell;
+    "enchanted" names what 303.4 says, not the keyword. A keyword named by a gerund (Cycling,
+    Offering) has a verb of its own, named only where its rules use it (702.29d "cycled")."""
+    assert targets(vocab, "When the evoked creature enters, you sacrifice it.") == ["702.74"]
+    assert targets(vocab, "Any ability that triggers on a card being cycled") == ["702.29"]
+    assert targets(vocab, "The player is offered a choice.") == []
+    # capitalised in mid-sentence, or before another capital: part of a card's name
+    assert targets(vocab, "It copies Evoked Wurm.") == []
+    assert targets(vocab, "Evoked Wurm gains trample.") == []
 
 
 def test_renamed_obsolete_terms_keep_their_rules(vocab) -> None:
@@ -332,3 +388,64 @@ def test_land_types_are_linked_where_the_text_is_about_them() -> None:
 )
 def test_a_chosen_state_is_what_the_text_is_about(text: str, word: str, about: bool) -> None:
     assert _about(text, word) is about
+
+
+@pytest.mark.parametrize(
+    ("text", "about"),
+    [
+        # "the target creature" is the targeted one, as "the targeted creature" is
+        ("If the target creature is an illegal target, it won't resolve.", False),
+        # "the target" alone is the noun, the subject of its clause
+        ("If the target changes, the spell still resolves.", True),
+    ],
+)
+def test_target_before_what_is_targeted_picks_the_object(text: str, about: bool) -> None:
+    assert _about(text, "target") is about
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Each of the activated abilities replaces all creature types it had.",
+        "This effect overwrites all creature types the creature has.",
+    ],
+)
+def test_what_an_effect_replaces_or_overwrites_is_what_it_changes(text: str) -> None:
+    """Replacing and overwriting are changes: their object is what the text says changes, as
+    after *removes* or *loses*."""
+    assert _about(text, "creature types")
+
+
+def test_creature_types_are_subtypes_linked_where_the_text_is_about_them() -> None:
+    """A creature type is a subtype (205.3), though the glossary cites 302 "Creatures" first;
+    like a land type it is a general concept: a ruling saying an effect doesn't affect them is
+    about them, one naming creatures by their chosen type only mentions it."""
+    rules = [
+        RuleEntry("205.3", "rule", "Subtypes", ""),
+        RuleEntry("302", "chapter", "Creatures", ""),
+    ]
+    glossary = [
+        GlossaryItem("Subtype", "A characteristic. See rule 205.3, “Subtypes.”"),
+        GlossaryItem(
+            "Creature Type",
+            "A subtype that’s correlated to the creature card type. See rule 302, “Creatures.”",
+        ),
+    ]
+    vocab = english_vocabulary(rules, glossary)
+    assert targets(vocab, "It doesn't affect its creature types.") == ["205.3"]
+    assert targets(vocab, "Each creature of the chosen creature type gets +1/+1.") == []
+    # so is an artifact type, not an artifact (301); a land type stays with 305.6 and 305.7
+    artifacts = english_vocabulary(
+        [
+            *rules,
+            RuleEntry("301", "chapter", "Artifacts", ""),
+            RuleEntry("305", "chapter", "Lands", ""),
+        ],
+        [
+            *glossary,
+            GlossaryItem("Artifact Type", "A subtype. See rule 301, “Artifacts.”"),
+            GlossaryItem("Land Type", "A subtype. See rule 305, “Lands.”"),
+        ],
+    )
+    assert targets(artifacts, "Food is an artifact type.") == ["205.3"]
+    assert targets(artifacts, "It loses its land types.") == ["305"]

@@ -12,6 +12,7 @@ from kb.links.terms import GlossaryItem, RuleEntry, english_vocabulary
 from kb.links.wording import distributed, symbol_mana
 
 RULES = [
+    RuleEntry("107.3", "rule", "", "Many objects use the letter X as a placeholder."),
     RuleEntry("107.4", "rule", "", "The mana symbols are …"),
     RuleEntry("107.5", "rule", "", "The tap symbol is {T}."),
     RuleEntry("113.3", "rule", "", "There are four general categories of abilities."),
@@ -38,6 +39,7 @@ GLOSSARY = [
     GlossaryItem("Phyrexian Mana Symbol", "A mana symbol that … See rule 107.4f."),
     GlossaryItem("Prevent", "A word used by prevention effects. See rule 615."),
     GlossaryItem("Sacrifice", "To move a permanent you control to … See rule 701.21."),
+    GlossaryItem("X", "A placeholder for a number. See rule 107.3."),
     GlossaryItem("Spell Ability", "An ability that's followed as instructions. See rule 113.3a."),
     GlossaryItem("Split Cards", "Cards with two halves. See rule 709, “Split Cards.”"),
     GlossaryItem("Tap Symbol", "The tap symbol {T} in an activation cost. See rule 107.5."),
@@ -111,6 +113,9 @@ def test_about_rules(vocab, text, mask, expected) -> None:
         # a cost symbol inside a quoted ability is the card's wording
         ("It gains the ability “{T}: Add {R}.”", []),
         ("The tap symbol {T} is in its cost.", ["107.5"]),
+        # and so is the variable X (107.3), which the ruling names outside the quote
+        ("It has “{2}: This creature has base power X/X.”", []),
+        ("If X is 0, nothing happens.", ["107.3"]),
         # a title's modifier distributes over its coordinated nouns
         ("If a face-down permanent leaves the battlefield, reveal it.", ["708"]),
         ("Nothing happens between the modes of a resolving spell.", ["608"]),

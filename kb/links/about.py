@@ -95,6 +95,7 @@ from .about_words import (
     REQUIRES,
     STATES,
     STORY,
+    TARGETED,
     TIME_OF,
     TRIGGER_EVENTS,
     VERB_BEFORE,
@@ -188,13 +189,17 @@ def _future_passive(words: list[str]) -> bool:
 def _attributive(before: list[str], matched: list[str], after: str) -> bool:
     """A participle between a determiner and a noun is an adjective that picks an object out by
     its state (*the targeted spell*, *an attacking creature*, *the exiled card*): the text is
-    about that object, not about targeting, attacking or exiling."""
+    about that object, not about targeting, attacking or exiling; so is *target* before what a
+    spell targets (*the target creature*: the targeted one), not where it is the noun (*the
+    target changes*, *the target of the spell*)."""
     if len(matched) != 1 or not before or before[-1] not in DETERMINERS | ARTICLES | POSSESSIVES:
         return False
     word = matched[0]  # "-en" is no participle here: a token is a noun
+    following = _words(_CLAUSE.split(after)[0])[:1]
+    if word == "target":  # "the target creature" (the targeted one); not "the target changes"
+        return bool(following) and following[0] in TARGETED
     if not (word.endswith(("ed", "ing")) or word in IRREGULAR_PARTICIPLES):
         return False
-    following = _words(_CLAUSE.split(after)[0])[:1]
     return bool(following) and following[0] not in NOT_NOUNS
 
 
@@ -386,10 +391,17 @@ def _passive_subject(after: str) -> bool:
     return bool(rest) and _participle(rest[0]) and rest[0] not in STATES
 
 
-def is_verb(text: str, start: int, end: int) -> bool:
-    """Whether a word that is both a noun and a verb (counter) is the verb where it stands."""
+def is_verb(text: str, start: int, end: int, names: Sequence[tuple[int, int]] = ()) -> bool:
+    """Whether a word that is both a noun and a verb (counter) is the verb where it stands:
+    after a card's name as the subject too (*Kadena's Silencer counters only abilities*), or
+    before a spell or an ability, what the verb acts on (*a spell that counters spells*)."""
     last = _words(text[start:end])[-1:] or [""]
-    if last[0].endswith("ed"):
+    if last[0].endswith("ed") or named_subject(text[:start], names):
+        return True
+    following = _words(_CLAUSE.split(text[end:])[0])[:2]
+    if following[:1] and following[0] in ARTICLES | DETERMINERS | {"target"}:
+        following = following[1:]
+    if following[:1] and following[0] in OBJECTS:  # "counters spells": 701.6a's object
         return True
     before = [w for w in _words(_CLAUSE.split(text[:start])[-1]) if w not in ADVERBS][-1:]
     return bool(before) and before[0] in VERB_BEFORE

@@ -75,6 +75,14 @@ NOT_NOUNS = frozenset(
     "her you a an the its their your any each all another but nor if when while until unless so "
     "then way".split()
 )
+# What spells and abilities target (115.1): after "the target" it is the object targeted.
+TARGETED = frozenset(
+    """
+    creature creatures player players permanent permanents spell spells card cards artifact
+    artifacts enchantment enchantments land lands opponent opponents planeswalker planeswalkers
+    battle battles
+    """.split()
+)
 # Nouns that do the game's actions themselves: creatures attack and block.
 AGENTS = frozenset("creature creatures permanent permanents player players planeswalker".split())
 POSSESSIVES = frozenset("its their your his her my our".split())
@@ -90,12 +98,14 @@ ENDS_OBJECT = (
     | {"that", "which", "who", "whether", "how"}
 )
 # Verbs of change and of choice: their object is what the sentence says changes or is chosen
-# (*removes the type*, *doesn't affect supertypes or other card types*, *change the target*,
-# *you choose the target when the ability triggers*, *may choose new targets*).
+# (*removes the type*, *doesn't affect supertypes or other card types*, *replaces all creature
+# types*, *overwrites its power and toughness*, *change the target*, *you choose the target when
+# the ability triggers*, *may choose new targets*).
 CHANGE_VERBS = frozenset(
     """
     remove removes removed removing lose loses lost losing gain gains gained gaining retain
     retains retained keep keeps kept affect affects affected change changes changed changing
+    replace replaces replaced replacing overwrite overwrites overwrote overwritten overwriting
     choose chooses chose choosing
     """.split()
 )

@@ -24,14 +24,16 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections import defaultdict
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from kb.langs import APOSTROPHES
+
 from .about import is_about, is_verb, names_state
+from .inflections import inflected, names_keyword, participle_uses
 from .references import find_references
-from .thesaurus import ALIASES, GAME_NOUNS, GENERAL_CONCEPTS, RULE_STATEMENTS
+from .thesaurus import ALIASES, GAME_NOUNS, GENERAL_CONCEPTS, KINDS_OF, RULE_STATEMENTS
 from .wording import (
     all_senses_rule,
     card_forms,
@@ -85,9 +87,10 @@ class Term:
     when its noun sense has others (``counter`` a spell, 701.6; a ``counter``, 122); ``verbal``:
     a general verb and a game noun (``Casting Spells``, ``Activated Ability``), general too where
     the text makes it a verb and its object (``activating an ability``, ``cast a spell``);
-    ``own_participle``: a keyword whose own rules use its ``-ed`` participle (``spliced``,
-    ``bestowed``, ``plotted``), which names it then, unlike ``enchanted`` and ``equipped``, whose
-    rules never say them (they name what an Aura or an Equipment is attached to, 303.4, 301.5).
+    ``own_participle``: a keyword whose participles and gerunds name it (``spliced``,
+    ``bestowed``, ``evoked``, ``foretold``, ``cycled``: its own rules use one, or no rule does;
+    :mod:`kb.links.inflections`), unlike ``enchanted`` and ``equipped``, which only other rules
+    say (they name what an Aura or an Equipment is attached to, 303.4, 301.5).
     """
 
     words: tuple[str, ...]
@@ -191,6 +194,7 @@ class Vocabulary:
                 small.append(tuple(pending))
                 pending = []
         self._small = small
+        self._text = text
         found: list[Span] = []
         segments: list[int] = []  # the segment of each match found
         i = 0
@@ -202,14 +206,21 @@ class Vocabulary:
                 continue
             n = len(term.words)
             after = content[i + n] if i + n < len(content) else None
-            if n == 1 and after and after[1] == content[i][1] and after[0].norm in _FOLLOWERS:
+            if (  # "plot counters", "Treasure token"; not "characteristics of that token"
+                n == 1
+                and after
+                and after[1] == content[i][1]
+                and after[0].norm in _FOLLOWERS
+                and not self._small[i + 1]
+            ):
                 i += 1
                 continue
             if after and _IDIOMS.get(term.words) == after[0].norm:
                 i += 1
                 continue
             first, last = content[i][0], content[i + n - 1][0]
-            symbol = term.source == "symbol"
+            # the variable X (107.3) is a symbol too: in a quoted ability it is the card's words
+            symbol = term.source == "symbol" or term.words == ("x",)
             if ordinary_use(term.words, symbol, text, first.start, last.end, self.language):
                 i += 1
                 continue
@@ -226,7 +237,7 @@ class Vocabulary:
             if general and _keyword_procedure(self, term, found, content[i][1], segments):
                 i += 1
                 continue
-            verb = is_verb(text, first.start, last.end) if term.verb_targets else None
+            verb = is_verb(text, first.start, last.end, hidden) if term.verb_targets else None
             matched = text[first.start : last.end]
             found.append((first.start, last.end, matched, term.words, verb))
             segments.append(content[i][1])
@@ -247,14 +258,7 @@ class Vocabulary:
             last = content[i + n - 1][0].raw.casefold()
             if term.participle and not last.endswith("ed"):
                 continue
-            if (
-                term.bare
-                and last.endswith(_DERIVED.get(self.language, ()))
-                and last != term.phrase.casefold()
-                and not (term.own_participle and last.endswith("ed"))
-            ):
-                continue
-            if term.bare and self.language == "en" and not _keyword_form(last, term.phrase):
+            if term.bare and not self._keyword_word(term, last, content[i + n - 1][0]):
                 continue
             gaps = term.gaps  # most terms have none: no generator for them
             if gaps and any(
@@ -273,6 +277,32 @@ class Vocabulary:
                 continue
             return term
         return None
+
+    def _keyword_word(self, term: Term, last: str, token: Token) -> bool:
+        """Whether a keyword's last word, as written (``last``, case-folded), names it: its
+        name or a form of it (*cascades*), or a participle or gerund that names it
+        (:func:`kb.links.inflections.names_keyword`: *evoked*, *foretold*, not *enchanted*),
+        unless capitalised in mid-sentence, where it is part of a card's name (*Doom
+        Foretold*)."""
+        english = self.language == "en"
+        written = term.phrase.split()
+        if written and last == written[-1].casefold():  # "blessing" of "City’s Blessing"
+            return True
+        if not (last.endswith(_DERIVED.get(self.language, ())) or (english and inflected(last))):
+            return not english or _keyword_form(last, term.phrase)
+        if not (english and term.own_participle):
+            return False
+        return not token.raw[:1].isupper() or not _in_name(self._text, token.start, token.end)
+
+
+_CAPITAL_NEXT = re.compile(r"[ -]+[A-Z]")
+
+
+def _in_name(text: str, start: int, end: int) -> bool:
+    """A capitalised word in mid-sentence, or before another capitalised word, is part of a
+    card's name (*cast Doom Foretold*, *Prized Elephant gains trample*)."""
+    head = text[:start].rstrip().rstrip('“"‘(')
+    return bool(head and head[-1] not in ".!?:;—") or bool(_CAPITAL_NEXT.match(text, end))
 
 
 def _about(
@@ -357,11 +387,21 @@ def _covered(length: int, spans: Iterable[tuple[int, int]]) -> bytearray:
     return covered
 
 
+# One apostrophe for all: card names are stored as MTGJSON writes them ("Teferi's Protection"),
+# rulings mostly curly ("Teferi’s Protection"); each maps one character to one, so offsets hold.
+_APOSTROPHE = str.maketrans(APOSTROPHES)
+
+
 def _masked_spans(text: str, names: Iterable[str]) -> list[tuple[int, int]]:
+    """Where the names stand in the text, whichever apostrophe each writes."""
     spans = []
+    plain: str | None = None
     for name in names:
         if len(name) < 3:
             continue
+        if plain is None:
+            plain = text.translate(_APOSTROPHE)
+        text, name = plain, name.translate(_APOSTROPHE)
         start = text.find(name)
         while start != -1:
             spans.append((start, start + len(name)))
@@ -560,6 +600,9 @@ def english_vocabulary(
         if _LAND_TYPE.match(item.definition):  # "Swamp" names lands, as "Zombie" names creatures
             continue
         targets = own[item.term.casefold()]
+        kind_of = KINDS_OF.get(item.term, "").casefold()
+        if own.get(kind_of):  # a creature type is a subtype (205.3), not a creature (302)
+            targets = own[kind_of]
         borrowed = item.redirect
         obsolete_for = _OBSOLETE_FOR.match(item.definition)
         see = _SEE_TERM.search(item.definition)
@@ -588,6 +631,9 @@ def english_vocabulary(
             builder.add(name, targets, "glossary", item.term, verb_targets=verbs)
             for form in card_forms(name, actions):
                 builder.add(form, targets, "defined", item.term)
+            if name.endswith(" Rule"):  # "summoning sickness", as "X Variant" is "X"; not
+                # "legend" or "world", basic nouns the builder refuses
+                builder.add(name.removesuffix(" Rule"), targets, "glossary", item.term)
             kind = _KIND_OF_DAMAGE.match(name)
             if kind:  # combat damage is damage (510): "dealt lethal combat damage"
                 builder.add(f"{kind['kind']} Combat Damage", targets, "glossary", item.term)
@@ -618,10 +664,8 @@ def english_vocabulary(
                 builder.add(form, term.targets, "defined", term.concept, capital=term.capital)
     for phrase, concept in ALIASES.get(language, {}).items():
         builder.add(phrase, concepts.get(concept.casefold(), ()), "alias", concept)
-    own: dict[str, list[str]] = defaultdict(list)  # a rule's body and its subrules'
-    for rule in rules:
-        own[rule.number.rstrip("abcdefghijklmnopqrstuvwxyz")].append(rule.body)
-    terms = [_own_participle(term, own) for term in builder.terms.values()]
+    uses = participle_uses((rule.number, rule.body) for rule in rules)
+    terms = [_own_participle(term, uses) for term in builder.terms.values()]
     return Vocabulary(language, terms, concepts, frozenset(builder.exists))
 
 
@@ -652,20 +696,18 @@ def _first_statements(rules: Sequence[RuleEntry]) -> dict[int, list[str]]:
     return first
 
 
-def _own_participle(term: Term, own: Mapping[str, list[str]]) -> Term:
-    """The term, marked if it is a one-word keyword whose own rules (its rule and subrules) use
-    its ``-ed`` participle: 702.47c "the spliced cards", 702.103b "a bestowed Aura spell". A
-    ruling's *spliced spell* names Splice then; *enchanted* and *equipped*, which 702.5 and 702.6
-    never say, are left to the rules of Auras and Equipment."""
+def _own_participle(term: Term, uses: Mapping[str, Mapping[str, set[str]]]) -> Term:
+    """The term, marked if it is a one-word keyword whose participles name it
+    (:func:`kb.links.inflections.names_keyword`): a ruling's *spliced spell* names Splice
+    (702.47c says "the spliced cards"), an *evoked creature* Evoke; *enchanted* and *equipped*,
+    which only the rules of Auras and Equipment say (303.4, 301.5), are left to them."""
     if not term.bare or len(term.words) != 1 or term.source == "alias":
         return term
-    word = term.phrase.casefold()
-    if not word.isalpha():
+    if not term.phrase.isalpha():
         return term
-    stem = word[:-1] if word.endswith("e") else word
-    form = re.compile(rf"\b{stem}(?:e?d|{stem[-1]}ed)\b", re.IGNORECASE)
-    bodies = [body for n in term.targets for body in own.get(n, ())]
-    return replace(term, own_participle=True) if any(form.search(b) for b in bodies) else term
+    if names_keyword(term.phrase, term.words[0], term.targets, uses):
+        return replace(term, own_participle=True)
+    return term
 
 
 def _state_checks(item: GlossaryItem, targets: tuple[str, ...]) -> tuple[str, ...]:
@@ -704,11 +746,17 @@ def _add_title(
     for suffix in (" Variant", " Option"):  # "in a Two-Headed Giant game"
         if title.endswith(suffix):
             head = title.removesuffix(suffix)
-            builder.add(head, (rule.number,), "title", rule.title, capital=True)
+            # one word may be an ordinary one ("Emperor", "Archenemy" is not); a phrase of
+            # several names the variant in lower case too ("you may attack multiple players")
+            capital = len(head.split()) == 1
+            builder.add(head, (rule.number,), "title", rule.title, capital=capital)
     if title.endswith(" Cards"):
         head = title.removesuffix(" Cards")
         concepts.setdefault(head.casefold(), (rule.number,))
-        builder.add(head, (rule.number,), "title", rule.title, capital=True)
+        # "Saga", "Case", "Class" are words too, capitalised where they name the cards; a
+        # hyphenated head is no other word ("a double-faced or melded permanent").
+        capital = "-" not in head
+        builder.add(head, (rule.number,), "title", rule.title, capital=capital)
     for form in card_forms(title, actions):  # a one-word head is a word too: "Case spell"
         head = form.split()[0]
         capital = "-" not in head and len(form.split()) == 2

@@ -46,6 +46,9 @@ IRREGULAR: dict[str, dict[str, str]] = {
         "drawn": "draw",
         "drew": "draw",
         "fought": "fight",
+        # "l" is not doubled in "called", "spelled"; it is in the keyword action 701.25 Surveil.
+        "surveilled": "surveil",
+        "surveilling": "surveil",
     },
     "fr": {},
     "es": {},
@@ -76,7 +79,6 @@ GAME_NOUNS: frozenset[str] = frozenset(
     "leaves the battlefield",
     "artifact land",
     "artifact creature",
-    "creature type",
 }
 
 # General actions and notions of the game: a ruling mentions them on the way all the time ("you
@@ -85,15 +87,29 @@ GAME_NOUNS: frozenset[str] = frozenset(
 # can't happen, or "for more information about"). Procedure verbs (cast, activate, attack,
 # block) are here for the same reason, and the characteristics and the stack, which a ruling
 # names on the way as often as it is about them (*removes supertypes*, *affect a creature's
-# power*, *on the stack on top of that spell*). Land types too (305.6, 305.7: effects set and
-# remove them; *loses its land types*), unlike creature types, whose glossary term sends to 302.
+# power*, *on the stack on top of that spell*). Land types and creature types too (305.6, 305.7,
+# 205.3: effects set and remove them; *loses its land types*, *doesn't affect its creature
+# types*).
 GENERAL_CONCEPTS: frozenset[str] = frozenset(
     """
     exile damage deal counter cost double triple draw discard destroy tap untap search
     shuffle play token target day night sacrifice resolve skip
     cast activate attack block subtype supertype power toughness stack
     """.split()
-) | {"card type", "draw a card", "mana cost", "land type"}
+) | {"card type", "draw a card", "mana cost", "land type", "creature type"}
+
+# Glossary terms for a kind of a broader term whose rules govern them, though the glossary cites
+# others first: a creature type is a subtype (205.3; 205.3m lists them), which the glossary's
+# "Creature Type" says before citing 302 "Creatures", whose 302.3 only names them and sends back
+# to 205.3m; so do the rules of artifacts, enchantments, planeswalkers, instants and sorceries
+# for their subtypes. Not land types: 305.6 and 305.7 govern them.
+KINDS_OF: dict[str, str] = {
+    "Creature Type": "Subtype",
+    "Artifact Type": "Subtype",
+    "Enchantment Type": "Subtype",
+    "Planeswalker Type": "Subtype",
+    "Spell Type": "Subtype",
+}
 
 # Rules without a title or glossary term of their own, named by a phrase of their own body (the
 # first rule, in rule order, whose body holds it), which follows them through renumbering; the
@@ -145,6 +161,10 @@ ALIASES: dict[str, dict[str, str]] = {
         # which "face down" alone does not name: cards are exiled face down too (406.3).
         "cast face down": "Face-Down Spells and Permanents",
         "turn face down": "Face-Down Spells and Permanents",
+        # 701.19c: what regenerating a permanent uses up, by the name the rule and rulings give it.
+        "regeneration shield": "Regenerate",
+        # 702.34: a card "flashed back" was cast with flashback; that verb is no Flash (702.8).
+        "flash back": "Flashback",
         # 118.9: "You may cast [this object] without paying its mana cost" is an alternative cost.
         "without paying mana cost": "Alternative Cost",
     },
@@ -179,6 +199,7 @@ ALIASES: dict[str, dict[str, str]] = {
         "valeur de mana": "Mana Value",
         "priorité": "Priority",
         "conspiration": "Conspiracy",
+        "partie multijoueur": "Multiplayer Game",
         # Removed as wrong: "présage" for Foretell and "rempart" for Ward (the cards print
         # "prédiction" and "parade", which kb learns from them).
         # 701.19: the infinitive rulings use; cards print the imperative, too short-lived a form
@@ -212,6 +233,7 @@ ALIASES: dict[str, dict[str, str]] = {
         "valor de maná": "Mana Value",
         "prioridad": "Priority",
         "conspiración": "Conspiracy",
+        "partida multijugador": "Multiplayer Game",
         # The verb rulings use; the cards print another form (learned: "mutación" for Mutate).
         "regenerar": "Regenerate",
         "mutar": "Mutate",

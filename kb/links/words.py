@@ -19,7 +19,13 @@ from kb.langs import fold
 from .thesaurus import CONJUNCTIONS, IRREGULAR, STOPWORDS
 
 # "vs." is one word, its period no sentence break (808 "Team vs. Team Variant").
-_TOKEN = re.compile(r"\{[^{}\s]{1,10}\}|(?i:\bvs\.)|[^\W\d_]+|[.,;:!?()\[\]—]")
+# A prefix that is no word of its own, joined by a hyphen, makes one word with what follows, as
+# written without it: "multi-player game" is the glossary's "Multiplayer Game", "pre-combat" is
+# "precombat", and "non-mana abilities" are no mana abilities.
+_TOKEN = re.compile(
+    r"\{[^{}\s]{1,10}\}|(?i:\bvs\.)"
+    r"|(?i:\b(?:multi|non|pre|semi|anti|sub|inter|post|mis)-)?[^\W\d_]+|[.,;:!?()\[\]—]"
+)
 _BREAKS = frozenset(".,;:!?()[]—")
 _ROMAN = re.compile(r"^[IVX]+$")  # chapter numerals: "the chapter II ability"
 
@@ -108,7 +114,7 @@ def _word(raw: str, language: str) -> _Known:
         return "", True, True, raw
     stops = STOPWORDS.get(language, STOPWORDS["en"])
     stop = lowered in stops or (raw != "X" and bool(_ROMAN.match(raw)))
-    word = raw[:-1] if raw[-1] == "." else raw  # "vs."
+    word = raw[:-1] if raw[-1] == "." else raw.replace("-", "")  # "vs.", "multi-player"
     return ("" if stop else normalise(word, language)), stop, False, raw
 
 
