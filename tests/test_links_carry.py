@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import pytest
 
 from kb.links.carry import CarriedMatches, Feed
-from kb.links.terms import GlossaryItem, RuleEntry, english_vocabulary
+from kb.links.term_vocabulary import GlossaryItem, RuleEntry, english_vocabulary
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ import pytest
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
-from kb.links.terms import english_vocabulary
+from kb.links.term_vocabulary import english_vocabulary
 from kb.models import LinkWalkState, Rule, RuleText
 from kb.versions import english_editions
 

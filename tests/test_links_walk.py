@@ -13,7 +13,7 @@ import pytest
 from kb.links.build import _Rows
 from kb.links.implied import implied_matches
 from kb.links.lineage_rows import LineageLinks
-from kb.links.terms import GlossaryItem, RuleEntry, english_vocabulary
+from kb.links.term_vocabulary import GlossaryItem, RuleEntry, english_vocabulary
 from kb.links.text_sources import _TermSource
 from kb.links.walk import TermWalk
 from kb.links.walk_state import _PlainValues, inputs_digest

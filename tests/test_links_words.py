@@ -9,7 +9,7 @@ import pytest
 
 from kb.links import words
 from kb.links.carry import CarriedMatches
-from kb.links.terms import GlossaryItem, RuleEntry, english_vocabulary
+from kb.links.term_vocabulary import GlossaryItem, RuleEntry, english_vocabulary
 from kb.links.words import tokenize, words_kept
 
 TEXTS = [

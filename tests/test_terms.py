@@ -1,10 +1,10 @@
-"""The term vocabulary and its inflection-tolerant matcher (kb.links.terms), on small inputs."""
+"""The term vocabulary and its inflection-tolerant matcher, on small inputs."""
 
 from __future__ import annotations
 
 import pytest
 
-from kb.links.terms import (
+from kb.links.term_vocabulary import (
     GlossaryItem,
     RuleEntry,
     english_vocabulary,

@@ -16,7 +16,12 @@ import pytest
 
 from kb.corpus import comprules
 from kb.links.about import is_about, is_verb
-from kb.links.terms import GlossaryItem, RuleEntry, english_vocabulary, translated_vocabulary
+from kb.links.term_vocabulary import (
+    GlossaryItem,
+    RuleEntry,
+    english_vocabulary,
+    translated_vocabulary,
+)
 
 DATA = Path(__file__).parent / "data" / "links"
 

@@ -13,7 +13,7 @@ import pytest
 
 from kb.links.described import _SENTENCE, DESCRIPTIONS, Shown, _with
 from kb.links.implied import CardContext, implied_matches
-from kb.links.terms import GlossaryItem, RuleEntry, english_vocabulary
+from kb.links.term_vocabulary import GlossaryItem, RuleEntry, english_vocabulary
 
 RULES = [
     RuleEntry("101.4", "rule", "", "If multiple players would make choices …"),
@@ -294,7 +294,7 @@ def test_division_of_damage_on_a_spell(vocab) -> None:
 
 
 def test_described_rules_are_english_only() -> None:
-    from kb.links.terms import translated_vocabulary
+    from kb.links.term_vocabulary import translated_vocabulary
 
     english = english_vocabulary(RULES, GLOSSARY)
     french = translated_vocabulary("fr", english, {})

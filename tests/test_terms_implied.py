@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from kb.links.implied import CardContext, TextEvidence, implied_matches
-from kb.links.terms import GlossaryItem, RuleEntry, english_vocabulary
+from kb.links.term_vocabulary import GlossaryItem, RuleEntry, english_vocabulary
 
 RULES = [
     RuleEntry("101.4", "rule", "", "Active player, nonactive player order."),
@@ -138,7 +138,7 @@ def test_interaction_of_replacement_effects(vocab) -> None:
 
 
 def test_implied_links_are_english_only(vocab) -> None:
-    from kb.links.terms import translated_vocabulary
+    from kb.links.term_vocabulary import translated_vocabulary
 
     fr = translated_vocabulary("fr", vocab, {})
     assert implied_matches(fr, "si elle devait mourir", [], None) == []

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from kb.links.implied import CardContext, implied_matches
-from kb.links.terms import GlossaryItem, RuleEntry, english_vocabulary
+from kb.links.term_vocabulary import GlossaryItem, RuleEntry, english_vocabulary
 from kb.links.wording import all_senses_rule, card_forms, permanent_forms, quoted_definition
 
 RULES = [

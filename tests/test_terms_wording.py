@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from kb.links.about import is_about
-from kb.links.terms import GlossaryItem, RuleEntry, english_vocabulary
+from kb.links.term_vocabulary import GlossaryItem, RuleEntry, english_vocabulary
 from kb.links.wording import distributed, symbol_mana
 
 RULES = [

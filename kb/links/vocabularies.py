@@ -1,4 +1,4 @@
-"""The term vocabularies of an edition, read from the database (kb.links.terms builds them).
+"""The term vocabularies of an edition, read from the database (term_vocabulary builds them).
 
 An edition's English vocabulary depends only on its rules and glossary, which never change once
 it is loaded, and on the code that builds it; yet every run that walks the editions (relinking
@@ -27,14 +27,8 @@ from sqlalchemy.orm import Session
 from kb.models import Edition, GlossaryEntry, LinkWalkState, Rule, RuleText
 
 from .learned import learned_names
-from .terms import (
-    GlossaryItem,
-    RuleEntry,
-    Term,
-    Vocabulary,
-    english_vocabulary,
-    translated_vocabulary,
-)
+from .term_vocabulary import GlossaryItem, RuleEntry, english_vocabulary, translated_vocabulary
+from .terms import Term, Vocabulary
 from .walk_state import code_digest, plain_values
 
 if TYPE_CHECKING:
