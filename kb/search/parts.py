@@ -27,6 +27,10 @@ from typing import TYPE_CHECKING, Any
 from kb.search.plan import Clause, Leaf, Plan
 from kb.search.postings import read_term
 
+# Candidates fewer than the index's documents over FEW are added up by themselves; more, over
+# arrays the size of the index (cheaper then than bisecting each clause's documents).
+FEW = 8
+
 if TYPE_CHECKING:
     import numpy as np
 
@@ -171,10 +175,11 @@ def _added(
 
     Worked out over the matches only where they are few: an And of a question's eight words
     matches a handful of the tens of thousands of documents holding its common words, and
-    arrays over the whole index (hundreds of thousands of documents at full history), made and
-    scanned for each pass of a search, were most of its scoring. The candidates are the
-    smallest group's documents, narrowed by each other group by bisection; only a single group
-    of many documents is added up over the index, as an Or of common words must be.
+    arrays over the whole index (73,000 documents at full history), made and scanned for each
+    pass of a search, were much of its scoring. The candidates are the smallest group's
+    documents, narrowed by each other group by bisection; when even they are many (an Or of
+    common words, a small index), the parts are added up over the index
+    (:func:`_added_over_index`).
 
     Sets each clause's ``docs`` (the hits read their matched terms from them: a term's
     :class:`Part`, narrowed to the hits by ``TermEngine._best``).
@@ -193,17 +198,9 @@ def _added(
     ]
     sizes = [sum(len(docs) for docs, _ in group) for group in found]
     several = len(found) > 1
-    if not several and sizes[0] * 8 >= count:  # an Or of common words: over the whole index
-        scores = np.zeros(count) if scored else None
-        held = np.zeros(count, dtype=np.int32)
-        for (docs, values), clause in zip(found[0], plan.groups[0], strict=True):
-            for leaf, value in zip(clause.leaves, values, strict=True):
-                held[docs] += 1
-                if scores is not None:
-                    scores[docs] += value if leaf.boost == 1.0 else value * leaf.boost
-        matches = np.flatnonzero(held)
-        return matches, None if scores is None else scores[matches], held[matches]
-    smallest = min(range(len(found)), key=sizes.__getitem__)
+    if min(sizes) * FEW >= count:  # many candidates (an Or of common words): over the index
+        return _added_over_index(found, plan, count, scored)
+    smallest = sizes.index(min(sizes))
     matches = _union([docs for docs, _ in found[smallest]])
     for number, group in enumerate(found):
         if number == smallest or not len(matches):
@@ -230,6 +227,34 @@ def _added(
                 if scores is not None:
                     scores[at] += value if leaf.boost == 1.0 else value * leaf.boost
     return matches, scores, held
+
+
+def _added_over_index(
+    found: list[list[tuple[np.ndarray, list[np.ndarray]]]], plan: Plan, count: int, scored: bool
+) -> tuple[np.ndarray, np.ndarray | None, np.ndarray]:
+    """:func:`_added` over arrays the size of the index, for many candidates."""
+    import numpy as np
+
+    scores = np.zeros(count) if scored else None
+    held = np.zeros(count, dtype=np.int32)
+    every: np.ndarray | None = None  # with several groups: the documents holding each one
+    if len(found) > 1:
+        for group in found:
+            mine = np.zeros(count, dtype=bool)
+            for docs, _ in group:
+                mine[docs] = True
+            every = mine if every is None else every & mine
+    for group, clauses in zip(found, plan.groups, strict=True):
+        for (docs, values), clause in zip(group, clauses, strict=True):
+            if every is not None:  # only the matches are added up (the same sums for them)
+                inside = every[docs]
+                docs, values = docs[inside], [value[inside] for value in values]
+            for leaf, value in zip(clause.leaves, values, strict=True):
+                held[docs] += 1
+                if scores is not None:
+                    scores[docs] += value if leaf.boost == 1.0 else value * leaf.boost
+    matches = np.flatnonzero(held)
+    return matches, None if scores is None else scores[matches], held[matches]
 
 
 def _union(arrays: list[np.ndarray]) -> np.ndarray:
