@@ -27,6 +27,10 @@ from typing import TYPE_CHECKING, Any
 from kb.search.plan import Clause, Leaf, Plan
 from kb.search.postings import read_term
 
+# Candidates fewer than the index's documents over FEW are added up by themselves; more, over
+# arrays the size of the index (cheaper then than bisecting each clause's documents).
+FEW = 8
+
 if TYPE_CHECKING:
     import numpy as np
 
@@ -125,10 +129,8 @@ def matched_by_parts(
     engine: TermEngine, plan: Plan, filt: DocSet | set[int] | None, parts: PartCache
 ) -> set[int]:
     """The documents of ``filt`` (None: of the index) matching the plan, unscored."""
-    import numpy as np
-
-    _, held = _added(engine, plan, filt, parts, scored=False)
-    return set(np.flatnonzero(held).tolist())
+    docs, _, _ = _added(engine, plan, filt, parts, scored=False)
+    return set(docs.tolist())
 
 
 def scored_by_parts(
@@ -146,15 +148,13 @@ def scored_by_parts(
     the ``limit``-th best, ties included; the others are counted."""
     import numpy as np
 
-    scores, held = _added(engine, plan, filt, parts, scored=True)
-    docs = np.flatnonzero(held)
+    docs, mine, held = _added(engine, plan, filt, parts, scored=True)
     total = len(docs)
     if not total:
         return {}, 0
-    assert scores is not None
-    mine = scores[docs]
+    assert mine is not None
     if plan.scale:
-        mine = _coordinated(engine, plan, docs, mine, held[docs])
+        mine = _coordinated(engine, plan, docs, mine, held)
     if limit is not None and total > limit:
         if limit <= 0:
             return {}, total
@@ -167,13 +167,19 @@ def scored_by_parts(
 
 def _added(
     engine: TermEngine, plan: Plan, filt: DocSet | set[int] | None, parts: PartCache, scored: bool
-) -> tuple[np.ndarray | None, np.ndarray]:
-    """Each document's sum of its matched terms' parts times their boosts (``scored``), added
-    in the plan's order as ``TermEngine._scores`` adds them, and, for the matches, how many of
-    the terms they hold (the coordination bonus counts them; 0: not a match), both over the
-    whole index. A match holds a clause of every group (among the filter's documents); with
-    several groups only the matches' parts are added (an And of a question's eight words
-    matches a handful of the tens of thousands of documents holding its common words).
+) -> tuple[np.ndarray, np.ndarray | None, np.ndarray]:
+    """The matches in order (a clause of every group among the filter's documents), each one's
+    sum of its matched terms' parts times their boosts (``scored``), added in the plan's order
+    as ``TermEngine._scores`` adds them, and how many of the terms each holds (the coordination
+    bonus counts them).
+
+    Worked out over the matches only where they are few: an And of a question's eight words
+    matches a handful of the tens of thousands of documents holding its common words, and
+    arrays over the whole index (73,000 documents at full history), made and scanned for each
+    pass of a search, were much of its scoring. The candidates are the smallest group's
+    documents, narrowed by each other group by bisection; when even they are many (an Or of
+    common words, a small index), the parts are added up over the index
+    (:func:`_added_over_index`).
 
     Sets each clause's ``docs`` (the hits read their matched terms from them: a term's
     :class:`Part`, narrowed to the hits by ``TermEngine._best``).
@@ -182,8 +188,6 @@ def _added(
 
     count = engine.doc_count_all
     mask = None if filt is None else parts.mask(engine, filt)
-    scores = np.zeros(count) if scored else None
-    held = np.zeros(count, dtype=np.int32)
     # The filter as this search's clause memo knows it: none, or a lasting one (a filter made
     # for one call has no lasting name, and its clauses are worked out afresh).
     among: int | None = 0 if filt is None else (getattr(filt, "lasting", 0) or None)
@@ -192,8 +196,49 @@ def _added(
         [_memo_parts(engine, clause, mask, parts, memo, among) for clause in group]
         for group in plan.groups
     ]
+    sizes = [sum(len(docs) for docs, _ in group) for group in found]
+    several = len(found) > 1
+    if min(sizes) * FEW >= count:  # many candidates (an Or of common words): over the index
+        return _added_over_index(found, plan, count, scored)
+    smallest = sizes.index(min(sizes))
+    matches = _union([docs for docs, _ in found[smallest]])
+    for number, group in enumerate(found):
+        if number == smallest or not len(matches):
+            continue
+        keep = np.zeros(len(matches), dtype=bool)
+        for docs, _ in group:
+            keep |= _holds(docs, matches)
+        matches = matches[keep]
+    scores = np.zeros(len(matches)) if scored else None
+    held = np.zeros(len(matches), dtype=np.int32)
+    if not len(matches):
+        return matches, scores, held
+    for group, clauses in zip(found, plan.groups, strict=True):
+        for (docs, values), clause in zip(group, clauses, strict=True):
+            if several:  # only the matches are added up (the same sums for them)
+                # looked up from the matches, the fewer: the places of those the clause holds
+                within = _places(docs, matches)
+                at = np.flatnonzero(within >= 0)
+                values = [value[within[at]] for value in values]
+            else:
+                at = np.searchsorted(matches, docs)
+            for leaf, value in zip(clause.leaves, values, strict=True):
+                held[at] += 1
+                if scores is not None:
+                    scores[at] += value if leaf.boost == 1.0 else value * leaf.boost
+    return matches, scores, held
+
+
+def _added_over_index(
+    found: list[list[tuple[np.ndarray, list[np.ndarray]]]], plan: Plan, count: int, scored: bool
+) -> tuple[np.ndarray, np.ndarray | None, np.ndarray]:
+    """:func:`_added` over arrays the size of the index, for many candidates."""
+    import numpy as np
+
+    scores = np.zeros(count) if scored else None
+    held = np.zeros(count, dtype=np.int32)
     every: np.ndarray | None = None  # with several groups: the documents holding each one
-    if len(plan.groups) > 1:
+    if len(found) > 1:
         for group in found:
             mine = np.zeros(count, dtype=bool)
             for docs, _ in group:
@@ -208,7 +253,47 @@ def _added(
                 held[docs] += 1
                 if scores is not None:
                     scores[docs] += value if leaf.boost == 1.0 else value * leaf.boost
-    return scores, held
+    matches = np.flatnonzero(held)
+    return matches, None if scores is None else scores[matches], held[matches]
+
+
+def _union(arrays: list[np.ndarray]) -> np.ndarray:
+    """The documents of any of ``arrays`` (each in order, without repeats), in order."""
+    import numpy as np
+
+    arrays = [docs for docs in arrays if len(docs)]
+    if not arrays:
+        return np.zeros(0, dtype=np.int64)
+    if len(arrays) == 1:
+        return arrays[0]
+    joined = np.concatenate(arrays)
+    joined.sort()  # then without repeats: np.unique hashes first, slower on sorted runs
+    if not len(joined):
+        return joined
+    keep = np.empty(len(joined), dtype=bool)
+    keep[0] = True
+    np.not_equal(joined[1:], joined[:-1], out=keep[1:])
+    return joined[keep]
+
+
+def _places(docs: np.ndarray, wanted: np.ndarray) -> np.ndarray:
+    """Where each of ``wanted`` stands among ``docs`` (in order, without repeats); -1: not there."""
+    import numpy as np
+
+    if not len(docs):
+        return np.full(len(wanted), -1, dtype=np.int64)
+    at = np.minimum(np.searchsorted(docs, wanted), len(docs) - 1)
+    return np.where(docs[at] == wanted, at, -1)  # type: ignore[no-any-return]
+
+
+def _holds(docs: np.ndarray, wanted: np.ndarray) -> np.ndarray:
+    """Which of ``wanted`` are among ``docs`` (in order, without repeats), as a mask."""
+    import numpy as np
+
+    if not len(docs):
+        return np.zeros(len(wanted), dtype=bool)
+    at = np.minimum(np.searchsorted(docs, wanted), len(docs) - 1)
+    return docs[at] == wanted  # type: ignore[no-any-return]
 
 
 def _memo_parts(
