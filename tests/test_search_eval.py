@@ -329,6 +329,26 @@ def test_an_english_phrase_the_rules_say_in_a_word_reaches_that_word(
     assert "104.4a" in numbers[:3], numbers
 
 
+@pytest.mark.parametrize(
+    ("query", "lang"),
+    [
+        ("can I look at the cards in my opponent's graveyard", "en"),
+        ("puis-je regarder le cimetière de mon adversaire", "fr"),
+        ("¿puedo mirar las cartas del cementerio de mi oponente?", "es"),
+        ("can I look at the cards in my opponent's graveyard", None),
+    ],
+)
+def test_looking_at_a_public_zone_is_what_the_rules_call_examining_it(
+    real_index: Any, query: str, lang: str | None
+) -> None:
+    """A judge asks whether a player may "look at" a graveyard; the rules say a player may
+    "examine" the cards in any graveyard (404.2), and keep "look at" for hidden cards (the top
+    card of a library, 701.62a): "look at" is also searched as "examine", in each language."""
+    results = real_index.search(query, lang=lang)["results"]
+    numbers = [r.get("number") for r in results]
+    assert "404.2" in numbers[:3], numbers
+
+
 def test_a_warm_index_answers_every_evaluation_query_as_the_postings_do(
     real_index: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -52,6 +52,12 @@ LANGUAGE = SearchLanguage(
     # cards could be drawn" is not).
     paraphrases={"no cards in": "empty"},
     # What a judge says where the rules have a word of their own: "both players lose at the same
-    # time" is 104.4a "If all the players remaining in a game lose simultaneously".
-    phrases={"at the same time": ("simultaneously",), "same time": ("simultaneously",)},
+    # time" is 104.4a "If all the players remaining in a game lose simultaneously"; a player
+    # "looks at" a graveyard where 404.2 says any player may "examine" the cards in it (the rules
+    # keep "look at" for hidden cards: the phrase is searched as typed too).
+    phrases={
+        "at the same time": ("simultaneously",),
+        "same time": ("simultaneously",),
+        "look at": ("examine",),
+    },
 )

@@ -223,7 +223,7 @@ TO_ENGLISH: dict[str, tuple[str, ...]] = {
     "elección": ("choice", "choose"),
     "aleatorio": ("random",),
     "azar": ("random",),
-    "mirar": ("look",),
+    "mirar": ("look", "examine"),
     "encima": ("top",),
     "fondo": ("bottom",),
     "número": ("number",),

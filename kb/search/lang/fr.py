@@ -228,7 +228,7 @@ TO_ENGLISH: dict[str, tuple[str, ...]] = {
     "choix": ("choice", "choose"),
     "aléatoire": ("random",),
     "hasard": ("random",),
-    "regarder": ("look",),
+    "regarder": ("look", "examine"),
     "dessus": ("top",),
     "dessous": ("bottom",),
     "nombre": ("number",),
