@@ -349,6 +349,16 @@ def test_looking_at_a_public_zone_is_what_the_rules_call_examining_it(
     assert "404.2" in numbers[:3], numbers
 
 
+@pytest.mark.parametrize(("query", "lang"), [("lucha", "es"), ("se battent", "fr")])
+def test_fight_by_the_verb_the_cards_print(real_index: Any, query: str, lang: str) -> None:
+    """Spanish cards say a creature "lucha contra" another, French ones that it "se bat contre"
+    it: the keyword action's names (an official name of the list, and the French verb's forms
+    the stemmer leaves apart) find 701.14 Fight, where the few cards of the shared corpus
+    taught only the words around it ("objetivo que no controlas")."""
+    results = real_index.search(query, lang=lang)["results"]
+    assert str(results[0].get("number", "")).startswith("701.14"), [r["title"] for r in results]
+
+
 def test_a_warm_index_answers_every_evaluation_query_as_the_postings_do(
     real_index: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -378,6 +378,7 @@ KEYWORDS: dict[str, str] = {
     "entrenamiento": "Training",
     "tóxico": "Toxic",
     "profetizar": "Foretell",
+    "luchar": "Fight",
 }
 
 # Game terms of several words, searched as one term: the words of "campo de batalla" are not

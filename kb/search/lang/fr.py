@@ -290,6 +290,7 @@ TO_ENGLISH: dict[str, tuple[str, ...]] = {
 
 # Verb forms the Snowball stemmer leaves apart from their infinitive ("perd" and "perdre").
 _FORMS = {
+    "battre": "bat battent battu battue battus battues",
     "détruire": "détruit détruite détruits détruites détruisent",
     "mettre": "met mettent mis mise mises",
     "mourir": "meurt meurent",
@@ -363,6 +364,7 @@ KEYWORDS: dict[str, str] = {
     "entraînement": "Training",
     "toxique": "Toxic",
     "prédiction": "Foretell",
+    "se battre": "Fight",
 }
 
 # Game terms of several words, searched as one term: the words of "champ de bataille" are not
