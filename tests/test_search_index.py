@@ -490,6 +490,14 @@ def test_no_index_and_old_index_are_clear_errors(settings: Any) -> None:
     assert pipeline.index(settings).full  # an update of an old index rebuilds it
     with open_index(settings.index_dir) as index:
         assert index.search("vote")["results"]
+    # An index analysed by another kb's languages (a stop word, a bridge's word, a keyword's
+    # name changed; the schema the same) holds other terms than this kb's queries look for.
+    manifest.write_text(re.sub(r'"analysis": "\w+"', '"analysis": "0"', manifest.read_text()))
+    with pytest.raises(KbError, match="another version of kb"):
+        open_index(settings.index_dir)
+    assert pipeline.index(settings).full
+    with open_index(settings.index_dir) as index:
+        assert index.search("vote")["results"]
 
 
 def test_identical_texts_of_several_editions_are_one_item(settings: Any) -> None:

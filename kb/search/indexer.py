@@ -19,9 +19,11 @@ import time
 import uuid
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from kb.code_digest import files_digest
 from kb.errors import KbError
 from kb.search.learned import save_learned_terms
 from kb.search.rules_update import write_words
@@ -35,6 +37,23 @@ log = logging.getLogger(__name__)
 
 MANIFEST = "kb-manifest.json"
 REBUILD_SHARE = 0.3
+# The modules that decide how a text becomes index terms: the analyzers, each language's stop
+# words, stemming and bridge (kb/search/lang/), and the keyword names its learned terms take in.
+ANALYSIS_FILES = ("analysis.py", "schema.py", "learned.py")
+
+
+@cache
+def analysis_digest() -> str:
+    """A digest of the modules that make an index's terms (ANALYSIS_FILES and the languages).
+
+    An index built by a kb whose analysis differs holds other terms than its queries look for
+    (a stop word, a bridge's word, a keyword's name): it is another version's index, rebuilt by
+    `kb ingest` and `kb index` and refused when opened, as a schema change is. The schema number
+    alone missed such changes, and `kb index` called an index analysed otherwise up to date.
+    """
+    here = Path(__file__).resolve().parent
+    files = [here / name for name in ANALYSIS_FILES] + sorted((here / "lang").glob("*.py"))
+    return files_digest(files)
 
 
 @dataclass
@@ -71,8 +90,16 @@ def read_manifest(index_dir: Path) -> dict[str, Any] | None:
 
 def index_ready(index_dir: Path) -> bool:
     """True when the folder holds an index of this version of kb."""
-    manifest = read_manifest(index_dir)
-    return bool(manifest and manifest.get("schema") == SCHEMA_VERSION)
+    return _of_this_version(read_manifest(index_dir))
+
+
+def _of_this_version(manifest: dict[str, Any] | None) -> bool:
+    """Whether a manifest is of an index of this version of kb: its schema and its analysis."""
+    return bool(
+        manifest
+        and manifest.get("schema") == SCHEMA_VERSION
+        and manifest.get("analysis") == analysis_digest()
+    )
 
 
 def in_step_report(index_dir: Path) -> IndexReport:
@@ -92,7 +119,12 @@ def _write_manifest(index_dir: Path, count: int, scope: dict[str, Any] | None = 
     ``scope`` (a full build only): the newest edition, and how many documents the default
     filter keeps (they are numbered first: :func:`index_order`).
     """
-    manifest: dict[str, Any] = {"schema": SCHEMA_VERSION, "build": uuid.uuid4().hex, "items": count}
+    manifest: dict[str, Any] = {
+        "schema": SCHEMA_VERSION,
+        "analysis": analysis_digest(),
+        "build": uuid.uuid4().hex,
+        "items": count,
+    }
     if scope is not None:
         manifest["scope"] = scope
     tmp = index_dir / (MANIFEST + ".tmp")
@@ -385,7 +417,7 @@ def check_index(index_dir: Path) -> None:
     manifest = read_manifest(index_dir)
     if manifest is None:
         raise KbError(f"no search index in {index_dir}: run `kb index` (or `kb build`) first")
-    if manifest.get("schema") != SCHEMA_VERSION:
+    if not _of_this_version(manifest):
         raise KbError(
             f"the search index in {index_dir} was made by another version of kb: "
             "run `kb index --rebuild`"
