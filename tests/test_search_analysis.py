@@ -115,6 +115,8 @@ def test_language_lookup_falls_back_to_english() -> None:
         ("es", "votos", "vote"),
         ("es", "contadores", "counter"),
         ("es", "sabiduría", "lore"),
+        ("es", "remueve", "remove"),  # "Remueve X contadores", an irregular form
+        ("es", "removida", "remove"),
     ],
 )
 def test_bridge_finds_english_terms_by_stem(lang: str, word: str, english: str) -> None:

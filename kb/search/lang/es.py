@@ -209,6 +209,7 @@ TO_ENGLISH: dict[str, tuple[str, ...]] = {
     "morir": ("die", "dies"),
     "mareo": ("sickness",),
     "retirar": ("remove",),
+    "remover": ("remove",),  # "Remueve X contadores": the Oracle texts' verb too
     "bloqueador": ("blocker", "blocking"),
     "bloqueado": ("blocked",),
     "declarar": ("declare",),
@@ -297,6 +298,7 @@ _FORMS = {
     "morir": "muere mueren muera murió",
     "mostrar": "muestra muestran muestre",
     "perder": "pierde pierden pierdes pierda",
+    "remover": "remueve remueven remueva",
     "resolver": "resuelve resuelven resuelva",
     "seguir": "sigue siguen siga",
     "tener": "tiene tienen tenga",
