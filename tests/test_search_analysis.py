@@ -117,6 +117,17 @@ def test_language_lookup_falls_back_to_english() -> None:
         ("es", "sabiduría", "lore"),
         ("es", "remueve", "remove"),  # "Remueve X contadores", an irregular form
         ("es", "removida", "remove"),
+        # the most frequent words of the cards' texts that had no English
+        ("fr", "arrive", "enter"),  # "arrive sur le champ de bataille"
+        ("fr", "sacrifie", "sacrifice"),  # "sacrifier" stems apart from its forms
+        ("fr", "sacrifiez", "sacrifice"),
+        ("fr", "devient", "become"),
+        ("fr", "crée", "create"),
+        ("fr", "payé", "pay"),
+        ("es", "entra", "enter"),  # "entra al campo de batalla"
+        ("es", "crea", "create"),
+        ("es", "obtiene", "get"),
+        ("es", "lances", "cast"),
     ],
 )
 def test_bridge_finds_english_terms_by_stem(lang: str, word: str, english: str) -> None:

@@ -209,6 +209,22 @@ TO_ENGLISH: dict[str, tuple[str, ...]] = {
     "morir": ("die", "dies"),
     "mareo": ("sickness",),
     "retirar": ("remove",),
+    # verbs and words of the cards' Spanish texts that had no English (the most frequent such
+    # words of the shared corpus's Spanish card texts: "crea una ficha", "obtiene +1/+1",
+    # "se convierte en", "tesoro")
+    "crear": ("create",),
+    "obtener": ("get", "gets"),
+    "convertir": ("become",),
+    "mayor": ("greatest", "greater"),
+    "excepto": ("except",),
+    "compartir": ("share",),
+    "próximo": ("next",),
+    "igual": ("equal",),
+    "revelar": ("reveal",),
+    "tesoro": ("treasure",),
+    "resto": ("rest",),
+    "superior": ("top",),
+    "primera": ("first",),
     "remover": ("remove",),  # "Remueve X contadores": the Oracle texts' verb too
     "bloqueador": ("blocker", "blocking"),
     "bloqueado": ("blocked",),
@@ -290,7 +306,12 @@ COGNATES = (("cciones", "ctions"), ("ccion", "ction"), ("ciones", "tions"), ("ci
 # Stem-changing verbs (e -> ie, o -> ue, e -> i): the Snowball stemmer keeps "pierde" apart
 # from "perder", so their forms are reduced to the infinitive first.
 _FORMS = {
+    "convertir": "convierte convierten convierta",
     "costar": "cuesta cuestan cueste",
+    "entrar": "entra entran entren",
+    "lanzar": "lance lances lancen",
+    "moler": "muele muelen",
+    "obtener": "obtiene obtienen obtenga",
     "devolver": "devuelve devuelven devuelva",
     "elegir": "elige eligen elija elijan",
     "empezar": "empieza empiezan empiece",
@@ -396,6 +417,7 @@ PHRASES: dict[str, tuple[str, ...]] = {
     "boca arriba": ("face up",),
     "mano inicial": ("opening hand",),
     "tamaño máximo de mano": ("maximum hand size",),
+    "no gastado": ("unspent",),
 }
 
 LANGUAGE = SearchLanguage(

@@ -278,6 +278,18 @@ TO_ENGLISH: dict[str, tuple[str, ...]] = {
     "nouveau": ("new",),
     "autre": ("another", "other"),
     "seul": ("only", "alone"),
+    # verbs and words of the cards' French texts that had no English (the most frequent such
+    # words of the shared corpus's French card texts: "arrive sur le champ de bataille",
+    # "créez un jeton", "devient", "trésor")
+    "arriver": ("enter", "enters"),
+    "créer": ("create",),
+    "devenir": ("become",),
+    "dépenser": ("spend",),
+    "égal": ("equal",),
+    "supérieur": ("top",),
+    "prochain": ("next",),
+    "trésor": ("treasure",),
+    "excepté": ("except",),
     # numbers, which the rules write in words or digits
     "zéro": ("0",),
     "trois": ("three",),
@@ -290,11 +302,17 @@ TO_ENGLISH: dict[str, tuple[str, ...]] = {
 
 # Verb forms the Snowball stemmer leaves apart from their infinitive ("perd" and "perdre").
 _FORMS = {
+    "acquérir": "acquiert acquièrent acquis acquise",
+    "arriver": "arrivent",
     "battre": "bat battent battu battue battus battues",
-    "détruire": "détruit détruite détruits détruites détruisent",
-    "mettre": "met mettent mis mise mises",
+    "devenir": "devient deviennent devenu devenue",
+    "détruire": "détruit détruite détruits détruites détruisent détruisez",
+    "gagner": "gagnent",
+    "mettre": "met mettent mettez mis mise mises",
+    "payer": "paye payé payée payés payées paient payez",
+    "sacrifier": "sacrifie sacrifies sacrifient sacrifiez sacrifié sacrifiée sacrifiés sacrifiées",
     "mourir": "meurt meurent",
-    "perdre": "perd perdent perdu perdue perdus perdues",
+    "perdre": "perd perdent perdez perdu perdue perdus perdues",
     "prendre": "prend prennent pris prise prises",
     "revenir": "revient reviennent",
     "tenir": "tient tiennent",
@@ -379,6 +397,7 @@ PHRASES: dict[str, tuple[str, ...]] = {
     "face visible": ("face up",),
     "main de départ": ("opening hand",),
     "taille maximale de main": ("maximum hand size",),
+    "non dépensé": ("unspent",),
 }
 
 LANGUAGE = SearchLanguage(
