@@ -128,6 +128,12 @@ def test_language_lookup_falls_back_to_english() -> None:
         ("es", "crea", "create"),
         ("es", "obtiene", "get"),
         ("es", "lances", "cast"),
+        # the regular forms the stemmer keeps apart, made from the bridge's verbs
+        ("fr", "bloquent", "block"),
+        ("fr", "entre", "enter"),  # "quand une créature entre sur le champ de bataille"
+        ("es", "sacrifica", "sacrifice"),
+        ("es", "bloquea", "block"),
+        ("es", "dispara", "trigger"),
     ],
 )
 def test_bridge_finds_english_terms_by_stem(lang: str, word: str, english: str) -> None:

@@ -326,9 +326,22 @@ _FORMS = {
     "volar": "vuela vuelan vuele",
     "volver": "vuelve vuelven vuelva",
 }
+# The present and preterite forms and participles of the bridge's regular -ar verbs, which the
+# Snowball stemmer keeps apart from their infinitive ("sacrifica" stems to "sacrif" and
+# "sacrificar" to "sacrific"; "bloquea", "declara", "dispara", "usa", "entras"): reduced to the
+# infinitive first too, so that a question asking what a player "sacrifica" or a creature
+# "bloquea" crosses the bridge. Made from the bridge's keys, not listed (roots of three letters
+# or more: "dar" would make "da" and "de").
+_AR_ENDINGS = ("a", "as", "an", "e", "es", "en", "o", "ado", "ada", "ados", "adas")
 IRREGULAR = {
-    fold_word(form): fold_word(verb) for verb, forms in _FORMS.items() for form in forms.split()
+    fold_word(verb[:-2] + ending): fold_word(verb)
+    for verb in TO_ENGLISH
+    if verb.endswith("ar") and " " not in verb and len(verb) >= 5
+    for ending in _AR_ENDINGS
 }
+IRREGULAR.update(
+    (fold_word(form), fold_word(verb)) for verb, forms in _FORMS.items() for form in forms.split()
+)
 
 # Keyword names as Wizards prints them on Spanish cards, with the English keyword (the title of
 # its rule). Terms learned from the corpus's card translations come first; these fill in the

@@ -306,10 +306,13 @@ _FORMS = {
     "arriver": "arrivent",
     "battre": "bat battent battu battue battus battues",
     "devenir": "devient deviennent devenu devenue",
+    "entrer": "entre entres entrez entré entrée entrés entrées",
     "détruire": "détruit détruite détruits détruites détruisent détruisez",
     "gagner": "gagnent",
     "mettre": "met mettent mettez mis mise mises",
     "payer": "paye payé payée payés payées paient payez",
+    "renvoyer": "renvoie renvoient renvoyé renvoyée renvoyés renvoyées",
+    "retirer": "retirez",
     "sacrifier": "sacrifie sacrifies sacrifient sacrifiez sacrifié sacrifiée sacrifiés sacrifiées",
     "mourir": "meurt meurent",
     "perdre": "perd perdent perdez perdu perdue perdus perdues",
@@ -318,9 +321,18 @@ _FORMS = {
     "tenir": "tient tiennent",
     "venir": "vient viennent",
 }
+# The third person plural of the bridge's -er verbs, which the Snowball stemmer keeps whole
+# ("attaquent", "bloquent", "ciblent", "piochent" beside "attaqu", "bloqu"...): reduced to the
+# infinitive first too, so that "deux créatures bloquent" crosses the bridge. Made from the
+# bridge's keys, not listed.
 IRREGULAR = {
-    fold_word(form): fold_word(verb) for verb, forms in _FORMS.items() for form in forms.split()
+    fold_word(verb[:-2] + "ent"): fold_word(verb)
+    for verb in TO_ENGLISH
+    if verb.endswith("er") and " " not in verb and len(verb) >= 5
 }
+IRREGULAR.update(
+    (fold_word(form), fold_word(verb)) for verb, forms in _FORMS.items() for form in forms.split()
+)
 
 # Keyword names as Wizards prints them on French cards, with the English keyword (the title of
 # its rule). Terms learned from the corpus's card translations come first; these fill in the
