@@ -153,6 +153,44 @@ def test_of_two_titles_stemmed_alike_the_one_the_words_are_as_typed_is_meant() -
         assert named_lead(schema, hits, "Enchant", context)[0] is enchant
 
 
+def test_a_glossary_term_sending_to_several_rules_sends_to_the_one_its_words_name() -> None:
+    """The glossary's "Triggered Ability" names "triggered abilities" exactly and sends to 113
+    "Abilities" first, then to 603 "Handling Triggered Abilities": 603, whose title names the
+    words too, is the rule meant (at the whole history "habilidades disparadas" gave 113)."""
+    from kb.search.naming import named_lead
+    from kb.search.query import QueryContext
+    from kb.search.schema import build_schema
+
+    schema = build_schema()
+
+    def rule(docnum: int, number: str, title: str) -> _Hit:
+        data = {"texts": {"en": {"title": title}}}
+        return _Hit(1.0, docnum, type="rule", number=number, edition="e", data=data)
+
+    abilities, handling = (
+        rule(0, "113", "Abilities"),
+        rule(1, "603", "Handling Triggered Abilities"),
+    )
+    entry = _Hit(
+        1.0,
+        2,
+        type="glossary",
+        edition="e",
+        data={"texts": {"en": {"title": "Triggered Ability"}}, "see": ["113", "603"]},
+    )
+    spanish = QueryContext(lang="es", editions=[])
+    for hits in ([abilities, handling, entry], [entry, handling, abilities]):
+        assert named_lead(schema, hits, "habilidades disparadas", spanish)[0] is handling
+        english = QueryContext(lang="en", editions=[])
+        assert named_lead(schema, hits, "triggered abilities", english)[0] is handling
+    # An entry sending to one rule only still sends to it.
+    entry["data"] = {**entry["data"], "see": ["113"]}
+    assert (
+        named_lead(schema, [abilities, handling, entry], "triggered abilities", english)[0]
+        is abilities
+    )
+
+
 def test_a_questions_subrule_takes_the_place_of_its_title_only_section() -> None:
     """ "702.3. Défenseur" (title-only, indexed with its subrules' text, its French title a word
     of the question) came first even counted down; its best subrule among the hits (702.3b, "A

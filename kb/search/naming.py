@@ -139,6 +139,11 @@ def naming_words(
     return best
 
 
+def _sees(entry: Any) -> list[str]:
+    """The rules a glossary entry sends to ("See rule 113 ... and section 603"), in order."""
+    return [str(n) for n in entry.fields()["data"].get("see") or []]
+
+
 @lru_cache(maxsize=8192)
 def _as_typed(text: str) -> tuple[str, ...]:
     """A title's or a query's words as typed, folded ("Enchantments" and "enchantments" alike;
@@ -206,6 +211,11 @@ def named_lead(
                 sent_to, sent_words, sender = see[0], count, hit
         elif count > named_words:
             named, named_words = hit, count
+    # An entry sending to several rules ("Triggered Ability ... See rule 113, "Abilities," and
+    # section 603, "Handling Triggered Abilities"") sends to the one of them whose own title
+    # names the words, when one does: the entry's first is the general one.
+    if named is not None and sender is not None and named.get("number") in _sees(sender):
+        sent_to = None
     if sent_to is not None and sent_words > named_words:
         rule = next((h for h in hits if kind_of(h) == "rule" and h.get("number") == sent_to), None)
         if rule is None and fetch is not None:
