@@ -226,6 +226,31 @@ def test_a_regeneration_shield_is_regenerating() -> None:
         [GlossaryItem("Regenerate", "To replace a destruction. See rule 701.19, “Regenerate.”")],
     )
     assert targets(vocab, "A single regeneration shield is sufficient.") == ["701.19"]
+    # the noun of the action, which the stemmer does not bring to "regenerate"
+    assert targets(vocab, "Regeneration won't save it.") == ["701.19"]
+
+
+def test_end_of_combat_is_the_end_of_combat_step() -> None:
+    """511.2: abilities that trigger "at end of combat" trigger as that step begins."""
+    vocab = english_vocabulary(
+        [RuleEntry("511", "chapter", "End of Combat Step", "")],
+        [GlossaryItem("End of Combat Step", "Part of the combat phase. See rule 511.")],
+    )
+    assert targets(vocab, "Destroy that creature at end of combat.") == ["511"]
+    assert targets(vocab, "It's destroyed during the end of combat step.") == ["511"]
+
+
+def test_what_a_thing_is_no_longer_is_what_the_text_is_about() -> None:
+    """*is no longer a creature type*: the text says what it stops being, as *is a* says what
+    it is."""
+    rules = [RuleEntry("205.3", "rule", "", "Subtypes …"), RuleEntry("205.3m", "subrule", "", "")]
+    glossary = [
+        GlossaryItem("Creature Type", "A subtype of creatures. See rule 205.3m."),
+        GlossaryItem("Subtype", "A characteristic. See rule 205.3."),
+    ]
+    vocab = english_vocabulary(rules, glossary)
+    assert targets(vocab, "“Legend” is no longer a creature type.") == ["205.3"]
+    assert targets(vocab, "Each creature of the chosen creature type gets +1/+1.") == []
 
 
 def test_a_verb_sense_after_a_card_name(vocab) -> None:

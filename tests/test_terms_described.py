@@ -30,6 +30,14 @@ RULES = [
         "",
         "Once activated or triggered, an ability exists on the stack independently of its source.",
     ),
+    RuleEntry(
+        "113.6",
+        "rule",
+        "",
+        "Abilities of an instant or sorcery spell usually function only while that object is on "
+        "the stack. Abilities of all other objects usually function only while that object is on "
+        "the battlefield.",
+    ),
     RuleEntry("117", "chapter", "Timing and Priority", ""),
     RuleEntry("118", "chapter", "Costs", ""),
     RuleEntry("205", "chapter", "Type Line", ""),
@@ -47,6 +55,13 @@ RULES = [
     RuleEntry("400.8", "rule", "", "… it becomes a new object …"),
     RuleEntry("406", "chapter", "Exile", ""),
     RuleEntry("601", "chapter", "Casting Spells", ""),
+    RuleEntry(
+        "601.2f",
+        "subrule",
+        "",
+        "The player determines the total cost of the spell. … Some effects may increase or "
+        "reduce the cost to pay, …",
+    ),
     RuleEntry("602", "chapter", "Activating Activated Abilities", ""),
     RuleEntry("603.4", "rule", "", "A triggered ability may read “When/Whenever/At …, if …”"),
     RuleEntry("608.2b", "subrule", "", "If the spell or ability specifies targets, …"),
@@ -262,6 +277,15 @@ def test_rule_statements_name_untitled_rules(vocab) -> None:
         ("If it's turned face down, it loses its abilities.", ["708"]),
         ("You exile the cards face down.", ["406"]),
         ("X is 0 when you cast it without paying its mana cost.", ["118"]),
+        # 113.6: where an ability functions
+        ("The type-changing ability functions only on the battlefield.", ["113.6"]),
+        ("Its last ability functions only while it is on the battlefield.", ["113.6"]),
+        ("The ability functions as long as you control a Forest.", []),
+        # 601.2f: cost reductions apply to the total cost (118, Costs, by the word cost)
+        ("The cost reduction can apply to alternative costs.", ["118", "601.2f"]),
+        ("This can lower the cost to zero, but not below zero.", ["118", "601.2f"]),
+        ("Cost reductions don't affect a spell's mana value.", ["118"]),
+        ("Cost reductions won't change whether or not it triggers.", ["118"]),
     ],
 )
 def test_described_rules(vocab, text: str, expected: list[str]) -> None:

@@ -148,6 +148,11 @@ DESCRIPTIONS: tuple[Description, ...] = (
             rf"|\bappl(?:y|ies) at all times\b|\b(?:{_NOT}|not|never)\s+[“\"]?locked in\b"
         ),
     ),
+    # 113.6: where an ability functions (*functions only on the battlefield*).
+    Description(
+        "usually function only while that object is on the battlefield",
+        _re(r"\bfunctions? only (?:on|while)\b[^.]{0,40}?\bbattlefield\b"),
+    ),
     Description(
         "timing and priority",
         _re(
@@ -228,8 +233,17 @@ DESCRIPTIONS: tuple[Description, ...] = (
         "cost",
         _re(
             r"\bcosts? (?:(?:up to )?(?:\{[^}]+\})+ )?(?:less|more)\b|\bcost reductions?\b"
-            r"|\breduc\w* (?:the |its |that |their )?(?:total )?costs?\b"
+            r"|\b(?:reduc|lower)\w* (?:the |its |that |their )?(?:total )?costs?\b"
         ),
+    ),
+    # 601.2f: cost reductions apply as the total cost is determined (*the cost reduction can
+    # apply to alternative costs*, *can lower the cost to zero*); not where the ruling is about
+    # mana value, which no reduction changes (202.3), nor where reductions are what does not
+    # matter (*cost reductions won't change whether it triggers*).
+    Description(
+        "some effects may increase or reduce the cost to pay",
+        _re(r"\bcost reduc\w*|\b(?:reduc|lower)\w* (?:the |its |that |their )?(?:total )?costs?\b"),
+        unless=_re(rf"\bmana value\b|\bconverted mana cost\b|{_NOT} (?:change|affect|matter)\b"),
     ),
     Description(
         "exists on the stack independently of its source",

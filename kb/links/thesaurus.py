@@ -127,6 +127,8 @@ RULE_STATEMENTS: tuple[str, ...] = (
     "final part of an instant or sorcery spell's resolution",  # 608.2n
     "lose simultaneously, the game is a draw",  # 104.4a
     "switch a creature's power and toughness",  # 613.4d, layer 7d
+    "usually function only while that object is on the battlefield",  # 113.6
+    "some effects may increase or reduce the cost to pay",  # 601.2f, the total cost
 )
 
 # Extra names of a concept, per language: phrase -> English glossary term or rule title.
@@ -161,8 +163,12 @@ ALIASES: dict[str, dict[str, str]] = {
         # which "face down" alone does not name: cards are exiled face down too (406.3).
         "cast face down": "Face-Down Spells and Permanents",
         "turn face down": "Face-Down Spells and Permanents",
-        # 701.19c: what regenerating a permanent uses up, by the name the rule and rulings give it.
+        # 701.19c: what regenerating a permanent uses up, by the name the rule and rulings give it;
+        # and the noun of the action (*Regeneration won't save it*), which the stemmer keeps apart.
         "regeneration shield": "Regenerate",
+        "regeneration": "Regenerate",
+        # 511.2: "at end of combat" is the end of combat step, whose glossary name has "step".
+        "end of combat": "End of Combat Step",
         # 702.34: a card "flashed back" was cast with flashback; that verb is no Flash (702.8).
         "flash back": "Flashback",
         # 118.9: "You may cast [this object] without paying its mana cost" is an alternative cost.
