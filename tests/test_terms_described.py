@@ -31,6 +31,18 @@ RULES = [
         "Once activated or triggered, an ability exists on the stack independently of its source.",
     ),
     RuleEntry(
+        "106.6",
+        "rule",
+        "",
+        "Some spells or abilities that produce mana restrict how that mana can be spent, …",
+    ),
+    RuleEntry(
+        "109.5",
+        "rule",
+        "",
+        "The words “you” and “your” on an object refer to the object’s controller, …",
+    ),
+    RuleEntry(
         "113.6",
         "rule",
         "",
@@ -55,6 +67,13 @@ RULES = [
     RuleEntry("400.8", "rule", "", "… it becomes a new object …"),
     RuleEntry("406", "chapter", "Exile", ""),
     RuleEntry("601", "chapter", "Casting Spells", ""),
+    RuleEntry(
+        "601.2d",
+        "subrule",
+        "",
+        "If the spell requires the player to divide … Each of these targets must receive at least "
+        "one of whatever is being divided.",
+    ),
     RuleEntry(
         "601.2f",
         "subrule",
@@ -281,6 +300,15 @@ def test_rule_statements_name_untitled_rules(vocab) -> None:
         ("The type-changing ability functions only on the battlefield.", ["113.6"]),
         ("Its last ability functions only while it is on the battlefield.", ["113.6"]),
         ("The ability functions as long as you control a Forest.", []),
+        # 109.5: who "you" is
+        ("The “you” in that ability refers to its controller.", ["109.5"]),
+        ("You control the ability.", []),
+        # 601.2d: each target of a division gets at least one
+        ("Each target must be assigned at least 1 damage.", ["601.2d"]),
+        ("The target must be a creature.", []),
+        # 106.6: restrictions on spending mana
+        ("It doesn't care about any restrictions or riders a land puts on the mana.", ["106.6"]),
+        ("There are no restrictions on which creatures can block.", []),
         # 601.2f: cost reductions apply to the total cost (118, Costs, by the word cost)
         ("The cost reduction can apply to alternative costs.", ["118", "601.2f"]),
         ("This can lower the cost to zero, but not below zero.", ["118", "601.2f"]),

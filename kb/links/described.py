@@ -148,6 +148,23 @@ DESCRIPTIONS: tuple[Description, ...] = (
             rf"|\bappl(?:y|ies) at all times\b|\b(?:{_NOT}|not|never)\s+[“\"]?locked in\b"
         ),
     ),
+    # 109.5: who "you" is (*The “you” in that ability refers to its controller*).
+    Description("on an object refer to the object's controller", _re(r"[“\"‘]you[”\"’]")),
+    # 601.2d: what a division among targets must give each (*Each target must be assigned at
+    # least 1 damage*).
+    Description(
+        "each of these targets must receive at least one of whatever is being divided",
+        _re(
+            r"\b(?:each|every) target must (?:be (?:dealt|assigned)|receive|get) at least "
+            r"(?:1|one)\b"
+        ),
+    ),
+    # 106.6: restrictions on how mana may be spent, which don't change its type (*doesn't care
+    # about any restrictions or riders a land puts on the mana it produces*).
+    Description(
+        "abilities that produce mana restrict how that mana can be spent",
+        _re(r"\brestrictions?\b[^.]{0,120}?\bon (?:the|that|this|its) mana\b"),
+    ),
     # 113.6: where an ability functions (*functions only on the battlefield*).
     Description(
         "usually function only while that object is on the battlefield",

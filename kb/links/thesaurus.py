@@ -129,6 +129,9 @@ RULE_STATEMENTS: tuple[str, ...] = (
     "switch a creature's power and toughness",  # 613.4d, layer 7d
     "usually function only while that object is on the battlefield",  # 113.6
     "some effects may increase or reduce the cost to pay",  # 601.2f, the total cost
+    "on an object refer to the object's controller",  # 109.5, who "you" is
+    "each of these targets must receive at least one of whatever is being divided",  # 601.2d
+    "abilities that produce mana restrict how that mana can be spent",  # 106.6
 )
 
 # Extra names of a concept, per language: phrase -> English glossary term or rule title.
