@@ -482,3 +482,13 @@ def test_creature_types_are_subtypes_linked_where_the_text_is_about_them() -> No
     )
     assert targets(artifacts, "Food is an artifact type.") == ["205.3"]
     assert targets(artifacts, "It loses its land types.") == ["305"]
+
+
+def test_characteristics_are_linked_where_the_text_is_about_them() -> None:
+    """109.3: a ruling says the word on the way (*copies the original characteristics of that
+    token*); it is about them where they are its subject or what a thing becomes."""
+    rules = [RuleEntry("109.3", "rule", "", "An object's characteristics are …")]
+    glossary = [GlossaryItem("Characteristics", "Information that defines an object. See 109.3.")]
+    vocab = english_vocabulary(rules, glossary)
+    assert targets(vocab, "The token copies the original characteristics of that token.") == []
+    assert targets(vocab, "Characteristics are not copied from the card.") == ["109.3"]

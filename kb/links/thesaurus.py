@@ -87,14 +87,16 @@ GAME_NOUNS: frozenset[str] = frozenset(
 # can't happen, or "for more information about"). Procedure verbs (cast, activate, attack,
 # block) are here for the same reason, and the characteristics and the stack, which a ruling
 # names on the way as often as it is about them (*removes supertypes*, *affect a creature's
-# power*, *on the stack on top of that spell*). Land types and creature types too (305.6, 305.7,
-# 205.3: effects set and remove them; *loses its land types*, *doesn't affect its creature
-# types*).
+# power*, *on the stack on top of that spell*), and the word characteristics itself (109.3),
+# which rulings say on the way (*copies the original characteristics of that token*, *a card
+# with certain characteristics*) far more often than they say what it is. Land types and
+# creature types too (305.6, 305.7, 205.3: effects set and remove them; *loses its land types*,
+# *doesn't affect its creature types*).
 GENERAL_CONCEPTS: frozenset[str] = frozenset(
     """
     exile damage deal counter cost double triple draw discard destroy tap untap search
     shuffle play token target day night sacrifice resolve skip
-    cast activate attack block subtype supertype power toughness stack
+    cast activate attack block subtype supertype power toughness stack characteristics
     """.split()
 ) | {"card type", "draw a card", "mana cost", "land type", "creature type"}
 
