@@ -42,6 +42,7 @@ RULES = [
     RuleEntry("702.5a", "subrule", "", "Enchant is a static ability, written “Enchant [object].”"),
     RuleEntry("702.9", "rule", "Flying", ""),
     RuleEntry("702.29", "rule", "Cycling", ""),
+    RuleEntry("702.29c", "subrule", "", "“When you cycle this card” means …"),
     RuleEntry("702.29d", "subrule", "", "Whenever a card is cycled, you may draw."),
     RuleEntry("702.48", "rule", "Offering", ""),
     RuleEntry("702.47", "rule", "Splice", ""),
@@ -308,6 +309,17 @@ def test_participles_of_a_keyword_no_other_rule_uses(vocab) -> None:
     # capitalised in mid-sentence, or before another capital: part of a card's name
     assert targets(vocab, "It copies Evoked Wurm.") == []
     assert targets(vocab, "Evoked Wurm gains trample.") == []
+
+
+def test_the_word_a_gerund_keyword_is_made_from(vocab) -> None:
+    """702.29c says "you cycle this card": the verb names Cycling, as the rules use it (not
+    after a determiner: *this cycle* of cards), and not after a name (*the Kaldra cycle*);
+    702.48 never says "offer", which stays an ordinary verb."""
+    assert targets(vocab, "You can cycle this card even if it has no targets.") == ["702.29"]
+    assert targets(vocab, "If a player cycles a card, it triggers.") == ["702.29"]
+    assert targets(vocab, "Each land in this cycle is colorless.") == []
+    assert targets(vocab, "Helm of Kaldra is the third card in the Kaldra cycle.") == []
+    assert targets(vocab, "You may offer a deal.") == []
 
 
 def test_renamed_obsolete_terms_keep_their_rules(vocab) -> None:
