@@ -300,6 +300,10 @@ def test_rule_statements_name_untitled_rules(vocab) -> None:
         ("The type-changing ability functions only on the battlefield.", ["113.6"]),
         ("Its last ability functions only while it is on the battlefield.", ["113.6"]),
         ("The ability functions as long as you control a Forest.", []),
+        # 608.2b where a legal target is checked as the spell resolves (as it is chosen: 115, which
+        # this vocabulary lacks)
+        ("If it isn't a legal target as the spell tries to resolve, it won't.", ["608.2b"]),
+        ("If you change a target, you must choose a legal target.", []),
         # 109.5: who "you" is
         ("The “you” in that ability refers to its controller.", ["109.5"]),
         ("You control the ability.", []),

@@ -103,6 +103,12 @@ DESCRIPTIONS: tuple[Description, ...] = (
         _re(r"\billegal\b|\bno longer (?:a )?legal\b"),
         also=_re(r"\btargets?\b"),
     ),
+    # a legal target as the spell resolves: 608.2b's check (as it is chosen, 115)
+    Description(
+        "illegal target",
+        _re(r"\blegal targets?\b"),
+        also=_re(r"\bresolv|\bcountered\b"),
+    ),
     Description(
         "an effect requires information from the game",
         _re(

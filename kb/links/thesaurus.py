@@ -149,8 +149,9 @@ ALIASES: dict[str, dict[str, str]] = {
         # Ability words of the voting cards (Conspiracy): no rules meaning of their own.
         "will of the council": "Vote",
         "council's dilemma": "Vote",
-        # 608.2b checks whether targets are still legal: the same rule as "illegal target".
-        "legal target": "Illegal Target",
+        # A legal target is what a player chooses (115); as a spell resolves, 608.2b checks that
+        # its targets still are (kb.links.described, where the sentence says it resolves).
+        "legal target": "Target",
         # Cards that care about drafting exist only for Conspiracy Draft (rule 905).
         "draft": "Conspiracy Draft",
         # 729: a merged permanent is a creature in every ruling on mutate.
