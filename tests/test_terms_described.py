@@ -30,6 +30,7 @@ RULES = [
         "",
         "Once activated or triggered, an ability exists on the stack independently of its source.",
     ),
+    RuleEntry("105", "chapter", "Colors", ""),
     RuleEntry(
         "106.6",
         "rule",
@@ -304,6 +305,9 @@ def test_rule_statements_name_untitled_rules(vocab) -> None:
         # this vocabulary lacks)
         ("If it isn't a legal target as the spell tries to resolve, it won't.", ["608.2b"]),
         ("If you change a target, you must choose a legal target.", []),
+        # 105: colorless is no color (the glossary's own sentence)
+        ("Colorless is not a color.", ["105"]),
+        ("It's colorless.", []),
         # 109.5: who "you" is
         ("The “you” in that ability refers to its controller.", ["109.5"]),
         ("You control the ability.", []),

@@ -171,6 +171,8 @@ DESCRIPTIONS: tuple[Description, ...] = (
         "abilities that produce mana restrict how that mana can be spent",
         _re(r"\brestrictions?\b[^.]{0,120}?\bon (?:the|that|this|its) mana\b"),
     ),
+    # 105.2c, the glossary's Colorless: "Colorless is not a color."
+    Description("colors", _re(r"\bcolorless is(?:n[’']t| not) a color\b")),
     # 113.6: where an ability functions (*functions only on the battlefield*).
     Description(
         "usually function only while that object is on the battlefield",
