@@ -67,6 +67,8 @@ RULES = [
     ),
     RuleEntry("400.8", "rule", "", "… it becomes a new object …"),
     RuleEntry("406", "chapter", "Exile", ""),
+    RuleEntry("502", "chapter", "Untap Step", ""),
+    RuleEntry("504", "chapter", "Draw Step", ""),
     RuleEntry("601", "chapter", "Casting Spells", ""),
     RuleEntry(
         "601.2d",
@@ -305,6 +307,13 @@ def test_rule_statements_name_untitled_rules(vocab) -> None:
         # this vocabulary lacks)
         ("If it isn't a legal target as the spell tries to resolve, it won't.", ["608.2b"]),
         ("If you change a target, you must choose a legal target.", []),
+        # 502 and 504: the untap and draw steps' turn-based actions
+        (  # the active player's own link is this vocabulary's 101.4
+            "Those creatures untap at the same time as the active player’s permanents.",
+            ["101.4", "502"],
+        ),
+        ("The ability triggers after you have already drawn your card for the turn.", ["504"]),
+        ("You draw a card at the beginning of the turn.", []),
         # 105: colorless is no color (the glossary's own sentence)
         ("Colorless is not a color.", ["105"]),
         ("It's colorless.", []),

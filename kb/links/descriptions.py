@@ -42,7 +42,9 @@ body, :data:`kb.links.thesaurus.RULE_STATEMENTS`), so that it follows renumberin
   *can lower the cost to zero*), not where the ruling is about mana value;
 - **who "you" is** (109.5), **each target of a division gets at least one** (601.2d), **mana
   restrictions** (106.6: *restrictions or riders a land puts on the mana*), **where an ability
-  functions** (113.6: *functions only on the battlefield*), **colorless is not a color** (105);
+  functions** (113.6: *functions only on the battlefield*), **colorless is not a color** (105),
+  the untap and draw steps' turn-based actions (502.3: *untaps at the same time as the active
+  player's permanents*; 504.1: *drawn your card for the turn*);
 - **an ability independent of its source** (113.7a): *that ability resolves … even if Mage Slayer
   has left the battlefield*;
 - **setting a land's type** (305.7 "sets a land's subtype to one or more of the basic land types
@@ -170,6 +172,17 @@ DESCRIPTIONS: tuple[Description, ...] = (
     Description(
         "abilities that produce mana restrict how that mana can be spent",
         _re(r"\brestrictions?\b[^.]{0,120}?\bon (?:the|that|this|its) mana\b"),
+    ),
+    # The turn-based actions of the untap and draw steps (502.3, 504.1), in the words rulings
+    # use for them: *untaps at the same time as the active player's permanents*, *drawn your
+    # card for the turn*.
+    Description(
+        "untap step",
+        _re(r"\buntaps? (?:at the same time as|along with) the active player[’']s permanents\b"),
+    ),
+    Description(
+        "draw step",
+        _re(r"\b(?:draw|draws|drawn|drew)\b[^.]{0,20}?\bcards? for the turn\b"),
     ),
     # 105.2c, the glossary's Colorless: "Colorless is not a color."
     Description("colors", _re(r"\bcolorless is(?:n[’']t| not) a color\b")),
