@@ -42,6 +42,7 @@ RULES = [
     RuleEntry("702.5a", "subrule", "", "Enchant is a static ability, written “Enchant [object].”"),
     RuleEntry("702.9", "rule", "Flying", ""),
     RuleEntry("702.29", "rule", "Cycling", ""),
+    RuleEntry("702.29c", "subrule", "", "“When you cycle this card” means …"),
     RuleEntry("702.29d", "subrule", "", "Whenever a card is cycled, you may draw."),
     RuleEntry("702.48", "rule", "Offering", ""),
     RuleEntry("702.47", "rule", "Splice", ""),
@@ -226,6 +227,31 @@ def test_a_regeneration_shield_is_regenerating() -> None:
         [GlossaryItem("Regenerate", "To replace a destruction. See rule 701.19, “Regenerate.”")],
     )
     assert targets(vocab, "A single regeneration shield is sufficient.") == ["701.19"]
+    # the noun of the action, which the stemmer does not bring to "regenerate"
+    assert targets(vocab, "Regeneration won't save it.") == ["701.19"]
+
+
+def test_end_of_combat_is_the_end_of_combat_step() -> None:
+    """511.2: abilities that trigger "at end of combat" trigger as that step begins."""
+    vocab = english_vocabulary(
+        [RuleEntry("511", "chapter", "End of Combat Step", "")],
+        [GlossaryItem("End of Combat Step", "Part of the combat phase. See rule 511.")],
+    )
+    assert targets(vocab, "Destroy that creature at end of combat.") == ["511"]
+    assert targets(vocab, "It's destroyed during the end of combat step.") == ["511"]
+
+
+def test_what_a_thing_is_no_longer_is_what_the_text_is_about() -> None:
+    """*is no longer a creature type*: the text says what it stops being, as *is a* says what
+    it is."""
+    rules = [RuleEntry("205.3", "rule", "", "Subtypes …"), RuleEntry("205.3m", "subrule", "", "")]
+    glossary = [
+        GlossaryItem("Creature Type", "A subtype of creatures. See rule 205.3m."),
+        GlossaryItem("Subtype", "A characteristic. See rule 205.3."),
+    ]
+    vocab = english_vocabulary(rules, glossary)
+    assert targets(vocab, "“Legend” is no longer a creature type.") == ["205.3"]
+    assert targets(vocab, "Each creature of the chosen creature type gets +1/+1.") == []
 
 
 def test_a_verb_sense_after_a_card_name(vocab) -> None:
@@ -285,6 +311,17 @@ def test_participles_of_a_keyword_no_other_rule_uses(vocab) -> None:
     assert targets(vocab, "Evoked Wurm gains trample.") == []
 
 
+def test_the_word_a_gerund_keyword_is_made_from(vocab) -> None:
+    """702.29c says "you cycle this card": the verb names Cycling, as the rules use it (not
+    after a determiner: *this cycle* of cards), and not after a name (*the Kaldra cycle*);
+    702.48 never says "offer", which stays an ordinary verb."""
+    assert targets(vocab, "You can cycle this card even if it has no targets.") == ["702.29"]
+    assert targets(vocab, "If a player cycles a card, it triggers.") == ["702.29"]
+    assert targets(vocab, "Each land in this cycle is colorless.") == []
+    assert targets(vocab, "Helm of Kaldra is the third card in the Kaldra cycle.") == []
+    assert targets(vocab, "You may offer a deal.") == []
+
+
 def test_renamed_obsolete_terms_keep_their_rules(vocab) -> None:
     assert targets(vocab, "Totem Armor works as before.") == ["702.89"]
     assert targets(vocab, "The cards set aside this way stay there.") == ["406"]
@@ -317,6 +354,7 @@ def _rule_numbers(path: Path) -> frozenset[str]:
         "labelled_unseen.json",
         "labelled_dev2.json",
         "labelled_dev3.json",
+        "labelled_dev4.json",
         "labelled_card_texts.json",
         "labelled_card_texts_held_out.json",
         "labelled_translations.json",
@@ -348,7 +386,9 @@ def test_unseen_set_is_drawn_from_sets_never_tuned_on_and_split_once() -> None:
     assert Counter(i["split"] for i in items) == {"dev": 96, "test": 104}
 
 
-@pytest.mark.parametrize(("name", "seed"), [("dev2", 20261210), ("dev3", 20261202)])
+@pytest.mark.parametrize(
+    ("name", "seed"), [("dev2", 20261210), ("dev3", 20261202), ("dev4", 20261207)]
+)
 def test_further_dev_sets_share_no_set_and_no_text_with_other_labels(name: str, seed: int) -> None:
     dev = json.loads((DATA / f"labelled_{name}.json").read_text(encoding="utf-8"))
     others = [
@@ -454,3 +494,13 @@ def test_creature_types_are_subtypes_linked_where_the_text_is_about_them() -> No
     )
     assert targets(artifacts, "Food is an artifact type.") == ["205.3"]
     assert targets(artifacts, "It loses its land types.") == ["305"]
+
+
+def test_characteristics_are_linked_where_the_text_is_about_them() -> None:
+    """109.3: a ruling says the word on the way (*copies the original characteristics of that
+    token*); it is about them where they are its subject or what a thing becomes."""
+    rules = [RuleEntry("109.3", "rule", "", "An object's characteristics are …")]
+    glossary = [GlossaryItem("Characteristics", "Information that defines an object. See 109.3.")]
+    vocab = english_vocabulary(rules, glossary)
+    assert targets(vocab, "The token copies the original characteristics of that token.") == []
+    assert targets(vocab, "Characteristics are not copied from the card.") == ["109.3"]

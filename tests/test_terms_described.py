@@ -30,6 +30,27 @@ RULES = [
         "",
         "Once activated or triggered, an ability exists on the stack independently of its source.",
     ),
+    RuleEntry("105", "chapter", "Colors", ""),
+    RuleEntry(
+        "106.6",
+        "rule",
+        "",
+        "Some spells or abilities that produce mana restrict how that mana can be spent, …",
+    ),
+    RuleEntry(
+        "109.5",
+        "rule",
+        "",
+        "The words “you” and “your” on an object refer to the object’s controller, …",
+    ),
+    RuleEntry(
+        "113.6",
+        "rule",
+        "",
+        "Abilities of an instant or sorcery spell usually function only while that object is on "
+        "the stack. Abilities of all other objects usually function only while that object is on "
+        "the battlefield.",
+    ),
     RuleEntry("117", "chapter", "Timing and Priority", ""),
     RuleEntry("118", "chapter", "Costs", ""),
     RuleEntry("205", "chapter", "Type Line", ""),
@@ -46,7 +67,23 @@ RULES = [
     ),
     RuleEntry("400.8", "rule", "", "… it becomes a new object …"),
     RuleEntry("406", "chapter", "Exile", ""),
+    RuleEntry("502", "chapter", "Untap Step", ""),
+    RuleEntry("504", "chapter", "Draw Step", ""),
     RuleEntry("601", "chapter", "Casting Spells", ""),
+    RuleEntry(
+        "601.2d",
+        "subrule",
+        "",
+        "If the spell requires the player to divide … Each of these targets must receive at least "
+        "one of whatever is being divided.",
+    ),
+    RuleEntry(
+        "601.2f",
+        "subrule",
+        "",
+        "The player determines the total cost of the spell. … Some effects may increase or "
+        "reduce the cost to pay, …",
+    ),
     RuleEntry("602", "chapter", "Activating Activated Abilities", ""),
     RuleEntry("603.4", "rule", "", "A triggered ability may read “When/Whenever/At …, if …”"),
     RuleEntry("608.2b", "subrule", "", "If the spell or ability specifies targets, …"),
@@ -262,6 +299,38 @@ def test_rule_statements_name_untitled_rules(vocab) -> None:
         ("If it's turned face down, it loses its abilities.", ["708"]),
         ("You exile the cards face down.", ["406"]),
         ("X is 0 when you cast it without paying its mana cost.", ["118"]),
+        # 113.6: where an ability functions
+        ("The type-changing ability functions only on the battlefield.", ["113.6"]),
+        ("Its last ability functions only while it is on the battlefield.", ["113.6"]),
+        ("The ability functions as long as you control a Forest.", []),
+        # 608.2b where a legal target is checked as the spell resolves (as it is chosen: 115, which
+        # this vocabulary lacks)
+        ("If it isn't a legal target as the spell tries to resolve, it won't.", ["608.2b"]),
+        ("If you change a target, you must choose a legal target.", []),
+        # 502 and 504: the untap and draw steps' turn-based actions
+        (  # the active player's own link is this vocabulary's 101.4
+            "Those creatures untap at the same time as the active player’s permanents.",
+            ["101.4", "502"],
+        ),
+        ("The ability triggers after you have already drawn your card for the turn.", ["504"]),
+        ("You draw a card at the beginning of the turn.", []),
+        # 105: colorless is no color (the glossary's own sentence)
+        ("Colorless is not a color.", ["105"]),
+        ("It's colorless.", []),
+        # 109.5: who "you" is
+        ("The “you” in that ability refers to its controller.", ["109.5"]),
+        ("You control the ability.", []),
+        # 601.2d: each target of a division gets at least one
+        ("Each target must be assigned at least 1 damage.", ["601.2d"]),
+        ("The target must be a creature.", []),
+        # 106.6: restrictions on spending mana
+        ("It doesn't care about any restrictions or riders a land puts on the mana.", ["106.6"]),
+        ("There are no restrictions on which creatures can block.", []),
+        # 601.2f: cost reductions apply to the total cost (118, Costs, by the word cost)
+        ("The cost reduction can apply to alternative costs.", ["118", "601.2f"]),
+        ("This can lower the cost to zero, but not below zero.", ["118", "601.2f"]),
+        ("Cost reductions don't affect a spell's mana value.", ["118"]),
+        ("Cost reductions won't change whether or not it triggers.", ["118"]),
     ],
 )
 def test_described_rules(vocab, text: str, expected: list[str]) -> None:

@@ -229,6 +229,8 @@ def _predicate(words: list[str]) -> bool:
     *can be chosen as the target*, *becomes a copy*): the clause says whether it is one. Not
     *the game is a draw* (a tie, 104.4a)."""
     kept = [w for w in words if w not in ADVERBS]
+    if kept[-3:-1] == ["no", "longer"]:  # "is no longer a creature type": what it stops being
+        del kept[-3:-1]
     if not kept or "game" in kept:
         return False
     if kept[-1] in ("become", "becomes", "became"):  # "it becomes day"

@@ -23,9 +23,9 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
-from .inflections import names_keyword, participle_uses
+from .inflections import gerund_keyword, own_participle, participle_uses, verb_uses
 from .references import find_references
 from .terms import Term, Vocabulary
 from .thesaurus import ALIASES, GAME_NOUNS, GENERAL_CONCEPTS, KINDS_OF, RULE_STATEMENTS
@@ -309,7 +309,9 @@ def english_vocabulary(
     for phrase, concept in ALIASES.get(language, {}).items():
         builder.add(phrase, concepts.get(concept.casefold(), ()), "alias", concept)
     uses = participle_uses((rule.number, rule.body) for rule in rules)
-    terms = [_own_participle(term, uses) for term in builder.terms.values()]
+    gerunds = {t.words[0] for t in builder.terms.values() if gerund_keyword(t)}
+    verbs = verb_uses(((rule.number, rule.body) for rule in rules), gerunds)
+    terms = [own_participle(term, uses, verbs) for term in builder.terms.values()]
     return Vocabulary(language, terms, concepts, frozenset(builder.exists))
 
 
@@ -338,20 +340,6 @@ def _first_statements(rules: Sequence[RuleEntry]) -> dict[int, list[str]]:
         if at >= 0:
             first.setdefault(places[bisect_right(starts, at) - 1], []).append(statement)
     return first
-
-
-def _own_participle(term: Term, uses: Mapping[str, Mapping[str, set[str]]]) -> Term:
-    """The term, marked if it is a one-word keyword whose participles name it
-    (:func:`kb.links.inflections.names_keyword`): a ruling's *spliced spell* names Splice
-    (702.47c says "the spliced cards"), an *evoked creature* Evoke; *enchanted* and *equipped*,
-    which only the rules of Auras and Equipment say (303.4, 301.5), are left to them."""
-    if not term.bare or len(term.words) != 1 or term.source == "alias":
-        return term
-    if not term.phrase.isalpha():
-        return term
-    if names_keyword(term.phrase, term.words[0], term.targets, uses):
-        return replace(term, own_participle=True)
-    return term
 
 
 def _state_checks(item: GlossaryItem, targets: tuple[str, ...]) -> tuple[str, ...]:

@@ -16,7 +16,7 @@ from typing import Any
 from kb.langs import APOSTROPHES
 
 from .about import is_about, is_verb, names_state
-from .inflections import inflected
+from .inflections import DETERMINERS, inflected
 from .wording import (
     ordinary_use,
     split_by_determiner,
@@ -52,7 +52,10 @@ class Term:
     ``own_participle``: a keyword whose participles and gerunds name it (``spliced``,
     ``bestowed``, ``evoked``, ``foretold``, ``cycled``: its own rules use one, or no rule does;
     :mod:`kb.links.inflections`), unlike ``enchanted`` and ``equipped``, which only other rules
-    say (they name what an Aura or an Equipment is attached to, 303.4, 301.5).
+    say (they name what an Aura or an Equipment is attached to, 303.4, 301.5); ``own_verb``: for
+    a keyword named by a gerund, the uses (``noun`` after a determiner, ``verb``) its own rules
+    make of the word it is made from, in which that word names it too (*you cycle it*, 702.29c;
+    *in the same band*, 702.22c; not *this cycle* of cards).
     """
 
     words: tuple[str, ...]
@@ -68,6 +71,7 @@ class Term:
     verb_targets: tuple[str, ...] = ()
     verbal: bool = False
     own_participle: bool = False
+    own_verb: tuple[str, ...] = ()
 
 
 # A term found in a text, independent of the rules it names: start, end, the words as written,
@@ -251,13 +255,31 @@ class Vocabulary:
         if written and last == written[-1].casefold():  # "blessing" of "City’s Blessing"
             return True
         if not (last.endswith(_DERIVED.get(self.language, ())) or (english and inflected(last))):
-            return not english or _keyword_form(last, term.phrase)
+            if not english or _keyword_form(last, term.phrase):
+                return True
+            return _own_use(term.own_verb, self._text, token)
         if not (english and term.own_participle):
             return False
         return not token.raw[:1].isupper() or not _in_name(self._text, token.start, token.end)
 
 
 _CAPITAL_NEXT = re.compile(r"[ -]+[A-Z]")
+_BEFORE = re.compile(r"([^\W\d_]+)[^\w.!?:;]*$")
+
+
+def _own_use(uses: tuple[str, ...], text: str, token: Token) -> bool:
+    """Whether the word a gerund keyword is made from names it where it stands: in a use its
+    own rules make of it (the word before a determiner or not), and not after a capitalised
+    word, where it is part of a name (*the Kaldra cycle*)."""
+    if not uses:
+        return False
+    before = _BEFORE.search(text, 0, token.start)
+    word = before.group(1) if before else ""
+    if word[:1].isupper() and before is not None and _in_name(text, before.start(1), before.end(1)):
+        return False
+    if token.raw[:1].isupper() and _in_name(text, token.start, token.end):
+        return False
+    return ("noun" if word.casefold() in DETERMINERS else "verb") in uses
 
 
 def _in_name(text: str, start: int, end: int) -> bool:
@@ -336,6 +358,7 @@ def _shape(t: Term) -> tuple[Any, ...]:
         bool(t.verb_targets),
         t.verbal,
         t.own_participle,
+        t.own_verb,
     )
     return (t.words, head, bare, t.gaps, t.source == "alias", t.source == "symbol", *flags)
 

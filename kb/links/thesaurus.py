@@ -87,14 +87,16 @@ GAME_NOUNS: frozenset[str] = frozenset(
 # can't happen, or "for more information about"). Procedure verbs (cast, activate, attack,
 # block) are here for the same reason, and the characteristics and the stack, which a ruling
 # names on the way as often as it is about them (*removes supertypes*, *affect a creature's
-# power*, *on the stack on top of that spell*). Land types and creature types too (305.6, 305.7,
-# 205.3: effects set and remove them; *loses its land types*, *doesn't affect its creature
-# types*).
+# power*, *on the stack on top of that spell*), and the word characteristics itself (109.3),
+# which rulings say on the way (*copies the original characteristics of that token*, *a card
+# with certain characteristics*) far more often than they say what it is. Land types and
+# creature types too (305.6, 305.7, 205.3: effects set and remove them; *loses its land types*,
+# *doesn't affect its creature types*).
 GENERAL_CONCEPTS: frozenset[str] = frozenset(
     """
     exile damage deal counter cost double triple draw discard destroy tap untap search
     shuffle play token target day night sacrifice resolve skip
-    cast activate attack block subtype supertype power toughness stack
+    cast activate attack block subtype supertype power toughness stack characteristics
     """.split()
 ) | {"card type", "draw a card", "mana cost", "land type", "creature type"}
 
@@ -127,6 +129,11 @@ RULE_STATEMENTS: tuple[str, ...] = (
     "final part of an instant or sorcery spell's resolution",  # 608.2n
     "lose simultaneously, the game is a draw",  # 104.4a
     "switch a creature's power and toughness",  # 613.4d, layer 7d
+    "usually function only while that object is on the battlefield",  # 113.6
+    "some effects may increase or reduce the cost to pay",  # 601.2f, the total cost
+    "on an object refer to the object's controller",  # 109.5, who "you" is
+    "each of these targets must receive at least one of whatever is being divided",  # 601.2d
+    "abilities that produce mana restrict how that mana can be spent",  # 106.6
 )
 
 # Extra names of a concept, per language: phrase -> English glossary term or rule title.
@@ -142,8 +149,9 @@ ALIASES: dict[str, dict[str, str]] = {
         # Ability words of the voting cards (Conspiracy): no rules meaning of their own.
         "will of the council": "Vote",
         "council's dilemma": "Vote",
-        # 608.2b checks whether targets are still legal: the same rule as "illegal target".
-        "legal target": "Illegal Target",
+        # A legal target is what a player chooses (115); as a spell resolves, 608.2b checks that
+        # its targets still are (kb.links.described, where the sentence says it resolves).
+        "legal target": "Target",
         # Cards that care about drafting exist only for Conspiracy Draft (rule 905).
         "draft": "Conspiracy Draft",
         # 729: a merged permanent is a creature in every ruling on mutate.
@@ -161,8 +169,12 @@ ALIASES: dict[str, dict[str, str]] = {
         # which "face down" alone does not name: cards are exiled face down too (406.3).
         "cast face down": "Face-Down Spells and Permanents",
         "turn face down": "Face-Down Spells and Permanents",
-        # 701.19c: what regenerating a permanent uses up, by the name the rule and rulings give it.
+        # 701.19c: what regenerating a permanent uses up, by the name the rule and rulings give it;
+        # and the noun of the action (*Regeneration won't save it*), which the stemmer keeps apart.
         "regeneration shield": "Regenerate",
+        "regeneration": "Regenerate",
+        # 511.2: "at end of combat" is the end of combat step, whose glossary name has "step".
+        "end of combat": "End of Combat Step",
         # 702.34: a card "flashed back" was cast with flashback; that verb is no Flash (702.8).
         "flash back": "Flashback",
         # 118.9: "You may cast [this object] without paying its mana cost" is an alternative cost.

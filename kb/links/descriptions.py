@@ -1,0 +1,343 @@
+"""The rules a ruling describes in the Comprehensive Rules' own words: the table of descriptions.
+
+Each entry is one statement of a rule turned into the wording a ruling uses when it applies that
+rule, and names its rule by concept (a glossary term, a rule title, or a phrase of the rule's own
+body, :data:`kb.links.thesaurus.RULE_STATEMENTS`), so that it follows renumbering:
+
+- **illegal targets** (608.2b "it checks whether the targets are still legal"): *its targets are
+  all illegal*, *is no longer a legal target*, and a *legal target* in a sentence that says the
+  spell resolves (elsewhere it is one a player chooses, 115);
+- **information an effect uses** (608.2h "the answer is determined only once", "last known
+  information"): *the value of X is determined as the ability resolves*, *count the cards when
+  it resolves*, *is counted during resolution*, *its last known existence on the
+  battlefield*, *the last known tap or untap state*, *as it last existed*; not
+  *checked as it triggers and again as it resolves*, which is the intervening "if" clause;
+- **the intervening "if" clause** (603.4): a card worded "When/Whenever/At …, if …" whose ruling
+  says the ability won't trigger, or that its condition is checked (again);
+- **new objects** (400.7 "becomes a new object with no memory of … its previous existence");
+- **durations** (611.2a "if no duration is stated, it lasts until the end of the game"; 611.2c the
+  set of objects affected is fixed as the effect begins): *has no duration*, *until the game
+  ends*, *affects only creatures you control as it resolves*, *creatures that enter later in the
+  turn won't get the bonus*;
+- **static abilities** (611.3a "isn't locked in; it applies at any given moment"): *applies only
+  while it's on the battlefield*, *apply only to creatures on the battlefield*, *isn't locked
+  in* (what *is locked in* is the opposite: an effect of a resolved spell, 611.2c);
+- **timing** (117; 307.1 and 602.5d, "Activate only as a sorcery"): *you must follow all
+  applicable timing rules*, *any time you could cast an instant*, *only as a sorcery*;
+- **choices made while casting or activating** (601.2b-d, 602.2b: modes, targets, division are
+  announced as the spell is cast): *you divide the damage as you cast it*, *chosen on
+  announcement*, and on a spell's card (its dividing line no activated or triggered ability)
+  *you can't change the division of damage*;
+- **the order of effects a player chooses** (616.1): *chooses the order of those copy effects*;
+- **APNAP order** (101.4: the active player chooses, then each other player in turn order):
+  *each other player chooses in turn order*;
+- **exiled face up** (406.3 "exiled cards are, by default, kept face up"): *you exile the cards
+  face up*;
+- **casting during resolution** (608.2g "an effect specifically instructs or allows a player to
+  cast a spell during resolution"): *you must cast it while Chaos Wand's ability is resolving*;
+- **a spell targeting itself** (115.5 "an illegal target for itself"): *target itself*;
+- **costs** (118.7 cost reductions; paying a cost by an action): *costs {1} less to cast*,
+  *costs less*, *you can activate the ability by sacrificing a permanent*; and cost reductions
+  as the total cost is determined (601.2f: *the cost reduction can apply to alternative costs*,
+  *can lower the cost to zero*), not where the ruling is about mana value;
+- **who "you" is** (109.5), **each target of a division gets at least one** (601.2d), **mana
+  restrictions** (106.6: *restrictions or riders a land puts on the mana*), **where an ability
+  functions** (113.6: *functions only on the battlefield*), **colorless is not a color** (105),
+  the untap and draw steps' turn-based actions (502.3: *untaps at the same time as the active
+  player's permanents*; 504.1: *drawn your card for the turn*);
+- **an ability independent of its source** (113.7a): *that ability resolves … even if Mage Slayer
+  has left the battlefield*;
+- **setting a land's type** (305.7 "sets a land's subtype to one or more of the basic land types
+  … it loses … its old land types … it gains the new land types"): *replaces all of its land
+  types with Swamp*, *will gain the land type Mountain*, *will remove the old land types*; not
+  *search for a card with the land type Plains*;
+- **the legend rule** (704.5j) and **+1/+1 and -1/-1 counters** (704.5q) as the rules word them;
+- **summoning sickness** (302.6 "under its controller's control continuously since their most
+  recent turn began"), **card types** (205.2a: *the type creature*, *the type “artifact”*),
+  **instructions in the order written** (608.2c: *you perform the actions in sequence*);
+- **not finding a searched card** (701.23b "isn't required to find some or all of those cards"):
+  *doesn't need to find a basic land card*;
+- **an instant or sorcery put into the graveyard as it resolves** (608.2n "as the final part of
+  an instant or sorcery spell's resolution, the spell is put into its owner's graveyard"):
+  *it will be put into its owner's graveyard as it resolves*, *the last thing that happens to a
+  resolving instant or sorcery spell is that it's put into its owner's graveyard*;
+- **switching power and toughness** (613.4d "effects that switch a creature's power and
+  toughness"): *switching a creature's power and toughness twice*;
+- **a drawn game** (104.4a "the game is a draw"): *the game ends in a draw*, which the word
+  *draw* alone does not link (a tie is no card drawn, 121).
+
+Measured on the dev split of ``tests/data/links/labelled_unseen.json``, the 88 rulings each of
+``labelled_dev2.json``, ``labelled_dev3.json`` and ``labelled_dev4.json`` and the 105 rulings of
+``labelled_clarifications.json`` (``benchmarks/term_links.py``), and checked on what each adds to
+every ruling of AllPrintings.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_A = r"[’']"  # an apostrophe, typographic or not
+_NOT = rf"(?:won{_A}t|doesn{_A}t|don{_A}t|didn{_A}t|isn{_A}t|aren{_A}t|will not|does not|do not)"
+
+
+@dataclass(frozen=True)
+class Description:
+    """A rule's concept, the wording a sentence applying it shows, and what must come with it."""
+
+    concept: str  # a key of Vocabulary.concepts (casefolded glossary term, title, statement)
+    shown: re.Pattern[str]
+    also: re.Pattern[str] | None = None  # the same sentence must show this too
+    card: re.Pattern[str] | None = None  # a text of the ruling's cards must show this
+    unless: re.Pattern[str] | None = None  # the sentence must not show this
+
+
+def _re(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern, re.IGNORECASE)
+
+
+# The intervening "if" clause as cards word it (603.4): "When/Whenever/At [event], if [condition],".
+_INTERVENING_IF = re.compile(r"\b(?:When|Whenever|At)\b[^.]*?,\s+if\b")
+
+DESCRIPTIONS: tuple[Description, ...] = (
+    Description(
+        "illegal target",
+        _re(r"\billegal\b|\bno longer (?:a )?legal\b"),
+        also=_re(r"\btargets?\b"),
+    ),
+    # a legal target as the spell resolves: 608.2b's check (as it is chosen, 115)
+    Description(
+        "illegal target",
+        _re(r"\blegal targets?\b"),
+        also=_re(r"\bresolv|\bcountered\b"),
+    ),
+    Description(
+        "an effect requires information from the game",
+        _re(
+            r"\blast known(?: (?:information|existence))?\b"
+            r"|\bas it (?:last|most recently) existed\b"
+        ),
+    ),
+    Description(
+        "an effect requires information from the game",
+        _re(
+            r"\b(?:as|when|until|while)\s+[^.]{0,50}?\b(?:resolves|is resolving|begins resolving"
+            r"|resolve)\b|\b(?:during|on|upon) (?:the |its )?resolution\b"
+        ),
+        also=_re(
+            r"\b(?:checks?|checked|counts?|counted|determines?|determined|choose|chooses|chose|"
+            r"chosen|use|uses|the number of|how many|locked in)\b"
+        ),
+        # checked as it triggers and again as it resolves: 603.4; chosen on announcement and
+        # not on resolution: 601.2
+        unless=_re(r"\bagain\b|\bnot (?:during|on|upon) (?:the |its )?resolution\b"),
+    ),
+    Description(
+        "intervening “if” clause",
+        _re(rf"\b{_NOT}\s+(?:\w+\s+)?trigger\b|\bchecks?\b|\bchecked\b"),
+        card=_INTERVENING_IF,
+    ),
+    Description(
+        "moves from one zone to another becomes a new object",
+        _re(r"\ba new object\b|\bno memory of\b"),
+    ),
+    Description(
+        "generated by the resolution of a spell or ability",
+        _re(
+            r"\bno duration\b|\buntil the game ends\b|\blasts? indefinitely\b"
+            r"|\baffects? only\b[^.]*\b(?:as|when|at the time)\b[^.]*\bresolv"
+            rf"|\blater\b[^.]*\b{_NOT}\s+(?:get|gain|lose|have|be affected)\b"
+        ),
+    ),
+    Description(
+        "may be generated by the static ability of an object",
+        _re(
+            r"\bappl(?:y|ies) only (?:while|to|as long as)\b|\bat any given moment\b"
+            rf"|\bappl(?:y|ies) at all times\b|\b(?:{_NOT}|not|never)\s+[“\"]?locked in\b"
+        ),
+    ),
+    # 109.5: who "you" is (*The “you” in that ability refers to its controller*).
+    Description("on an object refer to the object's controller", _re(r"[“\"‘]you[”\"’]")),
+    # 601.2d: what a division among targets must give each (*Each target must be assigned at
+    # least 1 damage*).
+    Description(
+        "each of these targets must receive at least one of whatever is being divided",
+        _re(
+            r"\b(?:each|every) target must (?:be (?:dealt|assigned)|receive|get) at least "
+            r"(?:1|one)\b"
+        ),
+    ),
+    # 106.6: restrictions on how mana may be spent, which don't change its type (*doesn't care
+    # about any restrictions or riders a land puts on the mana it produces*).
+    Description(
+        "abilities that produce mana restrict how that mana can be spent",
+        _re(r"\brestrictions?\b[^.]{0,120}?\bon (?:the|that|this|its) mana\b"),
+    ),
+    # The turn-based actions of the untap and draw steps (502.3, 504.1), in the words rulings
+    # use for them: *untaps at the same time as the active player's permanents*, *drawn your
+    # card for the turn*.
+    Description(
+        "untap step",
+        _re(r"\buntaps? (?:at the same time as|along with) the active player[’']s permanents\b"),
+    ),
+    Description(
+        "draw step",
+        _re(r"\b(?:draw|draws|drawn|drew)\b[^.]{0,20}?\bcards? for the turn\b"),
+    ),
+    # 105.2c, the glossary's Colorless: "Colorless is not a color."
+    Description("colors", _re(r"\bcolorless is(?:n[’']t| not) a color\b")),
+    # 113.6: where an ability functions (*functions only on the battlefield*).
+    Description(
+        "usually function only while that object is on the battlefield",
+        _re(r"\bfunctions? only (?:on|while)\b[^.]{0,40}?\bbattlefield\b"),
+    ),
+    Description(
+        "timing and priority",
+        _re(
+            r"\btiming (?:rules?|restrictions?|permissions?)\b|\bany time (?:you|they|a player) "
+            r"could cast (?:an instant|a sorcery)\b|\bonly as an? (?:sorcery|instant)\b"
+            r"|\b(?:sorcery|instant)[- ]speed\b"
+        ),
+    ),
+    Description(
+        "casting spells",
+        _re(
+            r"\b(?:divide|divided|distribute|distributed|announce|announced|choose|chosen|chose)\b"
+            r"[^.]*\b(?:as|when) (?:you|they|its controller|that player|the player) casts?\b"
+            r"|\bon announcement\b"
+        ),
+        also=_re(r"\bspells?\b|\bcast"),
+    ),
+    # 601.2d: a spell's division of damage or counters is announced as it is cast, and never
+    # changes (*you can't change the division of damage*); on a spell's card, whose line that
+    # divides is no activated ability (a colon) nor a triggered one (when, whenever, at).
+    Description(
+        "casting spells",
+        _re(r"\bdivision of (?:the )?(?:damage|counters)\b"),
+        card=re.compile(
+            r"(?m)^(?![^\n]*:)(?!(?:When|Whenever|At)\b)[^\n]*\bdivided as you choose\b"
+        ),
+    ),
+    Description(
+        "activating activated abilities",
+        _re(
+            r"\b(?:divide|divided|distribute|distributed|announce|announced|choose|chosen|chose)\b"
+            r"[^.]*\b(?:as|when) (?:you|they|its controller|that player|the player) activates?\b"
+            r"|\bon announcement\b"
+        ),
+        also=_re(r"\bactivat"),
+    ),
+    Description(
+        "allows a player to cast a spell during resolution",
+        _re(
+            r"\b(?:cast|play)\b[^.]{0,40}?\bwhile\b[^.]{0,60}?\b(?:is|was) resolving\b"
+            r"|\bduring (?:the|its) resolution\b"
+        ),
+        also=_re(r"\bcast|\bplay"),
+    ),
+    Description("is an illegal target for itself", _re(r"\btargets? (?:itself|themselves)\b")),
+    Description(
+        "interaction of replacement and/or prevention effects",
+        _re(r"\bchoos\w* the order\b"),
+        also=_re(r"\beffects?\b"),
+    ),
+    Description(
+        "active player, nonactive player order",
+        _re(r"\bin turn order\b"),
+        also=_re(r"\bchoos|\bchose\b|\bchoices?\b|\bdecid|\bdecisions?\b"),
+    ),
+    Description("exile", _re(r"\bexil\w*\b[^.]{0,30}?\bface[- ](?:up|down)\b")),
+    Description(
+        "follows its instructions in the order written",
+        _re(r"\bin (?:sequence|order(?! to\b)|the order (?:written|listed|printed))\b"),
+        also=_re(r"\b(?:do|does|perform|performs|follow|follows)\b"),
+    ),
+    Description(
+        "summoning sickness rule",
+        _re(
+            r"\bsummoning sick|\bcontinuously since\b"
+            r"|\bcontrol since (?:the (?:beginning|start) of )?"
+            r"(?:your|their|its controller[’']s) most recent turn\b"
+        ),
+    ),
+    Description(
+        "cost",
+        _re(
+            r"\b(?:can|may|could|must)\s+(?:activate|cast|pay)\b[^.]{0,80}?\bby (?:paying|"
+            r"sacrificing|tapping|untapping|discarding|exiling|removing|returning|putting)\b"
+        ),
+    ),
+    Description(
+        "cost",
+        _re(
+            r"\bcosts? (?:(?:up to )?(?:\{[^}]+\})+ )?(?:less|more)\b|\bcost reductions?\b"
+            r"|\b(?:reduc|lower)\w* (?:the |its |that |their )?(?:total )?costs?\b"
+        ),
+    ),
+    # 601.2f: cost reductions apply as the total cost is determined (*the cost reduction can
+    # apply to alternative costs*, *can lower the cost to zero*); not where the ruling is about
+    # mana value, which no reduction changes (202.3), nor where reductions are what does not
+    # matter (*cost reductions won't change whether it triggers*).
+    Description(
+        "some effects may increase or reduce the cost to pay",
+        _re(r"\bcost reduc\w*|\b(?:reduc|lower)\w* (?:the |its |that |their )?(?:total )?costs?\b"),
+        unless=_re(rf"\bmana value\b|\bconverted mana cost\b|{_NOT} (?:change|affect|matter)\b"),
+    ),
+    Description(
+        "exists on the stack independently of its source",
+        _re(
+            r"\bindependently of its source\b|\beven (?:if|though)\b[^.]{0,50}?\b(?:has left|"
+            r"leaves|left|is no longer on|isn[’']t on) the battlefield\b"
+        ),
+        also=_re(r"\babilit(?:y|ies)\b[^.]*\bresolv|\bresolv[^.]*\babilit(?:y|ies)\b"),
+    ),
+    Description(
+        "sets a land's subtype to one or more of the basic land types",
+        _re(
+            r"\b(?:replaces?|replaced|loses?|lost|gains?|gained|sets?)\b[^.]{0,40}?\bland types?\b"
+        ),
+        also=_re(r"\b(?:Plains|Islands?|Swamps?|Mountains?|Forests?)\b"),
+    ),
+    Description(  # the rule's own words: the land "no longer has its old land type"
+        "sets a land's subtype to one or more of the basic land types",
+        _re(r"\b(?:remov|los|lost)\w*\b[^.]{0,20}?\bold land types?\b"),
+    ),
+    Description("legend rule", _re(r"\blegendary (?:permanents|creatures)\b[^.]*\bsame name\b")),
+    Description(
+        "state-based actions",
+        _re(
+            r"\+1/\+1 counters?\b[^.]*[-−]1/[-−]1 counters?\b[^.]*\bremov"
+            r"|[-−]1/[-−]1 counters?\b[^.]*\+1/\+1 counters?\b[^.]*\bremov"
+        ),
+    ),
+    Description(
+        "card type",
+        _re(
+            r"\b(?:the|of|other|card)\s+types?\s+(?:such as\s+)?[“\"]?(?:artifact|battle|creature|"
+            r"enchantment|instant|kindred|land|planeswalker|sorcery|tribal|summon)s?\b"
+        ),
+    ),
+    Description(
+        "final part of an instant or sorcery spell's resolution",
+        _re(r"\b(?:instant|sorcery)\b[^.]*?\b(?:put|goes|placed)\b[^.]{0,30}?\bgraveyards?\b"),
+        also=_re(r"\bresolv"),
+    ),
+    Description(
+        "switch a creature's power and toughness",
+        _re(
+            r"\bswitch(?:es|ed|ing)?\b[^.]{0,40}?\bpower and toughness\b"
+            r"|\bpower and toughness\b[^.]{0,20}?\bswitch"
+        ),
+    ),
+    Description(
+        "lose simultaneously, the game is a draw",
+        _re(r"\bgame (?:is|ends in|will be|would be|results in) a draw\b|\bends in a draw\b"),
+    ),
+    Description(
+        "search",
+        _re(
+            rf"\b(?:{_NOT}|needn{_A}t|not)\s+(?:need to\s+|have to\s+|required to\s+)?find\b"
+            r"|\b(?:choose not|fails?|failed) to find\b"
+        ),
+    ),
+)
