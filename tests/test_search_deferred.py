@@ -26,7 +26,7 @@ def test_searching_modules_leave_out_the_deferred_ones() -> None:
     loaded = set(out.split())
     assert "whoosh.query" in loaded
     left_out = {"asyncio", "urllib.request", "http.client", "ssl", "whoosh.lang.morph_en"}
-    left_out |= {"tempfile", "shutil", "bz2", "lzma"}
+    left_out |= {"tempfile", "shutil", "bz2", "lzma", "html", "html.entities"}
     assert loaded & left_out == set()
 
 
@@ -37,17 +37,19 @@ def test_the_stand_ins_reach_the_real_functions_and_later_imports_are_real() -> 
         "from whoosh.query.terms import variations\n"
         "print(cached_property.asyncio.iscoroutinefunction(lambda: 0))\n"
         "print(sorted(variations('tempts')))\n"
-        "import whoosh.filedb.compound, whoosh.filedb.filestore, io\n"
+        "import whoosh.compat, whoosh.filedb.compound, whoosh.filedb.filestore, io\n"
         "target = io.BytesIO()\n"
         "whoosh.filedb.compound.copyfileobj(io.BytesIO(b'abc'), target)\n"
         "print(target.getvalue() == b'abc', bool(whoosh.filedb.filestore.tempfile.gettempdir()))\n"
+        "print(whoosh.compat.htmlescape('<a & \"b\">'))\n"
         "import asyncio, urllib.request, whoosh.lang.morph_en, shutil, tempfile\n"
         "print(type(asyncio).__name__, callable(asyncio.run), callable(urllib.request.urlopen))\n"
         "print(type(shutil).__name__, type(tempfile).__name__, callable(shutil.rmtree))\n"
     )
-    coroutine, forms, files, real, later = out.splitlines()
+    coroutine, forms, files, escaped, real, later = out.splitlines()
     assert coroutine == "False"
     assert "'tempt'" in forms
     assert files == "True True"
+    assert escaped == "&lt;a &amp; &quot;b&quot;&gt;"
     assert real == "module True True"
     assert later == "module module True"
