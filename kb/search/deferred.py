@@ -5,10 +5,15 @@ takes ``urlretrieve`` from ``urllib.request`` (which loads http.client, email an
 ``whoosh.reading`` takes ``cached_property`` from the package of that name (which imports asyncio
 for coroutine properties) and ``whoosh.query.terms`` takes English word variations from
 ``whoosh.lang.morph_en`` (hundreds of regular expressions compiled on import). Together they are
-about a third of what importing Whoosh costs. While Whoosh is imported, those modules are
-stand-ins whose attributes are functions importing the real module when first called; the
-stand-ins are then removed, so any later import gets the real modules, and Whoosh's own calls
-(should one ever be made) still reach the real functions.
+about a third of what importing Whoosh costs. ``whoosh.filedb.filestore`` imports ``tempfile``
+for a temporary storage's folder and ``whoosh.filedb.compound`` takes ``copyfileobj`` from
+``shutil`` to write a compound file (the two load bz2 and lzma besides): a search uses neither;
+``whoosh.compat`` takes ``escape`` from ``html`` (which loads the HTML5 entities) for Whoosh's
+own highlighter, which kb does not use; ``whoosh.util.times`` imports ``calendar`` for the
+length of a month in a date range a query names (``date:``, parsed by Whoosh on first use).
+While Whoosh is imported, those modules are stand-ins whose attributes are functions importing
+the real module when first called; the stand-ins are then removed, so any later import gets the
+real modules, and Whoosh's own calls (should one ever be made) still reach the real functions.
 """
 
 from __future__ import annotations
@@ -21,7 +26,15 @@ from contextlib import contextmanager
 from typing import Any
 
 # Modules whose attributes Whoosh only calls (never reads as values) on paths a search never takes.
-DEFERRED = ("urllib.request", "asyncio", "whoosh.lang.morph_en")
+DEFERRED = (
+    "urllib.request",
+    "asyncio",
+    "whoosh.lang.morph_en",
+    "tempfile",
+    "shutil",
+    "html",
+    "calendar",
+)
 
 
 def _forward(module: str, name: str) -> Callable[..., Any]:
@@ -64,5 +77,6 @@ def import_whoosh() -> None:
         return
     with deferred():
         import whoosh.compat
+        import whoosh.filedb.compound  # kb.search.storage patches its files
         import whoosh.query
         import whoosh.reading  # noqa: F401

@@ -31,6 +31,7 @@ from kb.search.phrases import PhraseCache, ValueCache, phrase_docs
 from kb.search.plan import Clause, Plan, plan_query
 from kb.search.postings import BlockCache, TermTable, read_term
 from kb.search.scoring import Scoring
+from kb.search.stored import StoredFields
 
 # The whoosh-reloaded versions whose on-disk format (W3 codec: term tables, posting blocks,
 # length columns) this engine was verified on; pyproject.toml allows only these.
@@ -96,8 +97,14 @@ def as_set(allowed: DocSet | set[int] | None) -> set[int] | None:
 class Hit:
     """A ranked document, read like a Whoosh hit by the result records."""
 
-    def __init__(self, searcher: Any, docnum: int, score: float, clauses: list[Clause]) -> None:
-        self.searcher = searcher
+    def __init__(
+        self,
+        read: Callable[[int], dict[str, Any]],
+        docnum: int,
+        score: float,
+        clauses: list[Clause],
+    ) -> None:
+        self._read = read  # the stored fields of a document number (kb.search.stored)
         self.docnum = docnum
         self.score = score
         self._clauses = clauses
@@ -106,7 +113,7 @@ class Hit:
     def fields(self) -> dict[str, Any]:
         """The stored fields (read once)."""
         if self._fields is None:
-            self._fields = self.searcher.stored_fields(self.docnum)
+            self._fields = self._read(self.docnum)
         return self._fields
 
     def matched_terms(self) -> list[Any]:
@@ -166,6 +173,9 @@ class TermEngine(Scoring):
         self.phrases: PhraseCache = shared("phrases", PhraseCache) if shared else PhraseCache()
         self.reader = searcher.reader()
         self.schema = searcher.schema
+        # The hits' stored fields, each document read once per search (begun and ended with
+        # the clause memo, by SearchIndex.search).
+        self.stored = StoredFields(searcher)
         self.segments = sorted(self.reader.leaf_readers(), key=lambda pair: pair[1])
         self.offsets = [offset for _, offset in self.segments]
         self.doc_count_all = self.reader.doc_count_all()
@@ -268,7 +278,8 @@ class TermEngine(Scoring):
         for clause in clauses:
             if isinstance(clause.docs, Part):  # what the hits read: which of them hold it
                 clause.docs = clause.docs.among(docnums)
-        hits = [Hit(self.searcher, docnum, -negated, clauses) for negated, docnum in best]
+        read = self.stored
+        hits = [Hit(read, docnum, -negated, clauses) for negated, docnum in best]
         return Ranking(hits, total)
 
     def matching(self, plan: Plan, allowed: DocSet | set[int] | None = None) -> set[int]:

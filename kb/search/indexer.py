@@ -14,7 +14,6 @@ import hashlib
 import json
 import logging
 import os
-import shutil
 import time
 import uuid
 from collections.abc import Iterable, Iterator
@@ -205,6 +204,8 @@ def build_index(db: Database, index_dir: Path) -> IndexReport:
 
 
 def _build_index(db: Database, index_dir: Path, whoosh_index: Any) -> IndexReport:
+    import shutil  # here, as in _swap: a search, which imports this module, never removes a folder
+
     from kb.search.writing import use_term_pool
 
     started = time.perf_counter()
@@ -284,6 +285,8 @@ def lengths_once(writer: Any) -> None:
 
 def _swap(staging: Path, index_dir: Path) -> None:
     """Replace ``index_dir`` by ``staging`` (two renames; the old folder is removed after)."""
+    import shutil
+
     old = index_dir.with_name(index_dir.name + ".old")
     shutil.rmtree(old, ignore_errors=True)
     if index_dir.exists():

@@ -77,7 +77,9 @@ def _term_parser(schema: Any, relaxed: bool) -> Any:
     parser = _TERM_PARSERS.get(key)
     if parser is None:
         group = RELAXED if relaxed else AndGroup
-        parser = _TERM_PARSERS[key] = QueryParser(None, schema, group=group)
+        # plugins=[]: term_query, multitoken_query and the nodes' query() read none of them,
+        # and Whoosh's default set compiles a dozen regular expressions (a cold search's).
+        parser = _TERM_PARSERS[key] = QueryParser(None, schema, plugins=[], group=group)
     return parser
 
 

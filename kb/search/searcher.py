@@ -253,6 +253,7 @@ class SearchIndex(Ranker):
         engine = readers.engine
         if engine is not None:
             engine.clause_memo = {}
+            engine.stored.begin()
         try:
             with search_scope():  # a broad search's place in the broad lane, given back here
                 return self._search(text, **options)
@@ -261,6 +262,7 @@ class SearchIndex(Ranker):
             self._local.words = None
             if engine is not None:
                 engine.clause_memo = None
+                engine.stored.end()
             if sets is not None:
                 sets.give_back(readers)
 
