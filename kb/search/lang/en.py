@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from whoosh.lang import stopwords_for_language
+from whoosh.lang import stemmer_for_language, stopwords_for_language
 
 from kb.search.lang import SearchLanguage
-from kb.search.stemmers import snowball_stemmer
 
 # Irregular verb forms of the rules' vocabulary, which the Snowball stemmer leaves apart from
 # their verb ("a token that has left the battlefield" must answer "a token that leaves it").
@@ -43,7 +42,7 @@ LANGUAGE = SearchLanguage(
     code="en",
     name="English",
     stopwords=frozenset(stopwords_for_language("en")),
-    stemmer=snowball_stemmer("en"),
+    stemmer=stemmer_for_language("en"),
     question_words=frozenset(
         "what happens happen happened how many much when can could does do is if which"
         " whether would should i my me".split()

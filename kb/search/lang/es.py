@@ -7,10 +7,9 @@ rules and rulings that exist only in English.
 
 from __future__ import annotations
 
-from whoosh.lang import stopwords_for_language
+from whoosh.lang import stemmer_for_language, stopwords_for_language
 
 from kb.search.lang import SearchLanguage, fold_word
-from kb.search.stemmers import snowball_stemmer
 
 # Whoosh's Spanish stop list holds a few words that are game terms here ("acciones basadas en
 # estado" are state-based actions; "sentido" as in a direction of play).
@@ -438,7 +437,7 @@ LANGUAGE = SearchLanguage(
     code="es",
     name="Español",
     stopwords=(frozenset(stopwords_for_language("es")) | _MORE) - _KEEP,
-    stemmer=snowball_stemmer("es"),
+    stemmer=stemmer_for_language("es"),
     to_english=TO_ENGLISH,
     question_words=QUESTION_WORDS,
     irregular=IRREGULAR,

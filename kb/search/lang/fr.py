@@ -7,10 +7,9 @@ rules and rulings that exist only in English.
 
 from __future__ import annotations
 
-from whoosh.lang import stopwords_for_language
+from whoosh.lang import stemmer_for_language, stopwords_for_language
 
 from kb.search.lang import SearchLanguage, fold_word
-from kb.search.stemmers import snowball_stemmer
 
 # Forms of "avoir" in Whoosh's stop list that are also a card type here ("Aura").
 _KEEP = frozenset({"aura", "auras"})
@@ -417,7 +416,7 @@ LANGUAGE = SearchLanguage(
     code="fr",
     name="Français",
     stopwords=(frozenset(stopwords_for_language("fr")) | _MORE) - _KEEP,
-    stemmer=snowball_stemmer("fr"),
+    stemmer=stemmer_for_language("fr"),
     elisions=ELISIONS,
     to_english=TO_ENGLISH,
     question_words=QUESTION_WORDS,
