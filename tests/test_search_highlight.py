@@ -111,10 +111,3 @@ def test_a_paraphrase_and_its_own_words_are_shown_once() -> None:
     segments = highlight.snippet(analyzer, text, on_cards)
     assert highlight.as_text(segments) == text
     assert [part for part, hit in segments if hit] == ["cards"]
-
-
-@given(st.text(alphabet=st.sampled_from("ab &<>\"'’é")))
-def test_html_escape_is_the_standard_librarys(text: str) -> None:
-    import html
-
-    assert highlight.html_escape(text) == html.escape(text)

@@ -8,9 +8,8 @@ for coroutine properties) and ``whoosh.query.terms`` takes English word variatio
 about a third of what importing Whoosh costs. ``whoosh.filedb.filestore`` imports ``tempfile``
 for a temporary storage's folder and ``whoosh.filedb.compound`` takes ``copyfileobj`` from
 ``shutil`` to write a compound file (the two load bz2 and lzma besides): a search uses neither;
-``whoosh.compat`` takes ``escape`` from ``html`` (which loads the HTML5 entities) for Whoosh's
-own highlighter, which kb does not use; ``whoosh.util.times`` imports ``calendar`` for the
-length of a month in a date range a query names (``date:``, parsed by Whoosh on first use).
+``whoosh.util.times`` imports ``calendar`` for the length of a month in a date range a query
+names (``date:``, parsed by Whoosh on first use).
 While Whoosh is imported, those modules are stand-ins whose attributes are functions importing
 the real module when first called; the stand-ins are then removed, so any later import gets the
 real modules, and Whoosh's own calls (should one ever be made) still reach the real functions.
@@ -32,7 +31,6 @@ DEFERRED = (
     "whoosh.lang.morph_en",
     "tempfile",
     "shutil",
-    "html",
     "calendar",
 )
 
