@@ -1,0 +1,85 @@
+"""List the words of the cards' French and Spanish texts that the search's dictionary leaves
+without English.
+
+Usage: python benchmarks/bridge_gaps.py [MTGJSON file or folder ...] [--top N]
+       (default: the MTGJSON set files of ../shared/corpus)
+
+Rules exist in English only, so a French or Spanish query reaches them through the term bridge
+(``kb.search.lang.fr.TO_ENGLISH``, ``…es.TO_ENGLISH``, cognates, the irregular forms). A word
+the bridge lacks is silent: the query just finds no rule. This script reads every printed text
+of the cards (MTGJSON ``foreignData``), analyses it with the search's own analyzer (fold, stop
+words, stems, the irregular and generated verb forms), and counts the stems for which neither
+the bridge, a cognate ending nor an official keyword name gives an English term, most frequent
+first, each with the forms the cards print most (mana symbols' letters and chapter numerals
+left out). Names of creature types come out too: the list is for a person to read, not a
+test. The French and Spanish words the dictionary took on 2026-12-07 (``arrive``, ``crée``,
+``entra``, ``obtiene``…; the verb forms ``sacrifica``, ``bloquent``…) were read off this list.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from keyword_names import LANGUAGES, mtgjson_cards  # noqa: E402
+
+from kb.search.analysis import analyze, text_analyzer  # noqa: E402
+from kb.search.lang import register_learned_terms, search_language  # noqa: E402
+
+_WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
+_NUMERAL = re.compile(r"[ivx]+")  # a Saga's chapters, "I", "II", "III"
+
+
+def gaps(paths: list[Path], lang: str) -> tuple[collections.Counter[str], dict]:
+    """The stems of the language's card texts with no English, counted; their forms, counted."""
+    language = search_language(lang)
+    # The official keyword names reach their keyword as learned terms do when an index is built.
+    register_learned_terms(lang, [(term, keyword) for term, keyword in language.keywords.items()])
+    analyzer = text_analyzer(lang)
+    name = LANGUAGES[lang]
+    words: collections.Counter[str] = collections.Counter()
+    for card in mtgjson_cards(paths):
+        for foreign in card.get("foreignData") or []:
+            if foreign.get("language") == name and foreign.get("text"):
+                words.update(w.lower() for w in _WORD.findall(foreign["text"]))
+    stems: collections.Counter[str] = collections.Counter()
+    forms: dict[str, collections.Counter[str]] = {}
+    for word, count in words.items():
+        if len(word) < 2 or _NUMERAL.fullmatch(word):
+            continue
+        terms = analyze(analyzer, word)
+        if len(terms) != 1 or language.english_for(terms[0]) or language.cognate(word):
+            continue
+        stems[terms[0]] += count
+        forms.setdefault(terms[0], collections.Counter())[word] += count
+    return stems, forms
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    default = ROOT.parent / "shared" / "corpus" / "mtgjson"
+    parser.add_argument("paths", nargs="*", type=Path, default=[default])
+    parser.add_argument("--top", type=int, default=60, help="stems listed per language")
+    args = parser.parse_args()
+    missing = [str(p) for p in args.paths if not p.exists()]
+    if missing:
+        print(f"bridge_gaps: no such file or folder: {', '.join(missing)}", file=sys.stderr)
+        return 2
+    for lang, name in LANGUAGES.items():
+        stems, forms = gaps(args.paths, lang)
+        print(f"{name}: {len(stems)} stems of the card texts without English; the most frequent:")
+        for stem, count in stems.most_common(args.top):
+            printed = ", ".join(word for word, _ in forms[stem].most_common(4))
+            print(f"  {count:>7}  {stem:<16} {printed}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
