@@ -145,9 +145,14 @@ def link_rows(
                 source.term or "",
                 start,
                 target,
+                # a term link stored once per lineage is listed in each exported edition under
+                # the same number: without its edition the order was the database's, which
+                # PostgreSQL does not keep from one query to the next
+                edition_keys.get(target_ed, "") if target_ed else "",
                 kind,
                 end,
                 matched,
+                bool(resolved),
             ),
         }
         out.append(item)
