@@ -127,10 +127,11 @@ def link_rows(
         source = sources.get((source_type, source_id))
         if source is None:
             continue  # its text is in an edition left out of this dump
+        target_edition = edition_keys.get(target_ed) if target_ed else None
         item = {
             "source": source.as_dict(),
             "target": target,
-            "target_edition": edition_keys.get(target_ed) if target_ed else None,
+            "target_edition": target_edition,
             "kind": kind,
             "matched": matched,
             "resolved": bool(resolved),
@@ -148,7 +149,7 @@ def link_rows(
                 # a term link stored once per lineage is listed in each exported edition under
                 # the same number: without its edition the order was the database's, which
                 # PostgreSQL does not keep from one query to the next
-                edition_keys.get(target_ed, "") if target_ed else "",
+                target_edition or "",
                 kind,
                 end,
                 matched,

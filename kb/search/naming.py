@@ -139,11 +139,6 @@ def naming_words(
     return best
 
 
-def _sees(entry: Any) -> list[str]:
-    """The rules a glossary entry sends to ("See rule 113 ... and section 603"), in order."""
-    return [str(n) for n in entry.fields()["data"].get("see") or []]
-
-
 @lru_cache(maxsize=8192)
 def _as_typed(text: str) -> tuple[str, ...]:
     """A title's or a query's words as typed, folded ("Enchantments" and "enchantments" alike;
@@ -196,7 +191,8 @@ def named_lead(
         return []
     named, named_words = None, (0, False, 0, 0, False)
     glossary: list[Any] = []
-    sent_to, sent_words, sender = None, (0, False, 0, 0, False), None
+    sends: list[str] = []  # the rules the entry naming the words best sends to, in order
+    sent_words, sender = (0, False, 0, 0, False), None
     for hit in hits:
         kind = kind_of(hit)
         if kind not in ("rule", "glossary"):
@@ -208,14 +204,14 @@ def named_lead(
             glossary.append(hit)
             see = hit.fields()["data"].get("see") or []
             if see and count > sent_words:
-                sent_to, sent_words, sender = see[0], count, hit
+                sends, sent_words, sender = see, count, hit
         elif count > named_words:
             named, named_words = hit, count
     # An entry sending to several rules ("Triggered Ability ... See rule 113, "Abilities," and
     # section 603, "Handling Triggered Abilities"") sends to the one of them whose own title
     # names the words, when one does: the entry's first is the general one.
-    if named is not None and sender is not None and named.get("number") in _sees(sender):
-        sent_to = None
+    named_sent = named is not None and named.get("number") in sends
+    sent_to = sends[0] if sends and not named_sent else None
     if sent_to is not None and sent_words > named_words:
         rule = next((h for h in hits if kind_of(h) == "rule" and h.get("number") == sent_to), None)
         if rule is None and fetch is not None:

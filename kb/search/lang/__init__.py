@@ -147,6 +147,35 @@ _LEARNED: dict[str, dict[str, str]] = {}
 _LEARNED_RULES: dict[str, dict[str, str]] = {}
 
 
+def verb_forms(
+    to_english: Mapping[str, tuple[str, ...]],
+    infinitive: str,
+    endings: Iterable[str],
+    listed: Mapping[str, str],
+) -> dict[str, str]:
+    """A language's ``irregular`` table: each form folded -> its infinitive folded.
+
+    The regular forms the Snowball stemmer keeps apart from their infinitive are made from the
+    bridge's own verbs (the single words of ``to_english`` ending in ``infinitive`` whose root
+    has three letters or more: "dar" would make "da" and "de"), each root with each of
+    ``endings``; then the forms ``listed`` by hand ({infinitive: "form form …"}: stem-changing
+    and irregular verbs), which win.
+    """
+    endings = tuple(endings)
+    forms = {
+        fold_word(verb[: -len(infinitive)] + ending): fold_word(verb)
+        for verb in to_english
+        if verb.endswith(infinitive) and " " not in verb and len(verb) >= len(infinitive) + 3
+        for ending in endings
+    }
+    forms.update(
+        (fold_word(form), fold_word(verb))
+        for verb, written in listed.items()
+        for form in written.split()
+    )
+    return forms
+
+
 def fold_phrase(text: str) -> str:
     """A phrase folded word by word, as learned terms are looked up."""
     return " ".join(fold_word(w) for w in text.split())

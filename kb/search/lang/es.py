@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from whoosh.lang import stemmer_for_language, stopwords_for_language
 
-from kb.search.lang import SearchLanguage, fold_word
+from kb.search.lang import SearchLanguage, verb_forms
 
 # Whoosh's Spanish stop list holds a few words that are game terms here ("acciones basadas en
 # estado" are state-based actions; "sentido" as in a direction of play).
@@ -308,16 +308,16 @@ COGNATES = (("cciones", "ctions"), ("ccion", "ction"), ("ciones", "tions"), ("ci
 _FORMS = {
     "convertir": "convierte convierten convierta",
     "costar": "cuesta cuestan cueste",
-    "entrar": "entra entran entren",
-    "lanzar": "lance lances lancen",
-    "moler": "muele muelen",
-    "obtener": "obtiene obtienen obtenga",
     "devolver": "devuelve devuelven devuelva",
     "elegir": "elige eligen elija elijan",
     "empezar": "empieza empiezan empiece",
+    "entrar": "entra entran entren",
     "jugar": "juega juegan juegue",
+    "lanzar": "lance lances lancen",
+    "moler": "muele muelen",
     "morir": "muere mueren muera murió",
     "mostrar": "muestra muestran muestre",
+    "obtener": "obtiene obtienen obtenga",
     "perder": "pierde pierden pierdes pierda",
     "remover": "remueve remueven remueva",
     "resolver": "resuelve resuelven resuelva",
@@ -330,18 +330,9 @@ _FORMS = {
 # Snowball stemmer keeps apart from their infinitive ("sacrifica" stems to "sacrif" and
 # "sacrificar" to "sacrific"; "bloquea", "declara", "dispara", "usa", "entras"): reduced to the
 # infinitive first too, so that a question asking what a player "sacrifica" or a creature
-# "bloquea" crosses the bridge. Made from the bridge's keys, not listed (roots of three letters
-# or more: "dar" would make "da" and "de").
+# "bloquea" crosses the bridge.
 _AR_ENDINGS = ("a", "as", "an", "e", "es", "en", "o", "ado", "ada", "ados", "adas")
-IRREGULAR = {
-    fold_word(verb[:-2] + ending): fold_word(verb)
-    for verb in TO_ENGLISH
-    if verb.endswith("ar") and " " not in verb and len(verb) >= 5
-    for ending in _AR_ENDINGS
-}
-IRREGULAR.update(
-    (fold_word(form), fold_word(verb)) for verb, forms in _FORMS.items() for form in forms.split()
-)
+IRREGULAR = verb_forms(TO_ENGLISH, "ar", _AR_ENDINGS, _FORMS)
 
 # Keyword names as Wizards prints them on Spanish cards, with the English keyword (the title of
 # its rule). Terms learned from the corpus's card translations come first; these fill in the

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from whoosh.lang import stemmer_for_language, stopwords_for_language
 
-from kb.search.lang import SearchLanguage, fold_word
+from kb.search.lang import SearchLanguage, verb_forms
 
 # Forms of "avoir" in Whoosh's stop list that are also a card type here ("Aura").
 _KEEP = frozenset({"aura", "auras"})
@@ -305,34 +305,26 @@ _FORMS = {
     "acquérir": "acquiert acquièrent acquis acquise",
     "arriver": "arrivent",
     "battre": "bat battent battu battue battus battues",
+    "détruire": "détruit détruite détruits détruites détruisent détruisez",
     "devenir": "devient deviennent devenu devenue",
     "entrer": "entre entres entrez entré entrée entrés entrées",
-    "détruire": "détruit détruite détruits détruites détruisent détruisez",
     "gagner": "gagnent",
     "mettre": "met mettent mettez mis mise mises",
-    "payer": "paye payé payée payés payées paient payez",
-    "renvoyer": "renvoie renvoient renvoyé renvoyée renvoyés renvoyées",
-    "retirer": "retirez",
-    "sacrifier": "sacrifie sacrifies sacrifient sacrifiez sacrifié sacrifiée sacrifiés sacrifiées",
     "mourir": "meurt meurent",
+    "payer": "paye payé payée payés payées paient payez",
     "perdre": "perd perdent perdez perdu perdue perdus perdues",
     "prendre": "prend prennent pris prise prises",
+    "renvoyer": "renvoie renvoient renvoyé renvoyée renvoyés renvoyées",
+    "retirer": "retirez",
     "revenir": "revient reviennent",
+    "sacrifier": "sacrifie sacrifies sacrifient sacrifiez sacrifié sacrifiée sacrifiés sacrifiées",
     "tenir": "tient tiennent",
     "venir": "vient viennent",
 }
 # The third person plural of the bridge's -er verbs, which the Snowball stemmer keeps whole
 # ("attaquent", "bloquent", "ciblent", "piochent" beside "attaqu", "bloqu"...): reduced to the
-# infinitive first too, so that "deux créatures bloquent" crosses the bridge. Made from the
-# bridge's keys, not listed.
-IRREGULAR = {
-    fold_word(verb[:-2] + "ent"): fold_word(verb)
-    for verb in TO_ENGLISH
-    if verb.endswith("er") and " " not in verb and len(verb) >= 5
-}
-IRREGULAR.update(
-    (fold_word(form), fold_word(verb)) for verb, forms in _FORMS.items() for form in forms.split()
-)
+# infinitive first too, so that "deux créatures bloquent" crosses the bridge.
+IRREGULAR = verb_forms(TO_ENGLISH, "er", ("ent",), _FORMS)
 
 # Keyword names as Wizards prints them on French cards, with the English keyword (the title of
 # its rule). Terms learned from the corpus's card translations come first; these fill in the
