@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import argparse
 import collections
+import json
+import lzma
 import re
 import sys
 from pathlib import Path
@@ -45,10 +47,18 @@ def gaps(paths: list[Path], lang: str) -> tuple[collections.Counter[str], dict]:
     analyzer = text_analyzer(lang)
     name = LANGUAGES[lang]
     words: collections.Counter[str] = collections.Counter()
-    for card in mtgjson_cards(paths):
-        for foreign in card.get("foreignData") or []:
-            if foreign.get("language") == name and foreign.get("text"):
-                words.update(w.lower() for w in _WORD.findall(foreign["text"]))
+    for path in paths:
+        try:
+            for card in mtgjson_cards([path]):
+                for foreign in card.get("foreignData") or []:
+                    if foreign.get("language") == name and foreign.get("text"):
+                        words.update(w.lower() for w in _WORD.findall(foreign["text"]))
+        except json.JSONDecodeError as exc:  # a truncated or damaged file: nothing is guessed
+            raise SystemExit(
+                f"bridge_gaps: {path}: line {exc.lineno}: not MTGJSON: {exc.msg}"
+            ) from None
+        except (OSError, EOFError, lzma.LZMAError) as exc:
+            raise SystemExit(f"bridge_gaps: {path}: unreadable: {exc}") from None
     stems: collections.Counter[str] = collections.Counter()
     forms: dict[str, collections.Counter[str]] = {}
     for word, count in words.items():
@@ -69,11 +79,16 @@ def main() -> int:
     parser.add_argument("--top", type=int, default=60, help="stems listed per language")
     args = parser.parse_args()
     missing = [str(p) for p in args.paths if not p.exists()]
+    files = [
+        f
+        for p in args.paths
+        for f in (sorted(p.glob("*.json")) + sorted(p.glob("*.json.xz")) if p.is_dir() else [p])
+    ]
     if missing:
         print(f"bridge_gaps: no such file or folder: {', '.join(missing)}", file=sys.stderr)
         return 2
     for lang, name in LANGUAGES.items():
-        stems, forms = gaps(args.paths, lang)
+        stems, forms = gaps(files, lang)
         print(f"{name}: {len(stems)} stems of the card texts without English; the most frequent:")
         for stem, count in stems.most_common(args.top):
             printed = ", ".join(word for word, _ in forms[stem].most_common(4))
