@@ -19,7 +19,7 @@ One run, for each scale (the shared corpus; the full history of corpus-full), on
   search``: partial matches, did-you-mean, snippets), each through kb's term engine and through
   Whoosh's public API (``SearchIndex(term_engine=False)``);
 - a cold ``kb search`` in a new process;
-- relevance (MRR, hit@1, hit@5 per language) on the dev, dev2 to dev5 and test splits of
+- relevance (MRR, hit@1, hit@5 per language) on the dev, dev2 to dev6 and test splits of
   tests/data/search/relevance.tsv, with and without ``--lang``, and the misses of the dev splits
   (tuning looks at those only; the test split is scored, never listed).
 """
@@ -306,7 +306,7 @@ def relevance(index: Any, queries: list[Any]) -> dict[str, Any]:
     from kb.search.evaluation import evaluate
 
     figures = {}
-    for split in ("dev", "dev2", "dev3", "dev4", "dev5", "test"):
+    for split in ("dev", "dev2", "dev3", "dev4", "dev5", "dev6", "test"):
         chosen = [q for q in queries if q.split == split]
         for with_lang in (True, False):
             report = evaluate(index, chosen, with_lang=with_lang)
