@@ -3,6 +3,8 @@ without English.
 
 Usage: python benchmarks/bridge_gaps.py [MTGJSON file or folder ...] [--top N]
        (default: the MTGJSON set files of ../shared/corpus)
+       python benchmarks/bridge_gaps.py --rules [COMPREHENSIVE RULES FILE] [--top N]
+       (default: the newest edition of ../shared/corpus/cr/en)
 
 Rules exist in English only, so a French or Spanish query reaches them through the term bridge
 (``kb.search.lang.fr.TO_ENGLISH``, ``…es.TO_ENGLISH``, cognates, the irregular forms). A word
@@ -14,6 +16,13 @@ first, each with the forms the cards print most (mana symbols' letters and chapt
 left out). Names of creature types come out too: the list is for a person to read, not a
 test. The French and Spanish words the dictionary took on 2026-12-07 (``arrive``, ``crée``,
 ``entra``, ``obtiene``…; the verb forms ``sacrifica``, ``bloquent``…) were read off this list.
+
+``--rules`` lists the other side: the English words of the rules (stop words and words of two
+letters left out, stems counted, most frequent first) that no French or Spanish word leads to
+(no dictionary entry, official keyword name or hand-written phrase gives them; words a cognate
+ending reaches, "option" from "opción", are listed too). A judge asking
+in French or Spanish says "appliquer", "aplicar" where the rules say "apply"; the words the
+dictionary took for the rules' vocabulary on 2026-12-07 were read off this list.
 """
 
 from __future__ import annotations
@@ -72,12 +81,50 @@ def gaps(paths: list[Path], lang: str) -> tuple[collections.Counter[str], dict]:
     return stems, forms
 
 
+def rules_gaps(path: Path, lang: str) -> tuple[collections.Counter[str], dict]:
+    """The stems of the English rules no word of the language leads to, counted; their forms."""
+    from kb.corpus.encoding import decode
+    from kb.errors import KbError
+
+    language = search_language(lang)
+    english = text_analyzer("en")
+    reached: set[str] = set()
+    for targets in (
+        *language.to_english.values(),
+        *((keyword,) for keyword in language.keywords.values()),
+        *language.phrases.values(),
+    ):
+        for target in targets:
+            reached.update(analyze(english, target))
+    try:
+        text, _encoding = decode(path.read_bytes(), str(path))
+    except (OSError, KbError) as exc:
+        raise SystemExit(f"bridge_gaps: {path}: unreadable: {exc}") from None
+    stems: collections.Counter[str] = collections.Counter()
+    forms: dict[str, collections.Counter[str]] = {}
+    for word in _WORD.findall(text):
+        word = word.lower()
+        if len(word) < 3:
+            continue
+        terms = analyze(english, word)
+        if len(terms) != 1 or terms[0] in reached:
+            continue
+        stems[terms[0]] += 1
+        forms.setdefault(terms[0], collections.Counter())[word] += 1
+    return stems, forms
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     default = ROOT.parent / "shared" / "corpus" / "mtgjson"
     parser.add_argument("paths", nargs="*", type=Path, default=[default])
     parser.add_argument("--top", type=int, default=60, help="stems listed per language")
+    parser.add_argument(
+        "--rules", action="store_true", help="the rules' English words no word leads to"
+    )
     args = parser.parse_args()
+    if args.rules:
+        return print_rules_gaps(args.paths, args.top)
     missing = [str(p) for p in args.paths if not p.exists()]
     files = [
         f
@@ -91,6 +138,22 @@ def main() -> int:
         stems, forms = gaps(files, lang)
         print(f"{name}: {len(stems)} stems of the card texts without English; the most frequent:")
         for stem, count in stems.most_common(args.top):
+            printed = ", ".join(word for word, _ in forms[stem].most_common(4))
+            print(f"  {count:>7}  {stem:<16} {printed}")
+    return 0
+
+
+def print_rules_gaps(paths: list[Path], top: int) -> int:
+    """Print, per language, the rules' English words that no word of it leads to."""
+    if paths == [ROOT.parent / "shared" / "corpus" / "mtgjson"]:  # the default: the newest rules
+        paths = sorted((ROOT.parent / "shared" / "corpus" / "cr" / "en").glob("*.txt"))[-1:]
+    if len(paths) != 1 or not paths[0].is_file():
+        print("bridge_gaps: --rules reads one Comprehensive Rules text file", file=sys.stderr)
+        return 2
+    for lang, name in LANGUAGES.items():
+        stems, forms = rules_gaps(paths[0], lang)
+        print(f"{name}: {len(stems)} stems of the rules that no {name} word leads to:")
+        for stem, count in stems.most_common(top):
             printed = ", ".join(word for word, _ in forms[stem].most_common(4))
             print(f"  {count:>7}  {stem:<16} {printed}")
     return 0
