@@ -45,7 +45,7 @@ LANGUAGE = SearchLanguage(
     stemmer=stemmer_for_language("en"),
     question_words=frozenset(
         "what happens happen happened how many much when can could does do is if which"
-        " whether would should i my me who".split()
+        " whether would should i my me who why where".split()
     ),
     irregular=IRREGULAR,
     # "a library with no cards in it", "no cards in a player's library": an empty one ("no

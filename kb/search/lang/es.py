@@ -23,7 +23,7 @@ _MORE = frozenset({"toda", "todas"})
 QUESTION_WORDS = frozenset(
     "qué que cuándo cuando cuánto cuánta cuántos cuántas cómo dónde por qué pasa ocurre sucede"
     " puede pueden puedo puedes podemos debo debes debe deben hace hacen si funciona"
-    " funcionan significa significan quién quiénes".split()
+    " funcionan significa significan quién quiénes cuál cuáles".split()
 )
 
 TO_ENGLISH: dict[str, tuple[str, ...]] = {

@@ -25,7 +25,8 @@ _MORE = frozenset(
 QUESTION_WORDS = frozenset(
     "que qu quoi comment combien quand pourquoi est-ce passe passe-t-il arrive arrive-t-il"
     " faut faut-il peut peut-il peut-elle peuvent devient devient-il fait t il elle je fonctionne"
-    " fonctionnent puis puis-je peux dois dois-je doit doit-il doivent signifie signifient qui".split()
+    " fonctionnent puis puis-je peux dois dois-je doit doit-il doivent signifie signifient"
+    " qui où quel quelle quels quelles".split()
 )
 
 ELISIONS = frozenset("c d j l m n s t qu jusqu lorsqu puisqu quoiqu presqu".split())
