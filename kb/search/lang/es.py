@@ -519,6 +519,7 @@ KEYWORDS: dict[str, str] = {
     "apoyar": "Support",
     "espolear": "Exert",
     "explorar": "Explore",
+    "ensamblar": "Assemble",
     "adaptar": "Adapt",
     "enrolar": "Amass",
     "aprender": "Learn",
