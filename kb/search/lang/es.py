@@ -183,6 +183,10 @@ TO_ENGLISH: dict[str, tuple[str, ...]] = {
     "cascada": ("cascade",),
     "tripular": ("crew",),
     "equipar": ("equip",),
+    # keyword actions printed in a form the stemmer keeps apart from the infinitive
+    # ("manifiesta", "repuebla"): their forms are in _FORMS
+    "manifestar": ("manifest",),
+    "repoblar": ("populate",),
     # words of judges' questions
     "votación": ("vote",),
     "vacío": ("empty",),
@@ -192,6 +196,9 @@ TO_ENGLISH: dict[str, tuple[str, ...]] = {
     "vez": ("time",),
     "veces": ("time", "times"),
     "segunda": ("second",),
+    # an everyday word that is also a word of a keyword's name (KEYWORDS: "subir de nivel"):
+    # written here, it keeps its meaning ("nivel 2" of a Class) instead of the keyword's
+    "nivel": ("level",),
     "quitar": ("remove", "removed"),
     "salir": ("leave", "leaves"),
     "sale": ("leave", "leaves"),
@@ -364,12 +371,14 @@ _FORMS = {
     "entrar": "entra entran entren",
     "jugar": "juega juegan juegue",
     "lanzar": "lance lances lancen",
+    "manifestar": "manifiesta manifiestan",
     "moler": "muele muelen",
     "morir": "muere mueren muera murió",
     "mostrar": "muestra muestran muestre",
     "obtener": "obtiene obtienen obtenga",
     "perder": "pierde pierden pierdes pierda",
     "remover": "remueve remueven remueva",
+    "repoblar": "repuebla repueblan",
     "resolver": "resuelve resuelven resuelva",
     "seguir": "sigue siguen siga",
     "tener": "tiene tienen tenga",
@@ -385,11 +394,21 @@ _AR_ENDINGS = ("a", "as", "an", "e", "es", "en", "o", "ado", "ada", "ados", "ada
 IRREGULAR = verb_forms(TO_ENGLISH, "ar", _AR_ENDINGS, _FORMS)
 
 # Keyword names as Wizards prints them on Spanish cards, with the English keyword (the title of
-# its rule). Terms learned from the corpus's card translations come first; these fill in the
-# keywords its sets do not print, so a Spanish query of a keyword's name finds its rule.
-# benchmarks/keyword_names.py checks each name against every card that has the keyword and
-# a printed text in the language (AllPrintings): a name that no such card prints is reported.
+# its rule): every keyword ability (702) and keyword action (701) that Spanish cards print
+# under a name of their own, in rule order; an action by its infinitive ("investigar" for
+# "investiga"), since a single word is matched by its stem (the printed forms whose stem parts
+# from the infinitive's, "repuebla", "manifiesta", are in _FORMS). Terms learned from
+# the corpus's card translations come first; these fill in the keywords its sets do not print,
+# so a Spanish query of a keyword's name finds its rule. Keywords whose cards MTGJSON gives no
+# Spanish text (the sets after 2021) have none here. benchmarks/keyword_names.py checks each
+# name against every card that has the keyword and a printed text in the language
+# (AllPrintings): a name that no such card prints is reported.
+# Every word of a name also leads to its keyword in the bridge, unless TO_ENGLISH has the word
+# (hand-written words win): "vacío" stays "empty", "compañero" a teammate, "segundo" second;
+# only the whole query "vacío" names Devoid. The other ordinary words a name would take over
+# are noted beside it.
 KEYWORDS: dict[str, str] = {
+    # keyword abilities (702)
     "toque mortal": "Deathtouch",
     "defensor": "Defender",
     "dañar dos veces": "Double Strike",
@@ -400,7 +419,9 @@ KEYWORDS: dict[str, str] = {
     "volar": "Flying",
     "prisa": "Haste",
     "antimaleficio": "Hexproof",
+    "indestructible": "Indestructible",
     "intimidar": "Intimidate",
+    "cruzar": "Landwalk",  # "cruza islas", "cruza bosques"...
     "vínculo vital": "Lifelink",
     "protección": "Protection",
     "alcance": "Reach",
@@ -408,54 +429,150 @@ KEYWORDS: dict[str, str] = {
     "arrollar": "Trample",
     "vigilancia": "Vigilance",
     "rebatir": "Ward",
+    "ímpetu": "Rampage",
     "mantenimiento acumulativo": "Cumulative Upkeep",
+    "flanquear": "Flanking",
     "cambio de fase": "Phasing",
     "recuperar": "Buyback",
     "se desvanece": "Shadow",
     "ciclo": "Cycling",
     "eco": "Echo",
+    "caballería": "Horsemanship",
     "estímulo": "Kicker",
     "retrospectiva": "Flashback",
     "demencia": "Madness",
     "temor": "Fear",
     "metamorfosis": "Morph",
+    "amplificar": "Amplify",
+    "provocar": "Provoke",  # and so the everyday "provocar" (to cause)
     "tormenta": "Storm",
     "afinidad": "Affinity",
+    "entrelazar": "Entwine",
+    "modular": "Modular",
+    "estallido solar": "Sunburst",
+    "bushido": "Bushido",
+    "migración de almas": "Soulshift",
+    "empalmar": "Splice",  # "empalmar con lo arcano"
+    "ninjutsu": "Ninjutsu",
+    "épico": "Epic",
     "convocar": "Convoke",
     "dragar": "Dredge",
+    "transmutar": "Transmute",
+    "sed de sangre": "Bloodthirst",
+    "acechar": "Haunt",
+    "reproducir": "Replicate",
+    "presagiar": "Forecast",
+    "injertar": "Graft",
+    "recobrar": "Recover",
+    "ondear": "Ripple",
+    "fracción de segundo": "Split Second",
     "suspender": "Suspend",
+    "desmaterializarse": "Vanishing",
+    "cambio de aura": "Aura Swap",
+    "excavar": "Delve",
+    "fortificar": "Fortify",
+    "tormenta sepulcral": "Gravestorm",
+    "transfigurar": "Transfigure",
+    "amparar": "Champion",
+    "cambiaformas": "Changeling",
+    "evocar": "Evoke",
+    "esconder": "Hideaway",
+    "rondar": "Prowl",
+    "reforzar": "Reinforce",
+    "conspirar": "Conspire",
     "persistir": "Persist",
     "debilitar": "Wither",
+    "desandar": "Retrace",
+    "devorar": "Devour",
     "exaltado": "Exalted",
     "desenterrar": "Unearth",
     "cascada": "Cascade",
     "aniquilador": "Annihilator",
+    "subir de nivel": "Level Up",
     "rebote": "Rebound",
+    "armadura tótem": "Umbra Armor",  # the cards of Totem Armor, its former name
     "infectar": "Infect",
     "grito de batalla": "Battle Cry",
     "arma viviente": "Living Weapon",
     "resiliencia": "Undying",
     "milagro": "Miracle",
+    "unir almas": "Soulbond",
     "sobrecarga": "Overload",
+    "carroñar": "Scavenge",
+    "desatar": "Unleash",
+    "cifrar": "Cipher",
     "evolucionar": "Evolve",
     "extorsionar": "Extort",
+    "fusionar": "Fuse",
     "concesión": "Bestow",
+    "tributo": "Tribute",
+    "destronar": "Dethrone",
+    "supervivencia": "Outlast",
     "destreza": "Prowess",
+    "rapidez": "Dash",
+    "aprovechar": "Exploit",
     "amenaza": "Menace",
     "prestigio": "Renown",
     "despertar": "Awaken",
+    "vacío": "Devoid",
+    "ingerir": "Ingest",
+    "miríada": "Myriad",
+    "impulso": "Surge",  # and so the everyday "impulso", rare in a rules question
+    "escurridizo": "Skulk",
+    "emerger": "Emerge",
+    "expandir": "Escalate",
+    "reyerta": "Melee",
     "tripular": "Crew",
     "fabricar": "Fabricate",
+    "camarada": "Partner",
+    "audacia": "Undaunted",
     "improvisar": "Improvise",
+    "secuela": "Aftermath",
     "embalsamar": "Embalm",
     "eternizar": "Eternalize",
+    "afligir": "Afflict",
+    "ascender": "Ascend",
+    "recargar": "Jump-Start",
+    "mentor": "Mentor",
+    "ultratumba": "Afterlife",
     "insurgencia": "Riot",
+    "espectáculo": "Spectacle",
     "escapar": "Escape",
+    "compañero": "Companion",
     "mutar": "Mutate",
-    "entrenamiento": "Training",
-    "tóxico": "Toxic",
+    "alardear": "Boast",
     "profetizar": "Foretell",
+    "demostrar": "Demonstrate",
+    "recortar": "Cleave",
+    "entrenamiento": "Training",
+    "reconfigurar": "Reconfigure",
+    "tóxico": "Toxic",
+    # keyword actions (701); Meld is left out: its cards print "combínalas", whose stem is
+    # not that of "combinar", and "combinar" on its own is an everyday verb
     "luchar": "Fight",
+    "incitar": "Goad",
+    "investigar": "Investigate",
+    "moler": "Mill",
+    "adivinar": "Scry",
+    "escrutar": "Surveil",
+    "transformar": "Transform",
+    "predestinar": "Fateseal",
+    "enfrentarse": "Clash",  # printed "enfréntate con un oponente"
+    "proliferar": "Proliferate",
+    # Detain by its printed form: its infinitive "detener" is the everyday verb "to stop" ("un
+    # bucle que nadie puede detener"), which the name would send to Detain
+    "detén": "Detain",
+    "repoblar": "Populate",
+    "monstruosidad": "Monstrosity",
+    "fortalecer": "Bolster",
+    "manifestar": "Manifest",
+    "apoyar": "Support",
+    "espolear": "Exert",
+    "explorar": "Explore",
+    "ensamblar": "Assemble",
+    "adaptar": "Adapt",
+    "enrolar": "Amass",
+    "aprender": "Learn",
 }
 
 # Game terms of several words, searched as one term: the words of "campo de batalla" are not

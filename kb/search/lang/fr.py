@@ -191,12 +191,19 @@ TO_ENGLISH: dict[str, tuple[str, ...]] = {
     "prédire": ("foretell",),
     "cascade": ("cascade",),
     "équiper": ("equip",),
+    # keyword actions whose printed form the stemmer keeps apart from the infinitive
+    # ("proliférez" -> "prolif", "proliférer" -> "prolifer"): their forms are in _FORMS
+    "proliférer": ("proliferate",),
     # words of judges' questions
     "vide": ("empty",),
     "entrer": ("enter", "enters"),
     "deux": ("two",),
     "fois": ("time",),
     "deuxième": ("second",),
+    # everyday words that are also a word of a keyword's name (KEYWORDS): written here, they
+    # keep their meaning ("la seconde fois", "niveau 2", "le montant") instead of the keyword's
+    "second": ("second",),
+    "niveau": ("level",),
     "quitter": ("leave", "leaves"),
     "retirer": ("remove", "removed"),
     "assigner": ("assign",),
@@ -235,6 +242,7 @@ TO_ENGLISH: dict[str, tuple[str, ...]] = {
     "nombre": ("number",),
     "ordre": ("order",),
     "quantité": ("amount",),
+    "montant": ("amount",),  # not Level Up, whose "montée" has the same stem
     "attacher": ("attach",),
     "enchanter": ("enchant",),
     "supertype": ("supertype",),
@@ -361,6 +369,7 @@ _FORMS = {
     "payer": "paye payé payée payés payées paient payez",
     "perdre": "perd perdent perdez perdu perdue perdus perdues",
     "prendre": "prend prennent pris prise prises",
+    "proliférer": "proliférez prolifère",
     "renvoyer": "renvoie renvoient renvoyé renvoyée renvoyés renvoyées",
     "retirer": "retirez",
     "revenir": "revient reviennent",
@@ -374,66 +383,185 @@ _FORMS = {
 IRREGULAR = verb_forms(TO_ENGLISH, "er", ("ent",), _FORMS)
 
 # Keyword names as Wizards prints them on French cards, with the English keyword (the title of
-# its rule). Terms learned from the corpus's card translations come first; these fill in the
-# keywords its sets do not print, so a French query of a keyword's name finds its rule.
-# benchmarks/keyword_names.py checks each name against every card that has the keyword and
-# a printed text in the language (AllPrintings): a name that no such card prints is reported.
+# its rule): every keyword ability (702) and keyword action (701) that French cards print under
+# a name of their own, in rule order; an action by its infinitive ("inciter" for "incitez"),
+# since a single word is matched by its stem. Terms learned from the corpus's card translations
+# come first; these fill in the keywords its sets do not print, so a French query of a
+# keyword's name finds its rule. Keywords whose cards MTGJSON gives no French text (the sets
+# after 2021) have none here. benchmarks/keyword_names.py checks each name against every card
+# that has the keyword and a printed text in the language (AllPrintings): a name that no such
+# card prints is reported.
+# Every word of a name also leads to its keyword in the bridge, unless TO_ENGLISH has the word
+# (hand-written words win): "menace" and "cascade" keep their entries, and the ordinary words
+# a name would take over are noted beside it.
 KEYWORDS: dict[str, str] = {
+    # keyword abilities (702)
     "contact mortel": "Deathtouch",
     "défenseur": "Defender",
     "double initiative": "Double Strike",
+    "enchanter": "Enchant",
+    "équiper": "Equip",  # printed "Équipement {2}": the same stem as the card type
     "initiative": "First Strike",
+    "flash": "Flash",
     "vol": "Flying",
     "célérité": "Haste",
     "défense talismanique": "Hexproof",
+    "indestructible": "Indestructible",
     "intimidation": "Intimidate",
+    "traversée": "Landwalk",  # "traversée des îles", "traversée des forêts"...
     "lien de vie": "Lifelink",
+    "protection": "Protection",
     "portée": "Reach",
     "linceul": "Shroud",
     "piétinement": "Trample",
+    "vigilance": "Vigilance",
     "parade": "Ward",
+    "sauvagerie": "Rampage",
     "entretien cumulatif": "Cumulative Upkeep",
+    "débordement": "Flanking",
     "phasage": "Phasing",
     "rappel": "Buyback",
     "distorsion": "Shadow",
     "recyclage": "Cycling",
     "écho": "Echo",
+    "équitation": "Horsemanship",
     "kick": "Kicker",
+    "flashback": "Flashback",
     "folie": "Madness",
     "peur": "Fear",
     "mue": "Morph",
+    "amplification": "Amplify",
+    "provocation": "Provoke",
     "déluge": "Storm",
     "affinité": "Affinity",
+    # "union" is also an everyday word, but rare in a rules question; TO_ENGLISH lacks it
+    "union": "Entwine",
+    "modularité": "Modular",
+    "solarisation": "Sunburst",
+    "bushido": "Bushido",
+    "transmigration": "Soulshift",
+    "imprégnation": "Splice",  # "imprégnation d'arcane"
+    "ninjutsu": "Ninjutsu",
+    "épique": "Epic",
     "convocation": "Convoke",
     "dragage": "Dredge",
+    "transmutation": "Transmute",
+    "soif de sang": "Bloodthirst",
+    "hantise": "Haunt",
+    "duplication": "Replicate",
+    "prévision": "Forecast",
+    "greffe": "Graft",
+    "recouvrement": "Recover",
+    "remous": "Ripple",
+    "fraction de seconde": "Split Second",  # "seconde" keeps its TO_ENGLISH "second"
     "suspension": "Suspend",
+    "disparition": "Vanishing",
+    "échange d'aura": "Aura Swap",  # "échange" keeps its TO_ENGLISH "exchange"
+    "fouille": "Delve",  # and so "fouiller" (search) leads to Delve: cards print "cherchez"
+    "fortification": "Fortify",
+    "déluge de cimetière": "Gravestorm",
+    "transfiguration": "Transfigure",
+    "appui": "Champion",  # "appui de gobelin"
+    "changelin": "Changeling",
+    "évocation": "Evoke",
+    "cachette": "Hideaway",
+    "incursion": "Prowl",
+    "renfort": "Reinforce",
+    "conspiration": "Conspire",
     "persistance": "Persist",
     "flétrissure": "Wither",
+    "pistage": "Retrace",
+    "dévorement": "Devour",
     "exaltation": "Exalted",
     "exhumation": "Unearth",
+    "cascade": "Cascade",
     "annihilateur": "Annihilator",
+    "montée de niveau": "Level Up",  # "niveau" keeps its TO_ENGLISH "level"
     "rebond": "Rebound",
+    "armure totémique": "Umbra Armor",  # the cards of Totem Armor, its former name
     "infection": "Infect",
     "cri de guerre": "Battle Cry",
     "arme vivante": "Living Weapon",
     "survivance": "Undying",
+    "miracle": "Miracle",
+    "association d'âmes": "Soulbond",
+    # "récupération" (Scavenge) is left out: its stem is that of "récupérer", the everyday
+    # verb of getting a card back, which it would send to Scavenge
     "surcharge": "Overload",
+    "emportement": "Unleash",
+    "cryptage": "Cipher",
     "évolution": "Evolve",
     "extorsion": "Extort",
+    "fusion": "Fuse",
+    # "grâce" is also "grâce à" (thanks to), which it sends to Bestow: the name a French
+    # judge uses for the keyword all the same
+    "grâce": "Bestow",
+    "tribut": "Tribute",
+    "détrônement": "Dethrone",
+    "résilience": "Outlast",
     "prouesse": "Prowess",
+    "précipitation": "Dash",
+    "exploitation": "Exploit",
+    "menace": "Menace",
     "réputation": "Renown",
     "éveil": "Awaken",
+    "carence": "Devoid",
+    "ingestion": "Ingest",
+    "myriade": "Myriad",
+    "déferlement": "Surge",
+    "furtivité": "Skulk",
+    "émergence": "Emerge",
+    "intensification": "Escalate",
+    "mêlée": "Melee",
     "pilotage": "Crew",
     "fabrication": "Fabricate",
     "partenariat": "Partner",
+    "témérité": "Undaunted",
     "improvisation": "Improvise",
+    "répercussion": "Aftermath",
     "embaumement": "Embalm",
+    "éternalisation": "Eternalize",
+    "affliction": "Afflict",
+    "ascension": "Ascend",
+    "relance": "Jump-Start",  # printed "Relancez"
+    "mentor": "Mentor",
+    "au-delà": "Afterlife",
     "émeute": "Riot",
+    "spectacle": "Spectacle",
     "échappée": "Escape",
-    "entraînement": "Training",
-    "toxique": "Toxic",
+    "compagnon": "Companion",
+    "mutation": "Mutate",
+    "vantardise": "Boast",
     "prédiction": "Foretell",
+    "démonstration": "Demonstrate",
+    "tranchage": "Cleave",
+    "entraînement": "Training",
+    "reconfiguration": "Reconfigure",
+    "toxique": "Toxic",
+    # keyword actions (701)
     "se battre": "Fight",
+    "inciter": "Goad",
+    "enquêter": "Investigate",
+    "meuler": "Mill",
+    "regard": "Scry",  # "regard 2"; "regarder" keeps its TO_ENGLISH "look"
+    "surveiller": "Surveil",
+    "transformer": "Transform",
+    "destin": "Fateseal",  # "appliquer destin 1"
+    "confronter": "Clash",
+    "proliférer": "Proliferate",
+    "détenir": "Detain",
+    "peupler": "Populate",
+    "monstruosité": "Monstrosity",
+    "renforcement": "Bolster",
+    "manifester": "Manifest",
+    "soutenir": "Support",
+    "assimiler": "Meld",
+    "surmener": "Exert",
+    "explorer": "Explore",
+    "assembler": "Assemble",
+    "adapter": "Adapt",
+    "amasser": "Amass",
+    "apprendre": "Learn",
 }
 
 # Game terms of several words, searched as one term: the words of "champ de bataille" are not
