@@ -322,7 +322,6 @@ TO_ENGLISH: dict[str, tuple[str, ...]] = {
     "reverso": ("back",),
     "diferente": ("different",),
     "distinto": ("different",),
-    "nivel": ("level",),
     "especial": ("special",),
     "actual": ("current",),
     "contener": ("contain",),

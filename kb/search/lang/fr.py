@@ -324,7 +324,6 @@ TO_ENGLISH: dict[str, tuple[str, ...]] = {
     "dos": ("back",),
     "arrière": ("back",),
     "différent": ("different",),
-    "niveau": ("level",),
     "spécial": ("special",),
     "actuel": ("current",),
     "contenir": ("contain",),
