@@ -213,6 +213,12 @@ def test_rule_statements_name_untitled_rules(vocab) -> None:
             "The current player chooses first, then each other player chooses in turn order.",
             ["101.4"],
         ),
+        # and acting one after another (101.4: "choices and/or take actions")
+        (
+            "First the player whose turn it is draws two cards, then each other player in turn "
+            "order does so.",
+            ["101.4"],
+        ),
         ("The next player in turn order becomes the monarch.", []),
         # 406.3: exiled cards are kept face up
         ("You exile the cards face up. All players will be able to see them.", ["406"]),

@@ -29,8 +29,9 @@ body, :data:`kb.links.thesaurus.RULE_STATEMENTS`), so that it follows renumberin
   announcement*, and on a spell's card (its dividing line no activated or triggered ability)
   *you can't change the division of damage*;
 - **the order of effects a player chooses** (616.1): *chooses the order of those copy effects*;
-- **APNAP order** (101.4: the active player chooses, then each other player in turn order):
-  *each other player chooses in turn order*;
+- **APNAP order** (101.4: the active player chooses or acts, then each other player in turn
+  order): *each other player chooses in turn order*, *then each other player in turn order does
+  the same* (not *the next player in turn order*, who takes a turn or a designation);
 - **exiled face up** (406.3 "exiled cards are, by default, kept face up"): *you exile the cards
   face up*;
 - **casting during resolution** (608.2g "an effect specifically instructs or allows a player to
@@ -245,6 +246,13 @@ DESCRIPTIONS: tuple[Description, ...] = (
         "active player, nonactive player order",
         _re(r"\bin turn order\b"),
         also=_re(r"\bchoos|\bchose\b|\bchoices?\b|\bdecid|\bdecisions?\b"),
+    ),
+    # players acting one after another (101.4 "choices and/or take actions"): *first the player
+    # whose turn it is draws two cards, then each other player in turn order does so*
+    Description(
+        "active player, nonactive player order",
+        _re(r"\bin turn order\b"),
+        also=_re(r"\beach other player\b"),
     ),
     Description("exile", _re(r"\bexil\w*\b[^.]{0,30}?\bface[- ](?:up|down)\b")),
     Description(
