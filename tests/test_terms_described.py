@@ -66,6 +66,13 @@ RULES = [
         "400.7", "rule", "", "An object that moves from one zone to another becomes a new object"
     ),
     RuleEntry("400.8", "rule", "", "… it becomes a new object …"),
+    RuleEntry(
+        "401.4",
+        "rule",
+        "",
+        "If an effect puts two or more cards in a specific position in a library at the same "
+        "time, the owner of those cards may arrange them in any order.",
+    ),
     RuleEntry("406", "chapter", "Exile", ""),
     RuleEntry("502", "chapter", "Untap Step", ""),
     RuleEntry("504", "chapter", "Draw Step", ""),
@@ -186,6 +193,12 @@ def test_rule_statements_name_untitled_rules(vocab) -> None:
         # 400.7: an object that changes zones is a new object
         ("If it comes back under your control, it’s a new object.", ["400.7"]),
         ("The new Tibalt gives you an emblem.", []),
+        # its exceptions: an effect on a permanent spell goes on to the permanent
+        ("It will also affect the permanent that spell becomes when it resolves.", ["400.7"]),
+        ("The permanent it becomes attached to need not be tapped.", []),
+        # 401.4: cards put in a library together are ordered by their owner, unrevealed
+        ("You choose the order of the cards you put on top of your library.", ["401.4"]),
+        ("Put the rest on the bottom of your library in any order.", []),
         # 611.2: durations of effects from resolving spells
         ("The control-change effect has no duration.", ["611.2"]),
         ("Elves you begin to control later in the turn won’t get the bonus.", ["611.2"]),

@@ -134,6 +134,7 @@ RULE_STATEMENTS: tuple[str, ...] = (
     "on an object refer to the object's controller",  # 109.5, who "you" is
     "each of these targets must receive at least one of whatever is being divided",  # 601.2d
     "abilities that produce mana restrict how that mana can be spent",  # 106.6
+    "may arrange them in any order",  # 401.4, cards put on top or bottom of a library together
 )
 
 # Extra names of a concept, per language: phrase -> English glossary term or rule title.
