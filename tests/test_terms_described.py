@@ -65,6 +65,12 @@ RULES = [
     RuleEntry(
         "400.7", "rule", "", "An object that moves from one zone to another becomes a new object"
     ),
+    RuleEntry(
+        "111.7",
+        "rule",
+        "",
+        "A token that’s in a zone other than the battlefield ceases to exist.",
+    ),
     RuleEntry("400.8", "rule", "", "… it becomes a new object …"),
     RuleEntry(
         "401.4",
@@ -196,6 +202,9 @@ def test_rule_statements_name_untitled_rules(vocab) -> None:
         # its exceptions: an effect on a permanent spell goes on to the permanent
         ("It will also affect the permanent that spell becomes when it resolves.", ["400.7"]),
         ("The permanent it becomes attached to need not be tapped.", []),
+        # 111.7: a token that leaves the battlefield ceases to exist
+        ("The Elemental tokens will die and subsequently cease to exist.", ["111.7"]),
+        ("The delayed triggered ability will simply cease to exist.", []),
         # 401.4: cards put in a library together are ordered by their owner, unrevealed
         ("You choose the order of the cards you put on top of your library.", ["401.4"]),
         ("Put the rest on the bottom of your library in any order.", []),

@@ -16,6 +16,8 @@ body, :data:`kb.links.thesaurus.RULE_STATEMENTS`), so that it follows renumberin
   says the ability won't trigger, or that its condition is checked (again);
 - **new objects** (400.7 "becomes a new object with no memory of … its previous existence"; its
   exceptions, an effect on a permanent spell that goes on to *the permanent that spell becomes*);
+- **a token ceasing to exist** (111.7 "a token that's in a zone other than the battlefield ceases
+  to exist"): *cease to exist* in a sentence about a token;
 - **the order of cards put in a library together** (401.4 "may arrange them in any order … doesn't
   reveal the order"): *you choose the order of the cards you put on top of your library*, *nor do
   you reveal their order on the bottom of the library*;
@@ -152,6 +154,13 @@ DESCRIPTIONS: tuple[Description, ...] = (
     Description(
         "moves from one zone to another becomes a new object",
         _re(r"\bpermanent (?:that spell|the spell|it) becomes\b(?!\s+(?:attached|tapped)\b)"),
+    ),
+    # 111.7: a token that leaves the battlefield ceases to exist (*the Elemental tokens will die
+    # and subsequently cease to exist*; not *the delayed triggered ability will cease to exist*).
+    Description(
+        "in a zone other than the battlefield ceases to exist",
+        _re(r"\bceas(?:e|es|ed|ing) to exist\b"),
+        also=_re(r"\btokens?\b"),
     ),
     # 401.4: cards put on top or bottom of a library together are ordered by their owner, who
     # doesn't reveal that order (*you choose the order of the cards you put on top of your
