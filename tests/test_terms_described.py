@@ -103,6 +103,13 @@ RULES = [
     RuleEntry(
         "608.2c", "subrule", "", "The controller … follows its instructions in the order written."
     ),
+    RuleEntry(
+        "608.2g",
+        "subrule",
+        "",
+        "If an effect specifically instructs or allows a player to cast a spell during "
+        "resolution, they do so …",
+    ),
     RuleEntry("608.2h", "subrule", "", "If an effect requires information from the game …"),
     RuleEntry(
         "608.2n",
@@ -202,6 +209,10 @@ def test_rule_statements_name_untitled_rules(vocab) -> None:
         # its exceptions: an effect on a permanent spell goes on to the permanent
         ("It will also affect the permanent that spell becomes when it resolves.", ["400.7"]),
         ("The permanent it becomes attached to need not be tapped.", []),
+        # 608.2g: casting a spell while another resolves
+        ("You must cast it while the triggered ability is resolving.", ["608.2g"]),
+        ("You cast those cards as part of the resolution of the ability.", ["608.2g"]),
+        ("The spell resolves and you draw a card as part of its resolution.", []),
         # 111.7: a token that leaves the battlefield ceases to exist
         ("The Elemental tokens will die and subsequently cease to exist.", ["111.7"]),
         ("The delayed triggered ability will simply cease to exist.", []),

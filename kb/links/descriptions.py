@@ -41,7 +41,8 @@ body, :data:`kb.links.thesaurus.RULE_STATEMENTS`), so that it follows renumberin
 - **exiled face up** (406.3 "exiled cards are, by default, kept face up"): *you exile the cards
   face up*;
 - **casting during resolution** (608.2g "an effect specifically instructs or allows a player to
-  cast a spell during resolution"): *you must cast it while Chaos Wand's ability is resolving*;
+  cast a spell during resolution"): *you must cast it while Chaos Wand's ability is resolving*,
+  *you play cards from the chosen pile as part of the resolution of Brilliant Ultimatum*;
 - **a spell targeting itself** (115.5 "an illegal target for itself"): *target itself*;
 - **costs** (118.7 cost reductions; paying a cost by an action): *costs {1} less to cast*,
   *costs less*, *you can activate the ability by sacrificing a permanent*; and cost reductions
@@ -263,7 +264,7 @@ DESCRIPTIONS: tuple[Description, ...] = (
         "allows a player to cast a spell during resolution",
         _re(
             r"\b(?:cast|play)\b[^.]{0,40}?\bwhile\b[^.]{0,60}?\b(?:is|was) resolving\b"
-            r"|\bduring (?:the|its) resolution\b"
+            r"|\b(?:during|as part of) (?:the|its) resolution\b"
         ),
         also=_re(r"\bcast|\bplay"),
     ),
