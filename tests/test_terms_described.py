@@ -104,6 +104,13 @@ RULES = [
         "608.2c", "subrule", "", "The controller … follows its instructions in the order written."
     ),
     RuleEntry(
+        "601.2c",
+        "subrule",
+        "",
+        "The player announces their choice of an appropriate object or player for each target "
+        "the spell requires.",
+    ),
+    RuleEntry(
         "608.2g",
         "subrule",
         "",
@@ -209,6 +216,9 @@ def test_rule_statements_name_untitled_rules(vocab) -> None:
         # its exceptions: an effect on a permanent spell goes on to the permanent
         ("It will also affect the permanent that spell becomes when it resolves.", ["400.7"]),
         ("The permanent it becomes attached to need not be tapped.", []),
+        # 601.2c: targets are chosen as the spell is cast or the ability activated
+        ("You choose the target player as you cast Pact of the Serpent.", ["601", "601.2c"]),
+        ("You choose the target of the triggered ability as it goes on the stack.", []),
         # 608.2g: casting a spell while another resolves
         ("You must cast it while the triggered ability is resolving.", ["608.2g"]),
         ("You cast those cards as part of the resolution of the ability.", ["608.2g"]),

@@ -32,8 +32,9 @@ body, :data:`kb.links.thesaurus.RULE_STATEMENTS`), so that it follows renumberin
   applicable timing rules*, *any time you could cast an instant*, *only as a sorcery*;
 - **choices made while casting or activating** (601.2b-d, 602.2b: modes, targets, division are
   announced as the spell is cast): *you divide the damage as you cast it*, *chosen on
-  announcement*, and on a spell's card (its dividing line no activated or triggered ability)
-  *you can't change the division of damage*;
+  announcement*, *you choose the target as you activate the ability* (601.2c), and on a spell's
+  card (its dividing line no activated or triggered ability) *you can't change the division of
+  damage*;
 - **the order of effects a player chooses** (616.1): *chooses the order of those copy effects*;
 - **APNAP order** (101.4: the active player chooses or acts, then each other player in turn
   order): *each other player chooses in turn order*, *then each other player in turn order does
@@ -249,6 +250,18 @@ DESCRIPTIONS: tuple[Description, ...] = (
         _re(r"\bdivision of (?:the )?(?:damage|counters)\b"),
         card=re.compile(
             r"(?m)^(?![^\n]*:)(?!(?:When|Whenever|At)\b)[^\n]*\bdivided as you choose\b"
+        ),
+    ),
+    # 601.2c (602.2b for an activated ability): targets are chosen as the spell is cast or the
+    # ability activated (*you choose the targets of the first ability as you activate that
+    # ability*, *you choose the target player as you cast Pact of the Serpent*); a triggered
+    # ability's, as it goes on the stack, is 603.3d's.
+    Description(
+        "announces their choice of an appropriate object or player for each target",
+        _re(
+            r"\bchoos\w*\s+(?:the |its |their |a |any |new )?targets?\b[^.]{0,40}?"
+            r"\b(?:as|when|while)\s+(?:you|they|its controller|that player|the player)\s+"
+            r"(?:cast|activate)"
         ),
     ),
     Description(
