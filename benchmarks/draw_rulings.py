@@ -4,6 +4,7 @@ Usage: python benchmarks/draw_rulings.py [--allprintings FILE] --out FILE
        python benchmarks/draw_rulings.py --second-dev --out FILE   (the dev2 draw)
        python benchmarks/draw_rulings.py --third-dev --out FILE    (the dev3 draw)
        python benchmarks/draw_rulings.py --fourth-dev --out FILE   (the dev4 draw)
+       python benchmarks/draw_rulings.py --fifth-dev --out FILE    (the dev5 draw)
 
 The term matcher was tuned on the 105 rulings of labelled_clarifications.json (seeds 000 and 003,
 KHM, CN2) and on LTR's Ring; those sets are excluded. From the other sets of the kinds a player
@@ -17,9 +18,10 @@ they were filled in by hand before the matcher was run on these rulings.
 random.Random(DEV2_SEED) draws DEV2_SETS sets among the same kinds, excluding also every set a
 labels file of tests/data/links names (the unseen rulings' and the card texts' sets), then
 DEV2_PER_SET rulings of each, all of them ``dev`` (tuning only; its mistakes are printed).
-``--third-dev`` and ``--fourth-dev`` draw the same way with their own seeds, each avoiding the sets
-of every labels file present when it is drawn (dev4 avoids dev2's and dev3's sets), once the
-tuning sets before them were overfit (dev recall well above the test split's).
+``--third-dev``, ``--fourth-dev`` and ``--fifth-dev`` draw the same way with their own seeds, each
+avoiding the sets of every labels file present when it is drawn (dev4 avoids dev2's and dev3's
+sets, dev5 dev4's too), once the tuning sets before them were overfit (dev recall well above the
+test split's).
 """
 
 from __future__ import annotations
@@ -53,6 +55,9 @@ DEV3_PER_SET = 22
 DEV4_SEED = 20261207
 DEV4_SETS = 4
 DEV4_PER_SET = 22
+DEV5_SEED = 20261212
+DEV5_SETS = 4
+DEV5_PER_SET = 22
 
 
 def load_allprintings(path: Path) -> dict[str, Any]:
@@ -191,7 +196,12 @@ def draw_further_dev(
         dev_per_set=per_set,
         excluded=excluded,
     )
-    flag = {"dev2": "--second-dev", "dev3": "--third-dev", "dev4": "--fourth-dev"}[name]
+    flag = {
+        "dev2": "--second-dev",
+        "dev3": "--third-dev",
+        "dev4": "--fourth-dev",
+        "dev5": "--fifth-dev",
+    }[name]
     out = {
         "about": about,
         "edition": "2026-01-16",
@@ -237,6 +247,11 @@ def main() -> None:
         action="store_true",
         help="draw the fourth tuning set (dev4) from sets no labels file names",
     )
+    parser.add_argument(
+        "--fifth-dev",
+        action="store_true",
+        help="draw the fifth tuning set (dev5) from sets no labels file names",
+    )
     args = parser.parse_args()
     if not args.allprintings.is_file():
         sys.exit(f"no AllPrintings at {args.allprintings}")
@@ -276,6 +291,18 @@ def main() -> None:
             seed=DEV4_SEED,
             sets=DEV4_SETS,
             per_set=DEV4_PER_SET,
+        )
+        return
+    if args.fifth_dev:
+        draw_further_dev(
+            document,
+            args.out,
+            name="dev5",
+            about="A fifth tuning set of rulings (dev5), drawn once dev, dev2, dev3 and dev4 were "
+            "all tuned to their ceiling (0.90-0.97) and no longer predicted the test split.",
+            seed=DEV5_SEED,
+            sets=DEV5_SETS,
+            per_set=DEV5_PER_SET,
         )
         return
     items = draw(document["data"], old_texts)

@@ -65,7 +65,20 @@ RULES = [
     RuleEntry(
         "400.7", "rule", "", "An object that moves from one zone to another becomes a new object"
     ),
+    RuleEntry(
+        "111.7",
+        "rule",
+        "",
+        "A token that’s in a zone other than the battlefield ceases to exist.",
+    ),
     RuleEntry("400.8", "rule", "", "… it becomes a new object …"),
+    RuleEntry(
+        "401.4",
+        "rule",
+        "",
+        "If an effect puts two or more cards in a specific position in a library at the same "
+        "time, the owner of those cards may arrange them in any order.",
+    ),
     RuleEntry("406", "chapter", "Exile", ""),
     RuleEntry("502", "chapter", "Untap Step", ""),
     RuleEntry("504", "chapter", "Draw Step", ""),
@@ -89,6 +102,20 @@ RULES = [
     RuleEntry("608.2b", "subrule", "", "If the spell or ability specifies targets, …"),
     RuleEntry(
         "608.2c", "subrule", "", "The controller … follows its instructions in the order written."
+    ),
+    RuleEntry(
+        "601.2c",
+        "subrule",
+        "",
+        "The player announces their choice of an appropriate object or player for each target "
+        "the spell requires.",
+    ),
+    RuleEntry(
+        "608.2g",
+        "subrule",
+        "",
+        "If an effect specifically instructs or allows a player to cast a spell during "
+        "resolution, they do so …",
     ),
     RuleEntry("608.2h", "subrule", "", "If an effect requires information from the game …"),
     RuleEntry(
@@ -186,6 +213,22 @@ def test_rule_statements_name_untitled_rules(vocab) -> None:
         # 400.7: an object that changes zones is a new object
         ("If it comes back under your control, it’s a new object.", ["400.7"]),
         ("The new Tibalt gives you an emblem.", []),
+        # its exceptions: an effect on a permanent spell goes on to the permanent
+        ("It will also affect the permanent that spell becomes when it resolves.", ["400.7"]),
+        ("The permanent it becomes attached to need not be tapped.", []),
+        # 601.2c: targets are chosen as the spell is cast or the ability activated
+        ("You choose the target player as you cast Pact of the Serpent.", ["601", "601.2c"]),
+        ("You choose the target of the triggered ability as it goes on the stack.", []),
+        # 608.2g: casting a spell while another resolves
+        ("You must cast it while the triggered ability is resolving.", ["608.2g"]),
+        ("You cast those cards as part of the resolution of the ability.", ["608.2g"]),
+        ("The spell resolves and you draw a card as part of its resolution.", []),
+        # 111.7: a token that leaves the battlefield ceases to exist
+        ("The Elemental tokens will die and subsequently cease to exist.", ["111.7"]),
+        ("The delayed triggered ability will simply cease to exist.", []),
+        # 401.4: cards put in a library together are ordered by their owner, unrevealed
+        ("You choose the order of the cards you put on top of your library.", ["401.4"]),
+        ("Put the rest on the bottom of your library in any order.", []),
         # 611.2: durations of effects from resolving spells
         ("The control-change effect has no duration.", ["611.2"]),
         ("Elves you begin to control later in the turn won’t get the bonus.", ["611.2"]),
@@ -211,6 +254,12 @@ def test_rule_statements_name_untitled_rules(vocab) -> None:
         # 101.4: APNAP order
         (
             "The current player chooses first, then each other player chooses in turn order.",
+            ["101.4"],
+        ),
+        # and acting one after another (101.4: "choices and/or take actions")
+        (
+            "First the player whose turn it is draws two cards, then each other player in turn "
+            "order does so.",
             ["101.4"],
         ),
         ("The next player in turn order becomes the monarch.", []),

@@ -100,6 +100,9 @@ def test_replacement_effects_applied_without_the_words(vocab) -> None:
     assert targets(vocab, "The creature will be exiled if it would die this turn.") == ["614"]
     assert targets(vocab, "That spell would resolve before it.") == []
     assert targets(vocab, "Each Warrior enters the battlefield with a +1/+1 counter.") == ["614"]
+    # entering with a characteristic or an ability is a state, no replaced event
+    assert "614" not in targets(vocab, "The token enters the battlefield with toughness 0.")
+    assert "614" not in targets(vocab, "It enters the battlefield with haste.")
     assert targets(vocab, "If you cast a spell that would target it, it resolves.") == []
     assert "614" not in targets(vocab, "If damage would be dealt to it, prevent that damage.")
     # a card worded as 614.1 says (instead, enters with) whose effect the ruling says applies

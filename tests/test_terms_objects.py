@@ -250,6 +250,25 @@ def test_a_glossary_term_names_the_cited_rules_that_use_it() -> None:
     assert targets(vocab, "Flying is an evasion ability.") == ["509.1b", "702.9"]
 
 
+def test_a_shared_game_noun_does_not_choose_a_glossary_terms_rule() -> None:
+    """ "Player" in "Attack Multiple Players Option" says nothing of what a defending player is:
+    the first cited rule is kept, as where no title shares a word."""
+    rules = [
+        RuleEntry("506.2", "subrule", "", "The other player is the defending player."),
+        RuleEntry("802", "chapter", "Attack Multiple Players Option", ""),
+    ]
+    glossary = [
+        GlossaryItem(
+            "Defending Player",
+            "The player who can be attacked. See rule 506.2. In certain multiplayer games, "
+            "there may be more than one defending player; see rule 802, “Attack Multiple "
+            "Players Option.”",
+        )
+    ]
+    vocab = english_vocabulary(rules, glossary)
+    assert targets(vocab, "The defending player chooses.") == ["506.2"]
+
+
 def test_a_kind_of_card_names_its_spells_and_permanents() -> None:
     rules = [
         RuleEntry("709", "chapter", "Split Cards", ""),

@@ -105,6 +105,10 @@ def test_about_rules(vocab, text, mask, expected) -> None:
         # "prevent X from doing" is a restriction, not damage prevention
         ("This ability will prevent it from being untapped.", []),
         ("A Fog-like effect prevents it from dealing damage.", ["615"]),
+        # Prevent is "what damage will not be dealt": with no damage, the everyday verb
+        ("The effect prevents spells or abilities of permanents from targeting it.", []),
+        ("Auras already attached are not prevented.", []),
+        ("Paying the cost prevents that damage.", ["615"]),
         # the keyword is written with its object, a bare noun; the verb takes an article
         ("An Aura with enchant opponent can't be attached to a permanent.", ["702.5"]),
         ("It loses enchant creature.", ["702.5"]),

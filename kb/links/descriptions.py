@@ -14,7 +14,13 @@ body, :data:`kb.links.thesaurus.RULE_STATEMENTS`), so that it follows renumberin
   *checked as it triggers and again as it resolves*, which is the intervening "if" clause;
 - **the intervening "if" clause** (603.4): a card worded "When/Whenever/At …, if …" whose ruling
   says the ability won't trigger, or that its condition is checked (again);
-- **new objects** (400.7 "becomes a new object with no memory of … its previous existence");
+- **new objects** (400.7 "becomes a new object with no memory of … its previous existence"; its
+  exceptions, an effect on a permanent spell that goes on to *the permanent that spell becomes*);
+- **a token ceasing to exist** (111.7 "a token that's in a zone other than the battlefield ceases
+  to exist"): *cease to exist* in a sentence about a token;
+- **the order of cards put in a library together** (401.4 "may arrange them in any order … doesn't
+  reveal the order"): *you choose the order of the cards you put on top of your library*, *nor do
+  you reveal their order on the bottom of the library*;
 - **durations** (611.2a "if no duration is stated, it lasts until the end of the game"; 611.2c the
   set of objects affected is fixed as the effect begins): *has no duration*, *until the game
   ends*, *affects only creatures you control as it resolves*, *creatures that enter later in the
@@ -26,15 +32,18 @@ body, :data:`kb.links.thesaurus.RULE_STATEMENTS`), so that it follows renumberin
   applicable timing rules*, *any time you could cast an instant*, *only as a sorcery*;
 - **choices made while casting or activating** (601.2b-d, 602.2b: modes, targets, division are
   announced as the spell is cast): *you divide the damage as you cast it*, *chosen on
-  announcement*, and on a spell's card (its dividing line no activated or triggered ability)
-  *you can't change the division of damage*;
+  announcement*, *you choose the target as you activate the ability* (601.2c), and on a spell's
+  card (its dividing line no activated or triggered ability) *you can't change the division of
+  damage*;
 - **the order of effects a player chooses** (616.1): *chooses the order of those copy effects*;
-- **APNAP order** (101.4: the active player chooses, then each other player in turn order):
-  *each other player chooses in turn order*;
+- **APNAP order** (101.4: the active player chooses or acts, then each other player in turn
+  order): *each other player chooses in turn order*, *then each other player in turn order does
+  the same* (not *the next player in turn order*, who takes a turn or a designation);
 - **exiled face up** (406.3 "exiled cards are, by default, kept face up"): *you exile the cards
   face up*;
 - **casting during resolution** (608.2g "an effect specifically instructs or allows a player to
-  cast a spell during resolution"): *you must cast it while Chaos Wand's ability is resolving*;
+  cast a spell during resolution"): *you must cast it while Chaos Wand's ability is resolving*,
+  *you play cards from the chosen pile as part of the resolution of Brilliant Ultimatum*;
 - **a spell targeting itself** (115.5 "an illegal target for itself"): *target itself*;
 - **costs** (118.7 cost reductions; paying a cost by an action): *costs {1} less to cast*,
   *costs less*, *you can activate the ability by sacrificing a permanent*; and cost reductions
@@ -67,7 +76,7 @@ body, :data:`kb.links.thesaurus.RULE_STATEMENTS`), so that it follows renumberin
   *draw* alone does not link (a tie is no card drawn, 121).
 
 Measured on the dev split of ``tests/data/links/labelled_unseen.json``, the 88 rulings each of
-``labelled_dev2.json``, ``labelled_dev3.json`` and ``labelled_dev4.json`` and the 105 rulings of
+``labelled_dev2.json`` to ``labelled_dev5.json`` and the 105 rulings of
 ``labelled_clarifications.json`` (``benchmarks/term_links.py``), and checked on what each adds to
 every ruling of AllPrintings.
 """
@@ -140,6 +149,31 @@ DESCRIPTIONS: tuple[Description, ...] = (
     Description(
         "moves from one zone to another becomes a new object",
         _re(r"\ba new object\b|\bno memory of\b"),
+    ),
+    # 400.7a-c, the exceptions: an effect on a permanent spell goes on to the permanent it
+    # becomes (*it will also affect the permanent that spell becomes*; not *the permanent it
+    # becomes attached to*).
+    Description(
+        "moves from one zone to another becomes a new object",
+        _re(r"\bpermanent (?:that spell|the spell|it) becomes\b(?!\s+(?:attached|tapped)\b)"),
+    ),
+    # 111.7: a token that leaves the battlefield ceases to exist (*the Elemental tokens will die
+    # and subsequently cease to exist*; not *the delayed triggered ability will cease to exist*).
+    Description(
+        "in a zone other than the battlefield ceases to exist",
+        _re(r"\bceas(?:e|es|ed|ing) to exist\b"),
+        also=_re(r"\btokens?\b"),
+    ),
+    # 401.4: cards put on top or bottom of a library together are ordered by their owner, who
+    # doesn't reveal that order (*you choose the order of the cards you put on top of your
+    # library*, *nor do you reveal their order on the bottom of the library*; not *in any order*
+    # alone, the card's own instruction).
+    Description(
+        "may arrange them in any order",
+        _re(r"\b(?:the|their|relative|that|this) order\b"),
+        also=_re(
+            r"\b(?:top|bottom) of (?:their|your|its owner[’']s|that player[’']s|a|the) library\b"
+        ),
     ),
     Description(
         "generated by the resolution of a spell or ability",
@@ -218,6 +252,18 @@ DESCRIPTIONS: tuple[Description, ...] = (
             r"(?m)^(?![^\n]*:)(?!(?:When|Whenever|At)\b)[^\n]*\bdivided as you choose\b"
         ),
     ),
+    # 601.2c (602.2b for an activated ability): targets are chosen as the spell is cast or the
+    # ability activated (*you choose the targets of the first ability as you activate that
+    # ability*, *you choose the target player as you cast Pact of the Serpent*); a triggered
+    # ability's, as it goes on the stack, is 603.3d's.
+    Description(
+        "announces their choice of an appropriate object or player for each target",
+        _re(
+            r"\bchoos\w*\s+(?:the |its |their |a |any |new )?targets?\b[^.]{0,40}?"
+            r"\b(?:as|when|while)\s+(?:you|they|its controller|that player|the player)\s+"
+            r"(?:cast|activate)"
+        ),
+    ),
     Description(
         "activating activated abilities",
         _re(
@@ -231,7 +277,7 @@ DESCRIPTIONS: tuple[Description, ...] = (
         "allows a player to cast a spell during resolution",
         _re(
             r"\b(?:cast|play)\b[^.]{0,40}?\bwhile\b[^.]{0,60}?\b(?:is|was) resolving\b"
-            r"|\bduring (?:the|its) resolution\b"
+            r"|\b(?:during|as part of) (?:the|its) resolution\b"
         ),
         also=_re(r"\bcast|\bplay"),
     ),
@@ -245,6 +291,13 @@ DESCRIPTIONS: tuple[Description, ...] = (
         "active player, nonactive player order",
         _re(r"\bin turn order\b"),
         also=_re(r"\bchoos|\bchose\b|\bchoices?\b|\bdecid|\bdecisions?\b"),
+    ),
+    # players acting one after another (101.4 "choices and/or take actions"): *first the player
+    # whose turn it is draws two cards, then each other player in turn order does so*
+    Description(
+        "active player, nonactive player order",
+        _re(r"\bin turn order\b"),
+        also=_re(r"\beach other player\b"),
     ),
     Description("exile", _re(r"\bexil\w*\b[^.]{0,30}?\bface[- ](?:up|down)\b")),
     Description(

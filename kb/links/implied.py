@@ -62,7 +62,13 @@ _REPLACES_EVENT = re.compile(
     re.IGNORECASE,
 )
 # 614.1c in the ruling's own words: "enters the battlefield with an additional +1/+1 counter".
-_ENTERS_WITH = re.compile(r"\benter(?:s|ed|ing)?(?: the battlefield)? with\b", re.IGNORECASE)
+# What enters "with" a characteristic, a face or an ability ("with toughness 0 or less", "with
+# its back face up", "with haste") is said to be in that state: no event is replaced.
+_ENTERS_WITH = re.compile(
+    r"\benter(?:s|ed|ing)?(?: the battlefield)? with\b"
+    r"(?!\s+(?:toughness|power|its (?:front|back)|haste|trample|flying)\b)",
+    re.IGNORECASE,
+)
 STATE_BASED = "state-based actions"
 # The conditions state-based actions check (704.5a life, 704.5f toughness, 704.5i loyalty,
 # 704.5v defense): "0 or less life", "a creature with 0 toughness".

@@ -166,7 +166,9 @@ def _glossary_targets(
     ``Aura`` cites 303 "Enchantments" and 702.5 "Enchant": the glossary names the main rule first.
     A citation without its title in quotes is compared with the cited rule's own title
     (``Shuffle`` cites "rule 103.3 and rule 701.24": 701.24 is "Shuffle"); a section is cited
-    only when no rule is (``Card Type``: rule 205, not section 3).
+    only when no rule is (``Card Type``: rule 205, not section 3). A game noun shared (player,
+    card: :data:`GAME_NOUNS`) names no concept: ``Defending Player`` cites 506.2, then, for
+    "certain multiplayer games", 802 "Attack Multiple Players Option", which is not its rule.
     """
     titles = titles or {}
     bodies = bodies or {}
@@ -177,7 +179,7 @@ def _glossary_targets(
             title_words = set(phrase_words(after["title"], "en"))
         else:
             title_words = {w for n in ref.numbers for w in phrase_words(titles.get(n, ""), "en")}
-        cited.append((ref.numbers, title_words))
+        cited.append((ref.numbers, title_words - GAME_NOUNS))
     if not cited:
         return ()
     if any(len(n) > 1 for nums, _ in cited for n in nums):  # a section is too broad a target

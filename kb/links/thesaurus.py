@@ -134,6 +134,9 @@ RULE_STATEMENTS: tuple[str, ...] = (
     "on an object refer to the object's controller",  # 109.5, who "you" is
     "each of these targets must receive at least one of whatever is being divided",  # 601.2d
     "abilities that produce mana restrict how that mana can be spent",  # 106.6
+    "may arrange them in any order",  # 401.4, cards put on top or bottom of a library together
+    "in a zone other than the battlefield ceases to exist",  # 111.7, a token that leaves it
+    "announces their choice of an appropriate object or player for each target",  # 601.2c
 )
 
 # Extra names of a concept, per language: phrase -> English glossary term or rule title.

@@ -24,6 +24,10 @@ _MANA_SYMBOL = re.compile(r"^(?P<mana>\w[\w ]* Mana) Symbols?$")
 _PREVENT_FROM = re.compile(
     r"^(?:\s+[\w’']+){1,4}?\s+from\s+(?!dealing\b|being dealt\b)[\w’']+ing\b"
 )
+# The glossary's Prevent is "what damage will not be dealt" (615): a text that speaks of no damage
+# dealt uses the everyday verb (*the effect prevents spells from targeting it*, *Auras are not
+# prevented*, *prevents the copies from being created*).
+_DAMAGE = re.compile(r"\b(?:damage|dealt|deals?|dealing|prevention)\b", re.IGNORECASE)
 # A quoted ability (“{T}: Add {R}.”): its cost's symbols are the card's wording, which the ruling
 # quotes whole; the ruling is about the ability, not the symbol.
 _QUOTED_ABILITY = re.compile(r"[“\"][^”\"]*:[^”\"]*[”\"]")
@@ -84,10 +88,12 @@ def ordinary_use(
     words: tuple[str, ...], symbol: bool, text: str, start: int, end: int, language: str = "en"
 ) -> bool:
     """Where a term's words at ``text[start:end]`` mean something else than the rule: *prevent X
-    from doing* (a restriction, not damage prevention), the verb *enchant a creature* (303.4,
-    not the keyword Enchant [object], 702.5a), a cost ``symbol`` inside a quoted
-    ability or sorting abilities (*{T} abilities*)."""
-    if words == ("prevent",) and _PREVENT_FROM.match(text[end:]):
+    from doing*, or *prevent* in a text that speaks of no damage (a restriction, not damage
+    prevention), the verb *enchant a creature* (303.4, not the keyword Enchant [object],
+    702.5a), a cost ``symbol`` inside a quoted ability or sorting abilities (*{T} abilities*)."""
+    if words == ("prevent",) and (
+        _PREVENT_FROM.match(text[end:]) or (language == "en" and not _DAMAGE.search(text))
+    ):
         return True
     if words == ("enchant",) and language == "en" and not _KEYWORD_OBJECT.match(text, end):
         return True
