@@ -257,7 +257,7 @@ TO_ENGLISH: dict[str, tuple[str, ...]] = {
     "encantar": ("enchant",),
     "supertipo": ("supertype",),
     "básico": ("basic",),
-    "inicial": ("opening", "starting"),
+    "inicial": ("opening", "starting", "beginning"),  # "fase inicial", the beginning phase
     "impuesto": ("tax",),
     "compañero": ("teammate",),
     "reserva": ("pool",),
@@ -345,6 +345,8 @@ TO_ENGLISH: dict[str, tuple[str, ...]] = {
     "exceso": ("excess",),
     "menor": ("less", "lower"),
     "único": ("single", "only"),
+    "dueño": ("owner",),
+    "terminar": ("end",),
     # numbers, which the rules write in words or digits
     "cero": ("0",),
     "tres": ("three",),
@@ -588,6 +590,7 @@ PHRASES: dict[str, tuple[str, ...]] = {
     "mano inicial": ("opening hand",),
     "tamaño máximo de mano": ("maximum hand size",),
     "no gastado": ("unspent",),
+    "todos contra todos": ("free-for-all",),
 }
 
 LANGUAGE = SearchLanguage(

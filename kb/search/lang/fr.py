@@ -576,6 +576,10 @@ PHRASES: dict[str, tuple[str, ...]] = {
     "main de départ": ("opening hand",),
     "taille maximale de main": ("maximum hand size",),
     "non dépensé": ("unspent",),
+    # "point" alone is no game term: "points de vie" is life, as the cards say it
+    "points de vie": ("life",),
+    "point de vie": ("life",),
+    "chacun pour soi": ("free-for-all",),
 }
 
 LANGUAGE = SearchLanguage(
