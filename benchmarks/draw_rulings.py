@@ -5,6 +5,7 @@ Usage: python benchmarks/draw_rulings.py [--allprintings FILE] --out FILE
        python benchmarks/draw_rulings.py --third-dev --out FILE    (the dev3 draw)
        python benchmarks/draw_rulings.py --fourth-dev --out FILE   (the dev4 draw)
        python benchmarks/draw_rulings.py --fifth-dev --out FILE    (the dev5 draw)
+       python benchmarks/draw_rulings.py --sixth-dev --out FILE    (the dev6 draw)
 
 The term matcher was tuned on the 105 rulings of labelled_clarifications.json (seeds 000 and 003,
 KHM, CN2) and on LTR's Ring; those sets are excluded. From the other sets of the kinds a player
@@ -18,10 +19,10 @@ they were filled in by hand before the matcher was run on these rulings.
 random.Random(DEV2_SEED) draws DEV2_SETS sets among the same kinds, excluding also every set a
 labels file of tests/data/links names (the unseen rulings' and the card texts' sets), then
 DEV2_PER_SET rulings of each, all of them ``dev`` (tuning only; its mistakes are printed).
-``--third-dev``, ``--fourth-dev`` and ``--fifth-dev`` draw the same way with their own seeds, each
-avoiding the sets of every labels file present when it is drawn (dev4 avoids dev2's and dev3's
-sets, dev5 dev4's too), once the tuning sets before them were overfit (dev recall well above the
-test split's).
+``--third-dev``, ``--fourth-dev``, ``--fifth-dev`` and ``--sixth-dev`` draw the same way with their
+own seeds, each avoiding the sets of every labels file present when it is drawn (dev4 avoids dev2's
+and dev3's sets, dev5 dev4's too, dev6 dev5's too), once the tuning sets before them were overfit
+(dev recall well above the test split's).
 """
 
 from __future__ import annotations
@@ -58,6 +59,9 @@ DEV4_PER_SET = 22
 DEV5_SEED = 20261212
 DEV5_SETS = 4
 DEV5_PER_SET = 22
+DEV6_SEED = 20261214
+DEV6_SETS = 4
+DEV6_PER_SET = 22
 
 
 def load_allprintings(path: Path) -> dict[str, Any]:
@@ -201,6 +205,7 @@ def draw_further_dev(
         "dev3": "--third-dev",
         "dev4": "--fourth-dev",
         "dev5": "--fifth-dev",
+        "dev6": "--sixth-dev",
     }[name]
     out = {
         "about": about,
@@ -251,6 +256,11 @@ def main() -> None:
         "--fifth-dev",
         action="store_true",
         help="draw the fifth tuning set (dev5) from sets no labels file names",
+    )
+    parser.add_argument(
+        "--sixth-dev",
+        action="store_true",
+        help="draw the sixth tuning set (dev6) from sets no labels file names",
     )
     args = parser.parse_args()
     if not args.allprintings.is_file():
@@ -303,6 +313,19 @@ def main() -> None:
             seed=DEV5_SEED,
             sets=DEV5_SETS,
             per_set=DEV5_PER_SET,
+        )
+        return
+    if args.sixth_dev:
+        draw_further_dev(
+            document,
+            args.out,
+            name="dev6",
+            about="A sixth tuning set of rulings (dev6), drawn once dev to dev5 were all tuned to "
+            "their ceiling and each fresh set's first score, not its tuned one, was near the test "
+            "split's.",
+            seed=DEV6_SEED,
+            sets=DEV6_SETS,
+            per_set=DEV6_PER_SET,
         )
         return
     items = draw(document["data"], old_texts)
