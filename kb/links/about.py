@@ -66,6 +66,7 @@ from .about_words import (
     BE,
     BE_CLITICS,
     CHANGE_VERBS,
+    CONSTRAINTS,
     COUNTS,
     DETERMINERS,
     ENDS_OBJECT,
@@ -359,9 +360,13 @@ def _is_be(word: str) -> bool:
 
 
 def _obliged(words: list[str]) -> bool:
-    """*doesn't have to attack*, *will need to sacrifice*: to, after a word of obligation."""
+    """*doesn't have to attack*, *will need to sacrifice*: to, after a word of obligation; or
+    the action a requirement, restriction or cost of its clause is for (*the requirement to
+    block*, *costs required for that creature to block*): the rules of that action govern it."""
     kept = [w for w in words if w not in ADVERBS]
-    return len(kept) >= 2 and kept[-1] == "to" and kept[-2] in OBLIGED
+    if len(kept) < 2 or kept[-1] != "to":
+        return False
+    return kept[-2] in OBLIGED or bool(CONSTRAINTS & set(kept[:-1]))
 
 
 def _object_does(words: list[str], verb: str) -> bool:

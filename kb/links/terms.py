@@ -249,9 +249,11 @@ class Vocabulary:
         name or a form of it (*cascades*), or a participle or gerund that names it
         (:func:`kb.links.inflections.names_keyword`: *evoked*, *foretold*, not *enchanted*),
         unless capitalised in mid-sentence, where it is part of a card's name (*Doom
-        Foretold*)."""
+        Foretold*, *Lifecrafter’s Gift*)."""
         english = self.language == "en"
         written = term.phrase.split()
+        if len(written) == 1 and token.raw[:1].isupper() and _beside_capital(self._text, token):
+            return False  # a one-word keyword inside another card's name (*Lifecrafter’s Gift*)
         if written and last == written[-1].casefold():  # "blessing" of "City’s Blessing"
             return True
         if not (last.endswith(_DERIVED.get(self.language, ())) or (english and inflected(last))):
@@ -264,6 +266,7 @@ class Vocabulary:
 
 
 _CAPITAL_NEXT = re.compile(r"[ -]+[A-Z]")
+_CAPITAL_BEFORE = re.compile(r"\b[A-Z][\w’'-]*[ -]+$")
 _BEFORE = re.compile(r"([^\W\d_]+)[^\w.!?:;]*$")
 
 
@@ -280,6 +283,14 @@ def _own_use(uses: tuple[str, ...], text: str, token: Token) -> bool:
     if token.raw[:1].isupper() and _in_name(text, token.start, token.end):
         return False
     return ("noun" if word.casefold() in DETERMINERS else "verb") in uses
+
+
+def _beside_capital(text: str, token: Token) -> bool:
+    """A capitalised word next to another capitalised word is part of a name (*Lifecrafter’s
+    Gift*, *Gift of Paradise*); old rulings capitalise a keyword alone (*have Flying*, *the
+    Reach ability*), and a card text starts its lines with one."""
+    before = _CAPITAL_BEFORE.search(text, 0, token.start)
+    return bool(before or _CAPITAL_NEXT.match(text, token.end))
 
 
 def _in_name(text: str, start: int, end: int) -> bool:

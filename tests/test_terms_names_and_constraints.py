@@ -1,0 +1,64 @@
+"""Two classes of term-link errors the tuning sets showed, fixed as classes (issue 14).
+
+A one-word keyword capitalised beside another capitalised word is part of a card's name, not the
+keyword (*such as Lifecrafter’s Gift does*, dev6); old rulings capitalise a keyword alone (*the
+Reach ability*, *have Flying*), which still names it. And an action a requirement, restriction
+or cost of its clause is for is what the ruling is about (*the requirement to block*,
+508.1c-h, 509.1b-d), as after a word of obligation (*doesn't have to attack*).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from kb.links.about import is_about
+from kb.links.term_vocabulary import GlossaryItem, RuleEntry, english_vocabulary
+
+RULES = [
+    RuleEntry("702", "chapter", "Keyword Abilities", ""),
+    RuleEntry("702.9", "rule", "Flying", ""),
+    RuleEntry("702.17", "rule", "Reach", ""),
+    RuleEntry("702.174", "rule", "Gift", ""),
+]
+GLOSSARY = [
+    GlossaryItem("Gift", "A keyword ability. See rule 702.174, “Gift.”"),
+    GlossaryItem("Reach", "A keyword ability. See rule 702.17, “Reach.”"),
+    GlossaryItem("Flying", "A keyword ability. See rule 702.9, “Flying.”"),
+]
+
+
+@pytest.fixture(scope="module")
+def vocab():
+    return english_vocabulary(RULES, GLOSSARY)
+
+
+def targets(vocab, text: str) -> list[str]:
+    return [n for m in vocab.match(text) for n in m.term.targets]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("It applies to each instruction, such as Lifecrafter’s Gift does.", []),
+        ("Return Gift of Paradise to your hand.", []),
+        ("Creatures with the Reach ability don’t actually have Flying.", ["702.17", "702.9"]),
+        ("You may promise a gift as you cast this spell.", ["702.174"]),
+    ],
+)
+def test_a_keyword_beside_a_capitalised_word_is_a_name(vocab, text: str, expected) -> None:
+    assert targets(vocab, text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "word", "about"),
+    [
+        ("In that case, the requirement to block would do nothing.", "block", True),
+        ("If there are any costs required for that creature to block, pay them.", "block", True),
+        ("Restrictions on which creatures can attack are checked.", "attack", True),
+        # an action mentioned on the way: no constraint in its clause
+        ("You may have it attack, then you draw a card.", "attack", False),
+    ],
+)
+def test_the_action_a_constraint_is_for_is_about(text: str, word: str, about: bool) -> None:
+    start = text.index(word)
+    assert is_about(text, start, start + len(word)) is about
