@@ -1,10 +1,12 @@
-"""Two classes of term-link errors the tuning sets showed, fixed as classes (issue 14).
+"""Classes of term-link errors the tuning sets showed, fixed as classes (issue 14).
 
 A one-word keyword capitalised beside another capitalised word is part of a card's name, not the
 keyword (*such as Lifecrafter’s Gift does*, dev6); old rulings capitalise a keyword alone (*the
 Reach ability*, *have Flying*), which still names it. And an action a requirement, restriction
 or cost of its clause is for is what the ruling is about (*the requirement to block*,
-508.1c-h, 509.1b-d), as after a word of obligation (*doesn't have to attack*).
+508.1c-h, 509.1b-d), as after a word of obligation (*doesn't have to attack*). And a glossary
+symbol that cites no rule (Energy Symbol) is the rule that says what it is, which the counter it
+represents names too.
 """
 
 from __future__ import annotations
@@ -62,3 +64,25 @@ def test_a_keyword_beside_a_capitalised_word_is_a_name(vocab, text: str, expecte
 def test_the_action_a_constraint_is_for_is_about(text: str, word: str, about: bool) -> None:
     start = text.index(word)
     assert is_about(text, start, start + len(word)) is about
+
+
+def test_a_symbol_citing_no_rule_is_its_rule_and_names_its_counter() -> None:
+    """The glossary's "Energy Symbol" cites no rule; 107.14 says what the symbol is, and the
+    counter the symbol represents is the same concept (*how many energy counters each player
+    has*)."""
+    rules = [
+        RuleEntry("107", "chapter", "Numbers and Symbols", ""),
+        RuleEntry(
+            "107.14", "rule", "", "The energy symbol is {E}. It represents one energy counter."
+        ),
+    ]
+    glossary = [
+        GlossaryItem(
+            "Energy Symbol",
+            "The energy symbol {E} represents one energy counter. To pay {E}, a player removes "
+            "one energy counter from themselves.",
+        )
+    ]
+    vocab = english_vocabulary(rules, glossary)
+    assert targets(vocab, "Keep track of how many energy counters each player has.") == ["107.14"]
+    assert targets(vocab, "You get only one {E}.") == ["107.14"]

@@ -41,6 +41,7 @@ from .wording import (
 from .words import phrase_gaps, phrase_words
 
 _SYMBOL = re.compile(r"\{[A-Z0-9/]{1,6}\}")
+_REPRESENTS_COUNTER = re.compile(r"\brepresents one (?P<kind>[a-z]+) counter\b")
 _DEFINED = re.compile(
     r"(?:referred to as|(?:is|are) called|(?:is|are) known as)\s+(?:an?\s+|the\s+)?“?"
     r"(?P<term>[a-z][a-z\- ]{2,40}?)”?\s*[.,;)]"
@@ -201,6 +202,13 @@ def _glossary_targets(
     return tuple(dict.fromkeys(n for nums in chosen for n in nums))
 
 
+def _symbol_rule(term: str, symbol: str, bodies: Mapping[str, str]) -> tuple[str, ...]:
+    """The rule that says what a symbol is (107.14 "The energy symbol is {E}."), for a glossary
+    entry that cites none."""
+    statement = f"the {term.casefold()} is {symbol.casefold()}"
+    return tuple(n for n, body in bodies.items() if body.casefold().startswith(statement))[:1]
+
+
 _SENSE = re.compile(r"(?:^|\n)\s*\d\.\s+")
 
 
@@ -284,8 +292,15 @@ def english_vocabulary(
             if kind:  # combat damage is damage (510): "dealt lethal combat damage"
                 builder.add(f"{kind['kind']} Combat Damage", targets, "glossary", item.term)
         symbol = _SYMBOL.search(item.definition) if item.term.endswith("Symbol") else None
+        if symbol and not targets:  # "Energy Symbol" cites no rule: the one saying what it is
+            targets = _symbol_rule(item.term, symbol.group(), bodies)
+            concepts[item.term.casefold()] = targets
+            builder.add(item.term, targets, "glossary", item.term)
         if symbol:
             builder.add(symbol.group(), targets, "symbol", item.term)
+            counter = _REPRESENTS_COUNTER.search(item.definition)
+            if counter and targets:  # {E} is one energy counter: the counter names it too
+                builder.add(f"{counter['kind']} counter", targets, "defined", item.term)
         mana = symbol_mana(item.term)
         if mana and phrase_words(mana, language) not in builder.terms:
             builder.add(mana, targets, "glossary", item.term)
