@@ -86,3 +86,23 @@ def test_a_symbol_citing_no_rule_is_its_rule_and_names_its_counter() -> None:
     vocab = english_vocabulary(rules, glossary)
     assert targets(vocab, "Keep track of how many energy counters each player has.") == ["107.14"]
     assert targets(vocab, "You get only one {E}.") == ["107.14"]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # the verb: what an Aura is attached to (303.4b), where the ruling is about it
+        ("It can only enchant a creature you control.", ["303.4"]),
+        ("The Curse must be legally able to enchant the player.", ["303.4"]),
+        # the keyword, written with a bare noun (702.5a)
+        ("Enchant creature", ["702.5"]),
+    ],
+)
+def test_the_verb_enchant_is_the_aura_rule(text: str, expected: list[str]) -> None:
+    rules = [
+        RuleEntry("303", "chapter", "Enchantments", ""),
+        RuleEntry("303.4", "rule", "", "Some enchantments have the subtype “Aura.”"),
+        RuleEntry("702.5", "rule", "Enchant", ""),
+    ]
+    glossary = [GlossaryItem("Enchant", "A keyword ability. See rule 702.5, “Enchant.”")]
+    assert targets(english_vocabulary(rules, glossary), text) == expected

@@ -18,6 +18,7 @@ from kb.langs import APOSTROPHES
 from .about import is_about, is_verb, names_state
 from .inflections import DETERMINERS, inflected
 from .wording import (
+    VERB_SENSES,
     ordinary_use,
     split_by_determiner,
 )
@@ -130,8 +131,9 @@ class Vocabulary:
         start, end, matched, words, verb = span
         term = self._by_words[words]
         if verb is not None:
-            nouns = tuple(t for t in term.targets if t not in term.verb_targets)
-            term = replace(term, targets=term.verb_targets if verb else nouns or term.targets)
+            verbs = term.verb_targets or VERB_SENSES.get(words, ())
+            nouns = tuple(t for t in term.targets if t not in verbs)
+            term = replace(term, targets=verbs if verb else nouns or term.targets)
         return TermMatch(start, end, matched, term)
 
     def spans(
@@ -188,6 +190,18 @@ class Vocabulary:
             # the variable X (107.3) is a symbol too: in a quoted ability it is the card's words
             symbol = term.source == "symbol" or term.words == ("x",)
             if ordinary_use(term.words, symbol, text, first.start, last.end, self.language):
+                sense = self.language == "en" and VERB_SENSES.get(term.words)
+                if (
+                    sense
+                    and set(sense) <= self.numbers
+                    and _about(text, first.start, last.end, hidden, about)
+                ):
+                    found.append(
+                        (first.start, last.end, text[first.start : last.end], term.words, True)
+                    )
+                    segments.append(content[i][1])
+                    i += n
+                    continue
                 i += 1
                 continue
             general = term.general or (

@@ -84,6 +84,12 @@ def split_by_determiner(
     return False
 
 
+# The rule a keyword's word names where ordinary_use finds it is the verb, not the keyword: an
+# Aura "enchants" what it is attached to (303.4b), linked where the text is about it (*can only
+# enchant a creature you control*, *must be legally able to enchant the player*).
+VERB_SENSES: dict[tuple[str, ...], tuple[str, ...]] = {("enchant",): ("303.4",)}
+
+
 def ordinary_use(
     words: tuple[str, ...], symbol: bool, text: str, start: int, end: int, language: str = "en"
 ) -> bool:
