@@ -2,11 +2,11 @@
 
 A one-word keyword capitalised beside another capitalised word is part of a card's name, not the
 keyword (*such as Lifecrafter’s Gift does*, dev6); old rulings capitalise a keyword alone (*the
-Reach ability*, *have Flying*), which still names it. And an action a requirement, restriction
-or cost of its clause is for is what the ruling is about (*the requirement to block*,
-508.1c-h, 509.1b-d), as after a word of obligation (*doesn't have to attack*). And a glossary
-symbol that cites no rule (Energy Symbol) is the rule that says what it is, which the counter it
-represents names too.
+Reach ability*, *have Flying*), which still names it. And an action a requirement or restriction
+of its clause is for is what the ruling is about (*the requirement to block*, 508.1c-d,
+509.1b-c; not a cost: *costs {1} less to cast*), as after a word of obligation (*doesn't have
+to attack*). And a glossary symbol that cites no rule (Energy Symbol) is the rule that says what
+it is, which the counter it represents names too.
 """
 
 from __future__ import annotations
@@ -55,7 +55,8 @@ def test_a_keyword_beside_a_capitalised_word_is_a_name(vocab, text: str, expecte
     ("text", "word", "about"),
     [
         ("In that case, the requirement to block would do nothing.", "block", True),
-        ("If there are any costs required for that creature to block, pay them.", "block", True),
+        # a cost is what its ruling is about, not the action it is paid for
+        ("It costs {1} less to cast.", "cast", False),
         ("Restrictions on which creatures can attack are checked.", "attack", True),
         # an action mentioned on the way: no constraint in its clause
         ("You may have it attack, then you draw a card.", "attack", False),

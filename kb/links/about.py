@@ -361,8 +361,8 @@ def _is_be(word: str) -> bool:
 
 def _obliged(words: list[str]) -> bool:
     """*doesn't have to attack*, *will need to sacrifice*: to, after a word of obligation; or
-    the action a requirement, restriction or cost of its clause is for (*the requirement to
-    block*, *costs required for that creature to block*): the rules of that action govern it."""
+    the action a requirement or restriction of its clause is for (*the requirement to block*):
+    the rules of that action govern it."""
     kept = [w for w in words if w not in ADVERBS]
     if len(kept) < 2 or kept[-1] != "to":
         return False
