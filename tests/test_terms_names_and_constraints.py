@@ -107,3 +107,21 @@ def test_the_verb_enchant_is_the_aura_rule(text: str, expected: list[str]) -> No
     ]
     glossary = [GlossaryItem("Enchant", "A keyword ability. See rule 702.5, “Enchant.”")]
     assert targets(english_vocabulary(rules, glossary), text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("You may keep count by using a die.", []),
+        ("The result of the die roll is 7 on a six-sided die.", []),
+        ("If it would die, exile it instead.", ["700.4"]),
+        ("Count each creature that died this turn.", ["700.4"]),
+    ],
+)
+def test_the_noun_die_is_no_dying(text: str, expected: list[str]) -> None:
+    """706's die and 700.4's verb share a word: after a determiner, a number or a size it is
+    the noun."""
+    rules = [RuleEntry("700.4", "rule", "", "The term dies means “is put into a graveyard.”")]
+    glossary = [GlossaryItem("Dies", "Is put into a graveyard. See rule 700.4.")]
+    vocab = english_vocabulary(rules, glossary)
+    assert sorted({n for m in vocab.match(text) for n in m.term.targets}) == expected

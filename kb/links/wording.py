@@ -40,6 +40,13 @@ _KEYWORD_OBJECT = re.compile(
     r"was|were|and|or|but)\b)[^\W\d_]",
     re.IGNORECASE,
 )
+# 700.4's verb *dies* and the noun *die* (706, "Rolling a Die") share a word: after a
+# determiner, a number or a size the word is the noun (*roll a die*, *using a die* to count
+# energy, *a six-sided die*).
+_DIE_NOUN = re.compile(
+    r"\b(?:a|an|the|one|two|three|this|each|same|another|[\w-]+-sided|d\d+)\s+$",
+    re.IGNORECASE,
+)
 # A symbol before "ability" or "abilities" (*its {T} abilities can be activated*) is a modifier
 # that sorts abilities by their cost: the text is about those abilities, not the symbol.
 _NAMES_ABILITIES = re.compile(r"\s+abilit(?:y|ies)\b", re.IGNORECASE)
@@ -96,12 +103,19 @@ def ordinary_use(
     """Where a term's words at ``text[start:end]`` mean something else than the rule: *prevent X
     from doing*, or *prevent* in a text that speaks of no damage (a restriction, not damage
     prevention), the verb *enchant a creature* (303.4, not the keyword Enchant [object],
-    702.5a), a cost ``symbol`` inside a quoted ability or sorting abilities (*{T} abilities*)."""
+    702.5a), the noun *a die* (706, not 700.4's *dies*), a cost ``symbol`` inside a quoted
+    ability or sorting abilities (*{T} abilities*)."""
     if words == ("prevent",) and (
         _PREVENT_FROM.match(text[end:]) or (language == "en" and not _DAMAGE.search(text))
     ):
         return True
     if words == ("enchant",) and language == "en" and not _KEYWORD_OBJECT.match(text, end):
+        return True
+    if (
+        words == ("die",)
+        and text[start:end].casefold() == "die"
+        and _DIE_NOUN.search(text, 0, start)
+    ):
         return True
     if symbol:
         if _NAMES_ABILITIES.match(text[end:]):
