@@ -141,6 +141,7 @@ TO_ENGLISH: dict[str, tuple[str, ...]] = {
     "perder": ("lose",),
     "poner": ("put",),
     "regresar": ("return",),
+    "devolver": ("return",),  # the older cards' "devuelve a la mano"
     "intercambiar": ("exchange",),
     "transformar": ("transform",),
     "elegir": ("choose",),
@@ -364,9 +365,10 @@ COGNATES = (("cciones", "ctions"), ("ccion", "ction"), ("ciones", "tions"), ("ci
 # Stem-changing verbs (e -> ie, o -> ue, e -> i): the Snowball stemmer keeps "pierde" apart
 # from "perder", so their forms are reduced to the infinitive first.
 _FORMS = {
+    "contener": "contiene contienen contenga",
     "convertir": "convierte convierten convierta",
     "costar": "cuesta cuestan cueste",
-    "devolver": "devuelve devuelven devuelva",
+    "devolver": "devuelve devuelven devuelva devuelto devuelta",
     "elegir": "elige eligen elija elijan",
     "empezar": "empieza empiezan empiece",
     "entrar": "entra entran entren",
@@ -374,13 +376,14 @@ _FORMS = {
     "lanzar": "lance lances lancen",
     "manifestar": "manifiesta manifiestan",
     "moler": "muele muelen",
-    "morir": "muere mueren muera murió",
+    "morir": "muere mueren muera murió muerto muerta",
     "mostrar": "muestra muestran muestre",
     "obtener": "obtiene obtienen obtenga",
     "perder": "pierde pierden pierdes pierda",
+    "poner": "puesto puesta",
     "remover": "remueve remueven remueva",
     "repoblar": "repuebla repueblan",
-    "resolver": "resuelve resuelven resuelva",
+    "resolver": "resuelve resuelven resuelva resuelto resuelta",
     "seguir": "sigue siguen siga",
     "tener": "tiene tienen tenga",
     "volar": "vuela vuelan vuele",
