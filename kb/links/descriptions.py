@@ -76,7 +76,7 @@ body, :data:`kb.links.thesaurus.RULE_STATEMENTS`), so that it follows renumberin
   *draw* alone does not link (a tie is no card drawn, 121).
 
 Measured on the dev split of ``tests/data/links/labelled_unseen.json``, the 88 rulings each of
-``labelled_dev2.json`` to ``labelled_dev5.json`` and the 105 rulings of
+``labelled_dev2.json`` to ``labelled_dev6.json`` and the 105 rulings of
 ``labelled_clarifications.json`` (``benchmarks/term_links.py``), and checked on what each adds to
 every ruling of AllPrintings.
 """
