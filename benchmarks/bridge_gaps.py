@@ -100,63 +100,71 @@ def rules_gaps(path: Path, lang: str) -> tuple[collections.Counter[str], dict]:
         text, _encoding = decode(path.read_bytes(), str(path))
     except (OSError, KbError) as exc:
         raise SystemExit(f"bridge_gaps: {path}: unreadable: {exc}") from None
+    words = collections.Counter(w.lower() for w in _WORD.findall(text))
     stems: collections.Counter[str] = collections.Counter()
     forms: dict[str, collections.Counter[str]] = {}
-    for word in _WORD.findall(text):
-        word = word.lower()
+    for word, count in words.items():  # each distinct word analysed once
         if len(word) < 3:
             continue
         terms = analyze(english, word)
         if len(terms) != 1 or terms[0] in reached:
             continue
-        stems[terms[0]] += 1
-        forms.setdefault(terms[0], collections.Counter())[word] += 1
+        stems[terms[0]] += count
+        forms.setdefault(terms[0], collections.Counter())[word] += count
     return stems, forms
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    default = ROOT.parent / "shared" / "corpus" / "mtgjson"
-    parser.add_argument("paths", nargs="*", type=Path, default=[default])
+    parser.add_argument("paths", nargs="*", type=Path)
     parser.add_argument("--top", type=int, default=60, help="stems listed per language")
     parser.add_argument(
         "--rules", action="store_true", help="the rules' English words no word leads to"
     )
     args = parser.parse_args()
+    shared = ROOT.parent / "shared" / "corpus"
     if args.rules:
-        return print_rules_gaps(args.paths, args.top)
-    missing = [str(p) for p in args.paths if not p.exists()]
-    files = [
-        f
-        for p in args.paths
-        for f in (sorted(p.glob("*.json")) + sorted(p.glob("*.json.xz")) if p.is_dir() else [p])
-    ]
+        # the default: the newest edition of the rules
+        paths = args.paths or sorted((shared / "cr" / "en").glob("*.txt"))[-1:]
+        if len(paths) != 1 or not paths[0].is_file():
+            print("bridge_gaps: --rules reads one Comprehensive Rules text file", file=sys.stderr)
+            return 2
+        for lang, name in LANGUAGES.items():
+            stems, forms = rules_gaps(paths[0], lang)
+            _print(
+                f"{name}: {len(stems)} stems of the rules that no {name} word leads to:",
+                stems,
+                forms,
+                args.top,
+            )
+        return 0
+    paths = args.paths or [shared / "mtgjson"]
+    missing = [str(p) for p in paths if not p.exists()]
     if missing:
         print(f"bridge_gaps: no such file or folder: {', '.join(missing)}", file=sys.stderr)
         return 2
+    files = [
+        f
+        for p in paths
+        for f in (sorted(p.glob("*.json")) + sorted(p.glob("*.json.xz")) if p.is_dir() else [p])
+    ]
     for lang, name in LANGUAGES.items():
         stems, forms = gaps(files, lang)
-        print(f"{name}: {len(stems)} stems of the card texts without English; the most frequent:")
-        for stem, count in stems.most_common(args.top):
-            printed = ", ".join(word for word, _ in forms[stem].most_common(4))
-            print(f"  {count:>7}  {stem:<16} {printed}")
+        _print(
+            f"{name}: {len(stems)} stems of the card texts without English; the most frequent:",
+            stems,
+            forms,
+            args.top,
+        )
     return 0
 
 
-def print_rules_gaps(paths: list[Path], top: int) -> int:
-    """Print, per language, the rules' English words that no word of it leads to."""
-    if paths == [ROOT.parent / "shared" / "corpus" / "mtgjson"]:  # the default: the newest rules
-        paths = sorted((ROOT.parent / "shared" / "corpus" / "cr" / "en").glob("*.txt"))[-1:]
-    if len(paths) != 1 or not paths[0].is_file():
-        print("bridge_gaps: --rules reads one Comprehensive Rules text file", file=sys.stderr)
-        return 2
-    for lang, name in LANGUAGES.items():
-        stems, forms = rules_gaps(paths[0], lang)
-        print(f"{name}: {len(stems)} stems of the rules that no {name} word leads to:")
-        for stem, count in stems.most_common(top):
-            printed = ", ".join(word for word, _ in forms[stem].most_common(4))
-            print(f"  {count:>7}  {stem:<16} {printed}")
-    return 0
+def _print(heading: str, stems: collections.Counter[str], forms: dict, top: int) -> None:
+    """A language's list: the heading, then each stem's count and its most frequent forms."""
+    print(heading)
+    for stem, count in stems.most_common(top):
+        printed = ", ".join(word for word, _ in forms[stem].most_common(4))
+        print(f"  {count:>7}  {stem:<16} {printed}")
 
 
 if __name__ == "__main__":
