@@ -137,6 +137,24 @@ def _about(text: str, word: str) -> bool:
 @pytest.mark.parametrize(
     ("text", "word", "about"),
     [
+        ("In that case, the requirement to block would do nothing.", "block", True),
+        # a cost is what its ruling is about, not the action it is paid for
+        ("It costs {1} less to cast.", "cast", False),
+        ("Restrictions on which creatures can attack are checked.", "attack", True),
+        # an action mentioned on the way: no constraint in its clause
+        ("You may have it attack, then you draw a card.", "attack", False),
+    ],
+)
+def test_the_action_a_constraint_is_for_is_about(text: str, word: str, about: bool) -> None:
+    """The action a requirement or restriction of its clause is for is what the ruling is
+    about (*the requirement to block*, 508.1c-d, 509.1b-c), as after a word of obligation; a
+    cost is not (*costs {1} less to cast*)."""
+    assert _about(text, word) is about
+
+
+@pytest.mark.parametrize(
+    ("text", "word", "about"),
+    [
         # what a player must or need not do, as after a modal
         ("Other blocking creatures don’t have to block the same creature.", "block", True),
         ("A player with eleven permanents will need to sacrifice six of them.", "sacrifice", True),

@@ -2,18 +2,16 @@
 
 A one-word keyword capitalised beside another capitalised word is part of a card's name, not the
 keyword (*such as Lifecrafter’s Gift does*, dev6); old rulings capitalise a keyword alone (*the
-Reach ability*, *have Flying*), which still names it. And an action a requirement or restriction
-of its clause is for is what the ruling is about (*the requirement to block*, 508.1c-d,
-509.1b-c; not a cost: *costs {1} less to cast*), as after a word of obligation (*doesn't have
-to attack*). And a glossary symbol that cites no rule (Energy Symbol) is the rule that says what
-it is, which the counter it represents names too.
+Reach ability*, *have Flying*), which still names it. (The action a requirement or restriction
+is for, *the requirement to block*, is tested with the other aboutness cases in
+test_terms_about.py.) And a glossary symbol that cites no rule (Energy Symbol) is the rule that
+says what it is, which the counter it represents names too.
 """
 
 from __future__ import annotations
 
 import pytest
 
-from kb.links.about import is_about
 from kb.links.term_vocabulary import GlossaryItem, RuleEntry, english_vocabulary
 
 RULES = [
@@ -49,22 +47,6 @@ def targets(vocab, text: str) -> list[str]:
 )
 def test_a_keyword_beside_a_capitalised_word_is_a_name(vocab, text: str, expected) -> None:
     assert targets(vocab, text) == expected
-
-
-@pytest.mark.parametrize(
-    ("text", "word", "about"),
-    [
-        ("In that case, the requirement to block would do nothing.", "block", True),
-        # a cost is what its ruling is about, not the action it is paid for
-        ("It costs {1} less to cast.", "cast", False),
-        ("Restrictions on which creatures can attack are checked.", "attack", True),
-        # an action mentioned on the way: no constraint in its clause
-        ("You may have it attack, then you draw a card.", "attack", False),
-    ],
-)
-def test_the_action_a_constraint_is_for_is_about(text: str, word: str, about: bool) -> None:
-    start = text.index(word)
-    assert is_about(text, start, start + len(word)) is about
 
 
 def test_a_symbol_citing_no_rule_is_its_rule_and_names_its_counter() -> None:
