@@ -16,13 +16,13 @@ to ``dev`` (tuning), the rest to ``test`` (reporting only). The file written has
 they were filled in by hand before the matcher was run on these rulings.
 
 ``--second-dev`` draws a second tuning set once dev had too few mistakes left to tune on:
-random.Random(DEV2_SEED) draws DEV2_SETS sets among the same kinds, excluding also every set a
-labels file of tests/data/links names (the unseen rulings' and the card texts' sets), then
-DEV2_PER_SET rulings of each, all of them ``dev`` (tuning only; its mistakes are printed).
-``--third-dev``, ``--fourth-dev``, ``--fifth-dev`` and ``--sixth-dev`` draw the same way with their
-own seeds, each avoiding the sets of every labels file present when it is drawn (dev4 avoids dev2's
-and dev3's sets, dev5 dev4's too, dev6 dev5's too), once the tuning sets before them were overfit
-(dev recall well above the test split's).
+random.Random(its seed) draws its number of sets among the same kinds, excluding also every set
+a labels file of tests/data/links names (the unseen rulings' and the card texts' sets), then its
+number of rulings of each, all of them ``dev`` (tuning only; its mistakes are printed).
+``--third-dev``, ``--fourth-dev``, ``--fifth-dev`` and ``--sixth-dev`` draw the same way, each
+avoiding the sets of every labels file present when it is drawn (dev4 avoids dev2's and dev3's
+sets, dev5 dev4's too, dev6 dev5's too), once the tuning sets before them were overfit (dev
+recall well above the test split's). Each further draw's seed and sizes are in FURTHER_DEVS.
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ import lzma
 import random
 import sys
 from collections import defaultdict
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -47,21 +48,72 @@ EXCLUDED = frozenset({"KHM", "CN2", "LTR"})
 KINDS = frozenset({"expansion", "core", "draft_innovation", "commander"})
 MIN_RULINGS = 60
 LABELS = ROOT / "tests" / "data" / "links"
-DEV2_SEED = 20261210
-DEV2_SETS = 4
-DEV2_PER_SET = 22
-DEV3_SEED = 20261202
-DEV3_SETS = 4
-DEV3_PER_SET = 22
-DEV4_SEED = 20261207
-DEV4_SETS = 4
-DEV4_PER_SET = 22
-DEV5_SEED = 20261212
-DEV5_SETS = 4
-DEV5_PER_SET = 22
-DEV6_SEED = 20261214
-DEV6_SETS = 4
-DEV6_PER_SET = 22
+
+
+@dataclass(frozen=True)
+class FurtherDev:
+    """A further tuning draw: its name, command-line flag, seed, sizes and why it was drawn."""
+
+    name: str
+    flag: str
+    ordinal: str
+    seed: int
+    sets: int
+    per_set: int
+    about: str
+
+
+FURTHER_DEVS = (
+    FurtherDev(
+        "dev2",
+        "--second-dev",
+        "second",
+        20261210,
+        4,
+        22,
+        "A second tuning set of rulings (dev2), drawn once dev had 12 mistakes left.",
+    ),
+    FurtherDev(
+        "dev3",
+        "--third-dev",
+        "third",
+        20261202,
+        4,
+        22,
+        "A third tuning set of rulings (dev3), drawn once dev2's mistakes were single cases.",
+    ),
+    FurtherDev(
+        "dev4",
+        "--fourth-dev",
+        "fourth",
+        20261207,
+        4,
+        22,
+        "A fourth tuning set of rulings (dev4), drawn once the dev splits were overfit "
+        "(dev recall 0.975 against the test split's 0.800).",
+    ),
+    FurtherDev(
+        "dev5",
+        "--fifth-dev",
+        "fifth",
+        20261212,
+        4,
+        22,
+        "A fifth tuning set of rulings (dev5), drawn once dev, dev2, dev3 and dev4 were "
+        "all tuned to their ceiling (0.90-0.97) and no longer predicted the test split.",
+    ),
+    FurtherDev(
+        "dev6",
+        "--sixth-dev",
+        "sixth",
+        20261214,
+        4,
+        22,
+        "A sixth tuning set of rulings (dev6), drawn once dev to dev5 were all tuned to "
+        "their ceiling and each fresh set's first score, not its tuned one, was near the test "
+        "split's.",
+    ),
+)
 
 
 def load_allprintings(path: Path) -> dict[str, Any]:
@@ -170,16 +222,7 @@ def draw_card_texts(
     return items
 
 
-def draw_further_dev(
-    document: dict[str, Any],
-    out_path: Path,
-    *,
-    name: str,
-    about: str,
-    seed: int,
-    sets: int,
-    per_set: int,
-) -> None:
+def draw_further_dev(document: dict[str, Any], out_path: Path, dev: FurtherDev) -> None:
     """Write a further tuning draw (dev2, dev3): sets and texts of no labels file, every item dev.
 
     The labels files present when it is drawn decide what is excluded, so each further draw
@@ -194,30 +237,23 @@ def draw_further_dev(
     items = draw(
         document["data"],
         seen_texts,
-        seed=seed,
-        sets=sets,
-        per_set=per_set,
-        dev_per_set=per_set,
+        seed=dev.seed,
+        sets=dev.sets,
+        per_set=dev.per_set,
+        dev_per_set=dev.per_set,
         excluded=excluded,
     )
-    flag = {
-        "dev2": "--second-dev",
-        "dev3": "--third-dev",
-        "dev4": "--fourth-dev",
-        "dev5": "--fifth-dev",
-        "dev6": "--sixth-dev",
-    }[name]
     out = {
-        "about": about,
+        "about": dev.about,
         "edition": "2026-01-16",
         "language": "en",
         "allprintings": document.get("meta", {}),
         "sample": (
-            f"benchmarks/draw_rulings.py {flag}: random.Random({seed}) draws "
-            f"{sets} sets among those of types {sorted(KINDS)} with >= {MIN_RULINGS} "
+            f"benchmarks/draw_rulings.py {dev.flag}: random.Random({dev.seed}) draws "
+            f"{dev.sets} sets among those of types {sorted(KINDS)} with >= {MIN_RULINGS} "
             f"distinct rulings, except {sorted(EXCLUDED)} and every set a labels file names "
             f"({sorted(c for c in excluded - EXCLUDED if not c.startswith('seed'))}); then "
-            f"{per_set} distinct rulings per set not in any labels file; all are dev"
+            f"{dev.per_set} distinct rulings per set not in any labels file; all are dev"
         ),
         "sets": sorted({i["source"] for i in items}),
         "policy": "labelling_policy.md",
@@ -237,97 +273,22 @@ def main() -> None:
         type=Path,
         help="also draw French and Spanish card texts of 4 other sets (drawn after the vocabulary)",
     )
-    parser.add_argument(
-        "--second-dev",
-        action="store_true",
-        help="draw the second tuning set (dev2) from sets no labels file names",
-    )
-    parser.add_argument(
-        "--third-dev",
-        action="store_true",
-        help="draw the third tuning set (dev3) from sets no labels file names",
-    )
-    parser.add_argument(
-        "--fourth-dev",
-        action="store_true",
-        help="draw the fourth tuning set (dev4) from sets no labels file names",
-    )
-    parser.add_argument(
-        "--fifth-dev",
-        action="store_true",
-        help="draw the fifth tuning set (dev5) from sets no labels file names",
-    )
-    parser.add_argument(
-        "--sixth-dev",
-        action="store_true",
-        help="draw the sixth tuning set (dev6) from sets no labels file names",
-    )
+    for dev in FURTHER_DEVS:
+        parser.add_argument(
+            dev.flag,
+            action="store_true",
+            help=f"draw the {dev.ordinal} tuning set ({dev.name}) from sets no labels file names",
+        )
     args = parser.parse_args()
     if not args.allprintings.is_file():
         sys.exit(f"no AllPrintings at {args.allprintings}")
     old = json.loads(OLD_LABELS.read_text(encoding="utf-8"))
     old_texts = {" ".join(i["text"].split()).casefold() for i in old["items"]}
     document = load_allprintings(args.allprintings)
-    if args.second_dev:
-        draw_further_dev(
-            document,
-            args.out,
-            name="dev2",
-            about="A second tuning set of rulings (dev2), drawn once dev had 12 mistakes left.",
-            seed=DEV2_SEED,
-            sets=DEV2_SETS,
-            per_set=DEV2_PER_SET,
-        )
-        return
-    if args.third_dev:
-        draw_further_dev(
-            document,
-            args.out,
-            name="dev3",
-            about="A third tuning set of rulings (dev3), drawn once dev2's mistakes were single "
-            "cases.",
-            seed=DEV3_SEED,
-            sets=DEV3_SETS,
-            per_set=DEV3_PER_SET,
-        )
-        return
-    if args.fourth_dev:
-        draw_further_dev(
-            document,
-            args.out,
-            name="dev4",
-            about="A fourth tuning set of rulings (dev4), drawn once the dev splits were overfit "
-            "(dev recall 0.975 against the test split's 0.800).",
-            seed=DEV4_SEED,
-            sets=DEV4_SETS,
-            per_set=DEV4_PER_SET,
-        )
-        return
-    if args.fifth_dev:
-        draw_further_dev(
-            document,
-            args.out,
-            name="dev5",
-            about="A fifth tuning set of rulings (dev5), drawn once dev, dev2, dev3 and dev4 were "
-            "all tuned to their ceiling (0.90-0.97) and no longer predicted the test split.",
-            seed=DEV5_SEED,
-            sets=DEV5_SETS,
-            per_set=DEV5_PER_SET,
-        )
-        return
-    if args.sixth_dev:
-        draw_further_dev(
-            document,
-            args.out,
-            name="dev6",
-            about="A sixth tuning set of rulings (dev6), drawn once dev to dev5 were all tuned to "
-            "their ceiling and each fresh set's first score, not its tuned one, was near the test "
-            "split's.",
-            seed=DEV6_SEED,
-            sets=DEV6_SETS,
-            per_set=DEV6_PER_SET,
-        )
-        return
+    for dev in FURTHER_DEVS:
+        if getattr(args, dev.flag.removeprefix("--").replace("-", "_")):
+            draw_further_dev(document, args.out, dev)
+            return
     items = draw(document["data"], old_texts)
     out = {
         "about": "Rulings the term matcher was never tuned on, for measuring term links.",

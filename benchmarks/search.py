@@ -303,10 +303,10 @@ def per_query(queries: list[Any], engines: dict[str, Any]) -> set[str]:
 
 def relevance(index: Any, queries: list[Any]) -> dict[str, Any]:
     """Print MRR and hits per split, with and without --lang; return the test figures."""
-    from kb.search.evaluation import evaluate
+    from kb.search.evaluation import SPLITS, evaluate
 
     figures = {}
-    for split in ("dev", "dev2", "dev3", "dev4", "dev5", "dev6", "test"):
+    for split in SPLITS:  # the dev splits in their order, then test
         chosen = [q for q in queries if q.split == split]
         for with_lang in (True, False):
             report = evaluate(index, chosen, with_lang=with_lang)
