@@ -311,6 +311,37 @@ def test_a_question_prefers_the_rule_that_holds_more_of_its_words() -> None:
     assert french.score == 10.0 * (1 + COVERAGE * (1 / 5) ** 2)
 
 
+def test_a_question_prefers_the_rule_that_holds_its_words_in_one_sentence() -> None:
+    """ "does a copy of a creature get the +1/+1 counters": 707.2 says it in one sentence of a
+    long rule ("…status, counters, and stickers are not copied"); a rule holding the same words
+    in sentences of their own counts less of its share (NEAR), and a rule of one sentence, or
+    holding one of the words, counts its whole share (COVERAGE)."""
+    from kb.search.analysis import analyze, text_analyzer
+    from kb.search.questions import COVERAGE, NEAR, question_order
+
+    english = text_analyzer("en")
+    terms = set(analyze(english, "copy creature counters"))
+
+    def rule(number: str, text: str, held: set[str]) -> Any:
+        data = {"texts": {"en": {"title": "", "text": text}}, "context": {"en": ""}}
+        return _Scored(10.0, int(number[-1]), tuple(held), type="rule", number=number, data=data)
+
+    spread = rule("702.1", "Put a counter on it. Then copy it. That creature attacks.", terms)
+    together = rule(
+        "707.2", "A copy gets the values. Counters on the creature are not copied.", terms
+    )
+    single = rule("707.3", "A creature's copy gets no counters.", terms)
+    ranked = question_order([spread, together, single], 3, terms, english)
+    assert [h["number"] for h in ranked] == ["707.2", "707.3", "702.1"]
+    assert together.score == pytest.approx(10.0 * (1 + COVERAGE))
+    assert single.score == pytest.approx(10.0 * (1 + COVERAGE))
+    share = (1 - NEAR) + NEAR / 3
+    assert spread.score == pytest.approx(10.0 * (1 + COVERAGE * share**2))
+    one = rule("702.3", "Put a counter on it. Then it attacks.", set(analyze(english, "counters")))
+    question_order([one], 1, terms, english)
+    assert one.score == pytest.approx(10.0 * (1 + COVERAGE * (1 / 3) ** 2))
+
+
 def test_a_questions_glossary_entry_puts_the_rule_it_sends_to_first() -> None:
     """ "combien de cartes chaque joueur pioche-t-il au début de la partie": the glossary entry
     "Starting Hand Size" among the answers sends to 103.5, which then comes before 402.1, a
