@@ -175,7 +175,7 @@ def test_fold_word() -> None:
 
 @pytest.mark.parametrize("lang", ["en", "fr", "es"])
 def test_fast_term_spans_match_the_analyzer(lang: str) -> None:
-    from kb.search.analysis import term_spans
+    from kb.search.analysis import term_set, term_spans
 
     analyzer = text_analyzer(lang)
     for text in [
@@ -191,6 +191,7 @@ def test_fast_term_spans_match_the_analyzer(lang: str) -> None:
         ]
         assert term_spans(analyzer, text) == expected
         assert term_spans(analyzer, text) == expected  # and again, from the cache
+        assert term_set(analyzer, text) == set(analyze(analyzer, text))
 
 
 @pytest.mark.parametrize(

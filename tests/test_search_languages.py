@@ -288,6 +288,9 @@ class _Scored(_Hit):
         return [("text_en", term.encode("utf-8")) for term in self.held]
 
 
+STARTING = "Each player draws a number of cards equal to their starting hand size."
+
+
 def test_a_question_prefers_the_rule_that_holds_more_of_its_words() -> None:
     """ "how many cards does each player draw at the start of the game": 103.5, under "Starting
     the Game", holds all five of its words and comes before 402.1, a shorter line holding three
@@ -295,13 +298,15 @@ def test_a_question_prefers_the_rule_that_holds_more_of_its_words() -> None:
     from kb.search.analysis import text_analyzer
     from kb.search.questions import COVERAGE, question_order
 
-    def rule(score: float, docnum: int, number: str, held: tuple[str, ...]) -> Any:
-        data = {"texts": {"en": {"title": "", "text": "…"}}, "context": {"en": ""}}
+    def rule(score: float, docnum: int, number: str, held: tuple[str, ...], text: str) -> Any:
+        data = {"texts": {"en": {"title": "", "text": text}}, "context": {"en": section}}
         return _Scored(score, docnum, held, type="rule", number=number, data=data)
 
     terms = {"card", "draw", "game", "player", "start"}
-    hand = rule(18.1, 0, "402.1", ("card", "draw", "player"))
-    starting = rule(13.8, 1, "103.5", ("card", "draw", "game", "player", "start"))
+    section = "Starting the Game"
+    starting = rule(13.8, 1, "103.5", ("card", "draw", "game", "player", "start"), STARTING)
+    section = "Hand"
+    hand = rule(18.1, 0, "402.1", ("card", "draw", "player"), "A player draws cards to hand.")
     ranked = question_order([hand, starting], 2, terms, text_analyzer("en"))
     assert [h["number"] for h in ranked] == ["103.5", "402.1"]
     assert starting.score == 13.8 * (1 + COVERAGE)
@@ -376,7 +381,10 @@ def test_a_question_word_the_bridge_leads_to_two_terms_counts_once() -> None:
     from kb.search.analysis import text_analyzer
     from kb.search.questions import COVERAGE, question_order
 
-    data = {"texts": {"en": {"title": "", "text": "…"}}, "context": {"en": ""}}
+    data = {
+        "texts": {"en": {"title": "", "text": STARTING}},
+        "context": {"en": "Starting the Game"},
+    }
     words = [{"card"}, {"player"}, {"draw"}, {"begin", "start"}, {"game"}]
     terms = set().union(*words)
     starting = _Scored(

@@ -225,8 +225,7 @@ def question_order(
             share = sum(1 for word in counted if word & held) / len(counted)
             if share * len(counted) > 1:  # one word held is held by one sentence
                 near = _sentence_share(hit, counted, analysed)
-                if near is not None:
-                    share = (1 - NEAR) * share + NEAR * near
+                share = (1 - NEAR) * share + NEAR * near
             hit.score *= 1 + COVERAGE * share**2
         if _title_only(hit):
             sections.add(id(hit))
@@ -387,9 +386,9 @@ class _Analysed:
     def __call__(self, text: str) -> set[str]:
         found = self._terms.get(text)
         if found is None:
-            from kb.search.analysis import analyze
+            from kb.search.analysis import term_set
 
-            found = self._terms[text] = set(analyze(self.analyzer, text))
+            found = self._terms[text] = term_set(self.analyzer, text)
         return found
 
 
@@ -432,16 +431,13 @@ def _variant(
 
 def _sentence_share(
     hit: Any, counted: list[set[str]], analysed: Callable[[str], set[str]]
-) -> float | None:
+) -> float:
     """The share of the question's words (``counted``: each word's English terms) that the
-    rule's best sentence holds, with its title and the title above it (see NEAR); None for a
-    rule of one sentence, whose share is the whole rule's."""
+    rule's best sentence holds, with its title and the title above it (see NEAR)."""
     data = hit.fields()["data"]
     english = data.get("texts", {}).get("en") or {}
     around = analysed(f"{english.get('title') or ''} {(data.get('context') or {}).get('en') or ''}")
     sentences = _SENTENCE_END.split(english.get("text") or "")
-    if len(sentences) < 2:
-        return None
     best = 0
     for sentence in sentences:
         held = analysed(sentence) | around
