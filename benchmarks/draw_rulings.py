@@ -23,7 +23,8 @@ number of rulings of each, all of them ``dev`` (tuning only; its mistakes are pr
 ``--third-dev``, ``--fourth-dev``, ``--fifth-dev``, ``--sixth-dev`` and ``--seventh-dev`` draw the
 same way, each avoiding the sets of every labels file present when it is drawn (dev4 avoids dev2's
 and dev3's sets, dev5 dev4's too, dev6 dev5's too, dev7 dev6's too), once the tuning sets before
-them were overfit (dev recall well above the test split's). Each further draw's seed and sizes are in FURTHER_DEVS.
+them were overfit (dev recall well above the test split's). Each further draw's seed and sizes
+are in FURTHER_DEVS.
 """
 
 from __future__ import annotations

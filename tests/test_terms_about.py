@@ -375,6 +375,7 @@ def _rule_numbers(path: Path) -> frozenset[str]:
         "labelled_dev4.json",
         "labelled_dev5.json",
         "labelled_dev6.json",
+        "labelled_dev7.json",
         "labelled_card_texts.json",
         "labelled_card_texts_held_out.json",
         "labelled_translations.json",
@@ -414,6 +415,7 @@ def test_unseen_set_is_drawn_from_sets_never_tuned_on_and_split_once() -> None:
         ("dev4", 20261207),
         ("dev5", 20261212),
         ("dev6", 20261214),
+        ("dev7", 20261221),
     ],
 )
 def test_further_dev_sets_share_no_set_and_no_text_with_other_labels(name: str, seed: int) -> None:
