@@ -212,6 +212,12 @@ def test_the_action_a_constraint_is_for_is_about(text: str, word: str, about: bo
         ("Once you’ve legally activated the last ability, it doesn’t matter.", "activated", True),
         ("You divide the damage as you cast it, not as it resolves.", "cast", True),
         ("It happens after a player has cast the spell.", "cast", True),
+        # where the player's action begins or ends (601.2, 602.2)
+        ("Once you begin casting a spell with escape, it moves to the stack.", "casting", True),
+        ("No one can act until you're done casting the spell.", "casting", True),
+        ("You draw after you've finished activating that ability.", "activating", True),
+        ("It triggers as you finish casting an instant.", "casting", True),
+        ("You will begin casting it later.", "casting", False),
         # not a time of the story, nor an object's
         ("It has 10 life when you cast it.", "cast", False),
         ("Reveal cards until you exile a nonland card.", "exile", False),

@@ -85,6 +85,7 @@ from .about_words import (
     OBLIGED,
     PART_OF,
     PERSONS,
+    PHASES,
     PLAYER_ACTIONS,
     PLAYER_SUBJECTS,
     PLAYER_WORDS,
@@ -316,16 +317,23 @@ def _negated(words: list[str]) -> bool:
 
 def _player_time(words: list[str]) -> bool:
     """A time clause whose subject is a player (*once you've legally activated*, *as you cast*,
-    *after a player has cast*): the text says when something happens in that player's action."""
+    *after a player has cast*): the text says when something happens in that player's action;
+    so does one where the player begins or ends it (*once you begin casting*, *until you're done
+    casting*)."""
     kept = [w for w in words if w not in ADVERBS and not w.endswith("ly")]
+    phase = bool(kept) and kept[-1] in PHASES
+    if phase:
+        kept.pop()
+        if kept[-1:] and kept[-1] in BE:
+            kept.pop()
     if kept[-1:] and kept[-1] in HAVE:
         kept.pop()
-    if not kept or kept[-1] not in PLAYER_SUBJECTS:
+    if not kept or kept[-1] not in PLAYER_SUBJECTS | (PLAYERS_DOING if phase else frozenset()):
         return False
     kept.pop()
     if kept[-1:] and kept[-1] in ARTICLES | DETERMINERS | POSSESSIVES:
         kept.pop()
-    return bool(kept) and kept[-1] in TIME_OF
+    return bool(kept) and (kept[-1] in TIME_OF or (phase and kept[-1] == "until"))
 
 
 def _trigger_event(words: list[str]) -> bool:

@@ -121,6 +121,10 @@ FUTURE = frozenset("will won't".split())
 # a time that tells the story (*has 10 life when you cast it*); so is *until* (*reveal cards
 # until you reveal a land* repeats an instruction). *They* may be objects (*as they resolve*).
 TIME_OF = frozenset("once after before as while".split())
+# 601.2, 602.2: where the player's action begins or ends (*once you begin casting a spell*,
+# *until you're done casting it*, *as you finish activating*), the time clause is about that
+# action too; *until* then says when its procedure ends, no repeated instruction.
+PHASES = frozenset("begin begins began start starts started finish finishes finished done".split())
 PLAYER_SUBJECTS = frozenset("you you've player players opponent opponents controller owner".split())
 # What only a player does (121.1, 701.9a, 601.2, 602.2, 305.1, 701.23a, 701.24a, 701.21a), as
 # stems: that a player doesn't do it tells the story (*you won't draw a card*, *it doesn't draw*);
