@@ -21,7 +21,9 @@ RULES = [
     RuleEntry("406", "chapter", "Exile", ""),
     RuleEntry("601", "chapter", "Casting Spells", ""),
     RuleEntry("608", "chapter", "Resolving Spells and Abilities", ""),
+    RuleEntry("508.1", "rule", "", "First, the active player declares attackers."),
     RuleEntry("609.4", "rule", "", "Some effects allow a player to take an action …"),
+    RuleEntry("609.7", "rule", "", "Some effects apply to damage from a source …"),
     RuleEntry("615", "chapter", "Prevention Effects", ""),
     RuleEntry("701.8", "rule", "Destroy", ""),
     RuleEntry("701.21", "rule", "Sacrifice", ""),
@@ -32,6 +34,8 @@ RULES = [
 GLOSSARY = [
     GlossaryItem("As Though", "Effects that allow actions as though … See rule 609.4."),
     GlossaryItem("Cast", "To take a card … See rule 601, “Casting Spells.”"),
+    GlossaryItem("Declare Attackers", "To choose which creatures will attack. See rule 508.1."),
+    GlossaryItem("Source of Damage", "The object that dealt damage. See rule 609.7."),
     GlossaryItem("Destroy", "To move a permanent to its owner's graveyard. See rule 701.8."),
     GlossaryItem("Draw", "1. To put the top card … See rule 121, “Drawing a Card.”"),
     GlossaryItem("Enchant", "A keyword ability. See rule 702.5, “Enchant.”"),
@@ -114,6 +118,13 @@ def test_about_rules(vocab, text, mask, expected) -> None:
         ("It loses enchant creature.", ["702.5"]),
         ("If the creature this Aura would enchant is an illegal target, it stays.", []),
         ("It can target and enchant a tapped creature.", ["115"]),
+        # a phrase's "of" takes the noun's determiner in a text (508.1, 609.7); another "of"
+        # between a phrase's words still opens another phrase
+        ("It's an additional cost on the declaration of the attacker.", ["508.1"]),
+        ("It affects only the declaration of attackers.", ["508.1"]),
+        ("It doesn't change the source of the damage.", ["609.7"]),
+        ("It doesn't change the source of that damage.", ["609.7"]),
+        ("The source of its own ability deals no damage.", []),
         # a cost symbol inside a quoted ability is the card's wording
         ("It gains the ability “{T}: Add {R}.”", []),
         ("The tap symbol {T} is in its cost.", ["107.5"]),

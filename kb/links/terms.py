@@ -19,6 +19,7 @@ from .about import is_about, is_verb, names_state
 from .inflections import DETERMINERS, inflected
 from .wording import (
     VERB_SENSES,
+    gap_written,
     ordinary_use,
     split_by_determiner,
 )
@@ -242,7 +243,7 @@ class Vocabulary:
                 continue
             gaps = term.gaps  # most terms have none: no generator for them
             if gaps and any(
-                gap and self._small[i + k][-len(gap) :] != gap for k, gap in enumerate(gaps)
+                gap and not gap_written(gap, self._small[i + k]) for k, gap in enumerate(gaps)
             ):
                 continue
             if self.language == "en" and split_by_determiner(

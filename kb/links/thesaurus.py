@@ -180,6 +180,10 @@ ALIASES: dict[str, dict[str, str]] = {
         "end of combat": "End of Combat Step",
         # 702.34: a card "flashed back" was cast with flashback; that verb is no Flash (702.8).
         "flash back": "Flashback",
+        # 508.1, 509.1: the declaration of attackers (or of blockers) is declaring them, which
+        # the glossary names as a verb and its object.
+        "declaration of attackers": "Declare Attackers",
+        "declaration of blockers": "Declare Blockers",
         # 118.9: "You may cast [this object] without paying its mana cost" is an alternative cost.
         "without paying mana cost": "Alternative Cost",
     },

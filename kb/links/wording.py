@@ -86,9 +86,30 @@ def split_by_determiner(
         return False
     for k in range(1, len(small)):
         own = gaps[k] if k < len(gaps) else ()
-        if _DETERMINERS & set(small[k]) and not _DETERMINERS & set(own):
+        if (
+            _DETERMINERS & set(small[k])
+            and not _DETERMINERS & set(own)
+            and not of_determiner(own, small[k])
+        ):
             return True
     return False
+
+
+def gap_written(own: tuple[str, ...], small: tuple[str, ...]) -> bool:
+    """Whether the small words a text has before a phrase's word (``small``) end with those the
+    phrase has there (``own``), or with its *of* and a determiner (:func:`of_determiner`)."""
+    return small[-len(own) :] == own or of_determiner(own, small)
+
+
+def of_determiner(own: tuple[str, ...], small: tuple[str, ...]) -> bool:
+    """A phrase's *of* before a noun takes the noun's determiner in a text: *the declaration of
+    the attacker* is the declaration of attackers, as *the end of the combat* is its end."""
+    return (
+        own[-1:] == ("of",)
+        and len(small) > len(own)
+        and small[-len(own) - 1 : -1] == own
+        and small[-1] in _DETERMINERS
+    )
 
 
 # The rule a keyword's word names where ordinary_use finds it is the verb, not the keyword: an
