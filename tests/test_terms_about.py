@@ -265,6 +265,25 @@ def test_end_of_combat_is_the_end_of_combat_step() -> None:
     assert targets(vocab, "It's destroyed during the end of combat step.") == ["511"]
 
 
+def test_an_adventure_and_the_generic_component_name_their_rules() -> None:
+    """715.2a, 715.3: an adventurer card's inset spell is an Adventure; 118.7a: a reduction
+    affects the generic (mana) component of a cost, which is generic mana (107.4)."""
+    vocab = english_vocabulary(
+        [
+            RuleEntry("107.4", "rule", "", "The mana symbols are …"),
+            RuleEntry("715", "chapter", "Adventurer Cards", ""),
+        ],
+        [
+            GlossaryItem("Adventurer Card", "A card with an inset frame. See rule 715."),
+            GlossaryItem("Generic Mana", "Mana in a cost paid with any type. See rule 107.4."),
+        ],
+    )
+    assert targets(vocab, "You may choose the alternative Adventure name.") == ["715"]
+    assert targets(vocab, "If it's cast as an Adventure, it's exiled.") == ["715"]
+    assert targets(vocab, "It reduces only the generic component of that cost.") == ["107.4"]
+    assert targets(vocab, "It can reduce only the generic portion of the total cost.") == ["107.4"]
+
+
 def test_what_a_thing_is_no_longer_is_what_the_text_is_about() -> None:
     """*is no longer a creature type*: the text says what it stops being, as *is a* says what
     it is."""

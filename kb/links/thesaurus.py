@@ -184,6 +184,13 @@ ALIASES: dict[str, dict[str, str]] = {
         # the glossary names as a verb and its object.
         "declaration of attackers": "Declare Attackers",
         "declaration of blockers": "Declare Blockers",
+        # 715.2a, 715.3: the rules name an adventurer card's inset spell an Adventure (*cast as an
+        # Adventure*, *has an Adventure*), which the glossary lists only as Adventurer Card.
+        "Adventure": "Adventurer Card",
+        # 118.7a: cost reductions affect "only the generic mana component" of a cost, which
+        # rulings call its generic component or portion: generic mana (107.4b).
+        "generic component": "Generic Mana",
+        "generic portion": "Generic Mana",
         # 118.9: "You may cast [this object] without paying its mana cost" is an alternative cost.
         "without paying mana cost": "Alternative Cost",
     },
