@@ -164,6 +164,8 @@ def test_the_action_a_constraint_is_for_is_about(text: str, word: str, about: bo
         ("When that ability resolves, you draw a card.", "draw", False),
         # what a spell or ability does (115.1); that it resolves only tells the story
         ("Its triggered ability targets a player but not a card.", "targets", True),
+        ("This card targets the ability, and not the permanent itself.", "targets", True),
+        ("If the card targeted by it leaves, nothing happens.", "targeted", False),
         ("It can't be targeted by spells and abilities that target a spell.", "target a", True),
         ("After the spell resolves, its controller draws.", "resolves", False),
         # how many of it there are (delirium counts card types)

@@ -380,10 +380,14 @@ def _obliged(words: list[str]) -> bool:
 def _object_does(words: list[str], verb: str) -> bool:
     """A spell or ability is the subject: *the ability targets*, *abilities that target*. Only
     spells and abilities target (115.1), so before *target* a pronoun stands for one too
-    (*This doesn't target that opponent*, *it targets only a spell*)."""
+    (*This doesn't target that opponent*, *it targets only a spell*), and so does *this card*
+    (*This card targets the ability*)."""
     kept = [w for w in words if w not in ADVERBS]
     while kept and kept[-1] in RELATIVES:
         kept.pop()
+    if verb.startswith("target") and not verb.endswith("ed") and kept[-1:] == ["card"]:
+        # "This card targets the ability": a card that targets is its spell or ability (115.1)
+        return kept[-2:-1] != [] and kept[-2] in DETERMINERS
     if kept and kept[-1] in PRONOUNS and verb.startswith("target"):
         # "the artifact creature it targets": a pronoun right after a noun opens a reduced
         # relative clause, which says which creature, not what the spell does
