@@ -209,6 +209,9 @@ def test_the_action_a_constraint_is_for_is_about(text: str, word: str, about: bo
         ("You won't draw a card.", "draw", False),
         ("That player simply doesn't shuffle their library.", "shuffle", False),
         ("Those abilities will resolve as normal.", "resolve", False),
+        # the infinitive a sentence defines with "means"; not one of purpose
+        ("To play a card means to play a land or to cast a spell.", "play", True),
+        ("To cast a spell, you pay its cost.", "cast", False),
         # what a player does in a time clause: when something happens in that action
         ("Once you activate the ability, it's too late to respond.", "activate", True),
         ("Once you’ve legally activated the last ability, it doesn’t matter.", "activated", True),

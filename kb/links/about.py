@@ -112,6 +112,9 @@ _OPEN_QUOTES = ("“", '"', "‘")
 # stack's order (405.2), which the text is about.
 _POSITION = re.compile(r"\s+(?:on top of|above|below|beneath|under) (?:it|that|the|this)\b")
 _INFORMATION = re.compile(r"\binformation (?:about|on)\b", re.IGNORECASE)
+# "To play a card means …", "To reassemble a Contraption means …": an infinitive that opens a
+# sentence whose verb is *means* is the action the sentence defines.
+_MEANS = re.compile(r"[^.!?;:]*?\bmeans\b")
 
 
 def is_about(text: str, start: int, end: int, names: Sequence[tuple[int, int]] = ()) -> bool:
@@ -125,6 +128,8 @@ def is_about(text: str, start: int, end: int, names: Sequence[tuple[int, int]] =
     sentence = _SENTENCE.split(before)[-1]
     if _INFORMATION.search(sentence):
         return True
+    if _words(sentence) == ["to"] and _MEANS.match(text, end):
+        return True  # "To play a card means to play a land or …": the sentence defines it
     if in_card_name(text, start, end):
         return False
     before = before_list(before, text[end:], len(_words(text[start:end])))
