@@ -118,6 +118,9 @@ def test_about_rules(vocab, text, mask, expected) -> None:
         ("It loses enchant creature.", ["702.5"]),
         ("If the creature this Aura would enchant is an illegal target, it stays.", []),
         ("It can target and enchant a tapped creature.", ["115"]),
+        # the keyword is written in its base form: "enchants" is the verb, whatever follows
+        ("The creature it enchants as the turn ends is tapped.", []),
+        ("Enchant creature is the keyword.", ["702.5"]),
         # a phrase's "of" takes the noun's determiner in a text (508.1, 609.7); another "of"
         # between a phrase's words still opens another phrase
         ("It's an additional cost on the declaration of the attacker.", ["508.1"]),

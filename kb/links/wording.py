@@ -31,10 +31,10 @@ _DAMAGE = re.compile(r"\b(?:damage|dealt|deals?|dealing|prevention)\b", re.IGNOR
 # A quoted ability (“{T}: Add {R}.”): its cost's symbols are the card's wording, which the ruling
 # quotes whole; the ruling is about the ability, not the symbol.
 _QUOTED_ABILITY = re.compile(r"[“\"][^”\"]*:[^”\"]*[”\"]")
-# 702.5a: the keyword is written "Enchant [object]", its object a bare noun (*enchant creature*,
-# *enchant opponent*); the verb of 303.4 (what an Aura enchants is what it is attached to) takes
-# an article or a pronoun, or none at the end of a clause (*did not enchant a creature*, *the
-# creature this Aura would enchant is*).
+# 702.5a: the keyword is written "Enchant [object]", in its base form, its object a bare noun
+# (*enchant creature*, *enchant opponent*); *enchants*, *enchanting* are the verb of 303.4 (what
+# an Aura enchants is what it is attached to), which takes an article or a pronoun, or none at
+# the end of a clause (*did not enchant a creature*, *the creature this Aura would enchant is*).
 _KEYWORD_OBJECT = re.compile(
     r"\s+(?!(?:a|an|the|that|this|these|those|it|them|its|their|your|another|any|each|is|are|"
     r"was|were|and|or|but)\b)[^\W\d_]",
@@ -130,8 +130,12 @@ def ordinary_use(
         _PREVENT_FROM.match(text[end:]) or (language == "en" and not _DAMAGE.search(text))
     ):
         return True
-    if words == ("enchant",) and language == "en" and not _KEYWORD_OBJECT.match(text, end):
-        return True
+    if (
+        words == ("enchant",)
+        and language == "en"
+        and (text[start:end].casefold() != "enchant" or not _KEYWORD_OBJECT.match(text, end))
+    ):
+        return True  # the keyword is written in its base form (702.5a); "enchants" is the verb
     if (
         words == ("die",)
         and text[start:end].casefold() == "die"
