@@ -325,6 +325,10 @@ def test_rule_statements_name_untitled_rules(vocab) -> None:
             "put into its owner’s graveyard.",
             ["608.2n"],
         ),
+        (
+            "If you cast an instant card this way, it will go to your graveyard after it resolves.",
+            ["608.2n"],
+        ),
         ("If the instant is countered, it's put into its owner's graveyard.", []),
         # 104.4a: the game is a draw (a tie, not a card drawn)
         ("If each player has fewer than seven cards, the game ends in a draw.", ["104.4a"]),

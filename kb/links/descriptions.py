@@ -69,7 +69,8 @@ body, :data:`kb.links.thesaurus.RULE_STATEMENTS`), so that it follows renumberin
 - **an instant or sorcery put into the graveyard as it resolves** (608.2n "as the final part of
   an instant or sorcery spell's resolution, the spell is put into its owner's graveyard"):
   *it will be put into its owner's graveyard as it resolves*, *the last thing that happens to a
-  resolving instant or sorcery spell is that it's put into its owner's graveyard*;
+  resolving instant or sorcery spell is that it's put into its owner's graveyard*, *it will go
+  to your graveyard after it resolves*;
 - **switching power and toughness** (613.4d "effects that switch a creature's power and
   toughness"): *switching a creature's power and toughness twice*;
 - **a drawn game** (104.4a "the game is a draw"): *the game ends in a draw*, which the word
@@ -372,7 +373,7 @@ DESCRIPTIONS: tuple[Description, ...] = (
     ),
     Description(
         "final part of an instant or sorcery spell's resolution",
-        _re(r"\b(?:instant|sorcery)\b[^.]*?\b(?:put|goes|placed)\b[^.]{0,30}?\bgraveyards?\b"),
+        _re(r"\b(?:instant|sorcery)\b[^.]*?\b(?:put|go|goes|placed)\b[^.]{0,30}?\bgraveyards?\b"),
         also=_re(r"\bresolv"),
     ),
     Description(
