@@ -111,6 +111,13 @@ RULES = [
         "the spell requires.",
     ),
     RuleEntry(
+        "603.3d",
+        "subrule",
+        "",
+        "The remainder of the process for putting a triggered ability on the stack is identical "
+        "to the process for casting a spell listed in rules 601.2c–d.",
+    ),
+    RuleEntry(
         "608.2g",
         "subrule",
         "",
@@ -219,6 +226,13 @@ def test_rule_statements_name_untitled_rules(vocab) -> None:
         # 601.2c: targets are chosen as the spell is cast or the ability activated
         ("You choose the target player as you cast Pact of the Serpent.", ["601", "601.2c"]),
         ("You choose the target of the triggered ability as it goes on the stack.", []),
+        # 603.3d: a triggered ability's, as it is put on the stack
+        (
+            "As you put the delayed triggered ability on the stack, you choose the target.",
+            ["603.3d"],
+        ),
+        ("You divide the damage as you put Inferno Titan’s ability on the stack.", ["603.3d"]),
+        ("You choose a card as you put the creature onto the battlefield.", []),
         # 608.2g: casting a spell while another resolves
         ("You must cast it while the triggered ability is resolving.", ["608.2g"]),
         ("You cast those cards as part of the resolution of the ability.", ["608.2g"]),

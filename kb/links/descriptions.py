@@ -265,6 +265,21 @@ DESCRIPTIONS: tuple[Description, ...] = (
             r"(?:cast|activate)"
         ),
     ),
+    # 603.3d: a triggered ability's targets are chosen, and its effect divided, as it is put on
+    # the stack (*As you put the delayed triggered ability on the stack ..., you choose the target
+    # creature*, *You divide the damage as you put Inferno Titan's triggered ability on the
+    # stack*), as 601.2c-d's are as a spell is cast.
+    Description(
+        "process for putting a triggered ability on the stack",
+        _re(
+            r"\b(?:choos|chose|divid|distribut|announc)\w*\b[^.]{0,60}?\bas (?:you|they|its "
+            r"controller|that player|the player) puts? [^.]{0,50}?\babilit(?:y|ies) on(?:to)? "
+            r"the stack\b"
+            r"|\bas (?:you|they|its controller|that player|the player) puts? [^.]{0,50}?"
+            r"\babilit(?:y|ies) on(?:to)? the stack\b[^.]{0,60}?\b(?:choos|chose|divid|"
+            r"distribut|announc)\w*"
+        ),
+    ),
     Description(
         "activating activated abilities",
         _re(
