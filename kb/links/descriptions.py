@@ -74,10 +74,14 @@ body, :data:`kb.links.thesaurus.RULE_STATEMENTS`), so that it follows renumberin
 - **switching power and toughness** (613.4d "effects that switch a creature's power and
   toughness"): *switching a creature's power and toughness twice*;
 - **a drawn game** (104.4a "the game is a draw"): *the game ends in a draw*, which the word
-  *draw* alone does not link (a tie is no card drawn, 121).
+  *draw* alone does not link (a tie is no card drawn, 121);
+- **putting a triggered ability on the stack** (603.3d "the remainder of the process for putting
+  a triggered ability on the stack is identical to ... 601.2c-d"): *you divide the damage as you
+  put the triggered ability on the stack*, *as you put the delayed triggered ability on the
+  stack ..., you choose the target creature*.
 
 Measured on the dev split of ``tests/data/links/labelled_unseen.json``, the 88 rulings each of
-``labelled_dev2.json`` to ``labelled_dev6.json`` and the 105 rulings of
+``labelled_dev2.json`` to ``labelled_dev7.json`` and the 105 rulings of
 ``labelled_clarifications.json`` (``benchmarks/term_links.py``), and checked on what each adds to
 every ruling of AllPrintings.
 """
