@@ -111,6 +111,14 @@ RULES = [
         "the spell requires.",
     ),
     RuleEntry(
+        "303.4e",
+        "subrule",
+        "",
+        "An Aura’s controller is separate from the enchanted object’s controller or the enchanted "
+        "player; the two need not be the same. Only the Aura’s controller can activate its "
+        "abilities.",
+    ),
+    RuleEntry(
         "603.3d",
         "subrule",
         "",
@@ -233,6 +241,13 @@ def test_rule_statements_name_untitled_rules(vocab) -> None:
         ),
         ("You divide the damage as you put Inferno Titan’s ability on the stack.", ["603.3d"]),
         ("You choose a card as you put the creature onto the battlefield.", []),
+        # 303.4e: the Aura's controller, not the enchanted object's, activates its abilities
+        (
+            "This ability can be activated by Firebreathing’s controller, not the enchanted "
+            "creature’s controller.",
+            ["303.4e"],
+        ),
+        ("The enchanted land’s controller may tap it for mana and activate an ability.", []),
         # 608.2g: casting a spell while another resolves
         ("You must cast it while the triggered ability is resolving.", ["608.2g"]),
         ("You cast those cards as part of the resolution of the ability.", ["608.2g"]),

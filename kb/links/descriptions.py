@@ -78,7 +78,10 @@ body, :data:`kb.links.thesaurus.RULE_STATEMENTS`), so that it follows renumberin
 - **putting a triggered ability on the stack** (603.3d "the remainder of the process for putting
   a triggered ability on the stack is identical to ... 601.2c-d"): *you divide the damage as you
   put the triggered ability on the stack*, *as you put the delayed triggered ability on the
-  stack ..., you choose the target creature*.
+  stack ..., you choose the target creature*;
+- **who activates an Aura's abilities** (303.4e "An Aura's controller is separate from the
+  enchanted object's controller ... Only the Aura's controller can activate its abilities"):
+  *activated by Firebreathing's controller, not the enchanted creature's controller*.
 
 Measured on the dev split of ``tests/data/links/labelled_unseen.json``, the 88 rulings each of
 ``labelled_dev2.json`` to ``labelled_dev7.json`` and the 105 rulings of
@@ -194,6 +197,15 @@ DESCRIPTIONS: tuple[Description, ...] = (
             r"\bappl(?:y|ies) only (?:while|to|as long as)\b|\bat any given moment\b"
             rf"|\bappl(?:y|ies) at all times\b|\b(?:{_NOT}|not|never)\s+[“\"]?locked in\b"
         ),
+    ),
+    # 303.4e: an Aura's controller, not the enchanted object's, activates its abilities (*can be
+    # activated by Firebreathing's controller, not the enchanted creature's controller*, *Only
+    # Crab Umbra's controller (who is not necessarily the enchanted creature's controller) can
+    # activate*); the enchanted land's controller tapping it for mana is not that.
+    Description(
+        "an aura's controller is separate from the enchanted object's controller",
+        _re(r"\bnot(?: necessarily)? the enchanted \w+[’']s controller\b"),
+        also=_re(r"\bactivat"),
     ),
     # 109.5: who "you" is (*The “you” in that ability refers to its controller*).
     Description("on an object refer to the object's controller", _re(r"[“\"‘]you[”\"’]")),

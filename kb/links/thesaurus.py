@@ -138,6 +138,7 @@ RULE_STATEMENTS: tuple[str, ...] = (
     "in a zone other than the battlefield ceases to exist",  # 111.7, a token that leaves it
     "announces their choice of an appropriate object or player for each target",  # 601.2c
     "process for putting a triggered ability on the stack",  # 603.3d, its targets and division
+    "an aura's controller is separate from the enchanted object's controller",  # 303.4e
 )
 
 # Extra names of a concept, per language: phrase -> English glossary term or rule title.
