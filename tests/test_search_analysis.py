@@ -43,6 +43,22 @@ def test_french_elision_stop_words_and_stems() -> None:
     assert analyze(analyzer, "tout joueur, tous les sorts") == analyze(analyzer, "joueur sorts")
 
 
+def test_an_accented_word_that_folds_to_a_stop_word_is_kept() -> None:
+    """French "dé" and "dés" (the planar die, dice) fold to the stop words "de" and "des":
+    tested folded, they were dropped, and "lancer le dé planaire" searched no die."""
+    analyzer = text_analyzer("fr")
+    language = search_language("fr")
+    assert analyze(analyzer, "lancer le dé") == analyze(analyzer, "lancer dé")
+    assert len(analyze(analyzer, "lancer le dé")) == 2
+    assert analyze(analyzer, "Dés") == analyze(analyzer, "DÉ") == analyze(analyzer, "dé")
+    assert "die" in language.english_for(analyze(analyzer, "dés")[0])
+    # typed without the accent, they are the stop words; every stop word, typed with its
+    # accents or without, is still dropped ("à", "où", "ça", "été", "même", "eût"...)
+    assert analyze(analyzer, "de des DE Des") == []
+    for word in language.stopwords:
+        assert analyze(analyzer, word) == analyze(analyzer, fold_word(word)) == [], word
+
+
 def test_spanish_stop_words_and_stems() -> None:
     analyzer = text_analyzer("es")
     assert analyze(analyzer, "el Anillo te tienta") == ["anill", "tient"]
@@ -182,6 +198,7 @@ def test_fast_term_spans_match_the_analyzer(lang: str) -> None:
         "La Règle 701.54a: l'original doesn’t vote; Trickster-God's Heist, qu'il égalité",
         "El Anillo te tienta. Portador del Anillo — sabiduría",
         "A library with no cards in it; No card. no no cards in, no cards could be drawn. no cards",
+        "Lancez le dé planaire, puis des DÉS : de dés en dés",
         "",
     ]:
         expected = [
@@ -237,6 +254,7 @@ TEXTS = [
     "vote, " * 7 + "the Ring tempts you " * 4,  # positions lists longer than the cached ones
     # "no cards in" is also indexed as "empty" (a paraphrase); the others are not
     "A library with no cards in it; No card. no no cards in, no cards could be drawn. no cards",
+    "Lancez le dé planaire, puis des DÉS : de dés en dés",  # "dé" is kept, "de" is not
 ]
 
 

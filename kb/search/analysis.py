@@ -10,6 +10,7 @@ reloads the language module on open.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterator
 from typing import Any
 
@@ -40,6 +41,7 @@ class NormalizeFilter(Filter):
         self._elisions = language.elisions if language else frozenset()
         self._english = bool(language and language.code == "en")
         self._stops = language.folded_stopwords if (language and self.stop) else frozenset()
+        self._kept = language.kept_stopwords if (language and self.stop) else {}
         # Paraphrases start with a stop word: only a text whose stop words are dropped has them.
         self._paraphrases = language.folded_paraphrases if (language and self.stop) else {}
         self._paraphrase_starts = frozenset(words[0] for words in self._paraphrases)
@@ -79,6 +81,14 @@ class NormalizeFilter(Filter):
         )
         return caches.setdefault(key, {})
 
+    def is_stop(self, word: str, raw: str) -> bool:
+        """Whether a folded word is a stop word dropped, ``raw`` the token it was folded from:
+        one of the language's ``accented_words`` ("dé") is not, though its folded word is."""
+        if word not in self._stops:
+            return False
+        kept = self._kept.get(word)
+        return kept is None or unicodedata.normalize("NFC", raw.casefold()) not in kept
+
     def normalize(self, text: str) -> tuple[str, int, int]:
         """A token's folded word, and how many characters were cut at its start and end.
 
@@ -101,13 +111,13 @@ class NormalizeFilter(Filter):
         return result
 
     def __call__(self, tokens: Iterator[Token]) -> Iterator[Token]:
-        stops = self._stops
         paraphrases = self._paraphrases
         pos: int | None = None
         previous = ""  # the word before, when it was a stop word (a paraphrase's first word)
         pending: tuple[str, str, Token] | None = None  # a paraphrase's first two words
         for t in tokens:
-            word, lead, trail = self.normalize(t.text)
+            raw = t.text
+            word, lead, trail = self.normalize(raw)
             if pending is not None:
                 said = paraphrases.get((pending[0], pending[1], word))
                 if said is not None:
@@ -118,7 +128,8 @@ class NormalizeFilter(Filter):
                 t.startchar += lead
                 t.endchar -= trail
             t.text = word
-            if word and word not in stops:
+            stop = self.is_stop(word, raw)
+            if word and not stop:
                 if t.positions:
                     pos = t.pos if pos is None else pos + 1
                     t.pos = pos
@@ -129,7 +140,7 @@ class NormalizeFilter(Filter):
             elif not t.removestops:
                 t.stopped = True
                 yield t
-            previous = word if word in stops else ""
+            previous = word if stop else ""
 
 
 class StemmingFilter(Filter):
@@ -252,7 +263,7 @@ def word_entry(
     term ("" for a stop word) and the characters cut at its start and end."""
     word, lead, trail = normalize.normalize(raw)
     term = ""
-    if word and word not in normalize._stops:
+    if word and not normalize.is_stop(word, raw):
         term = stemmer.stem(word) if stemmer is not None else word
     entry = cache[raw] = (term, lead, trail)
     return entry

@@ -8,6 +8,7 @@ a module of its own still gets a working analyzer instead of an error.
 from __future__ import annotations
 
 import importlib
+import unicodedata
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
@@ -65,6 +66,12 @@ class SearchLanguage:
     # creatures, and its "une" is searched as English "one" (see LanguagePlugin.mark_phrases).
     one: frozenset[str] = frozenset()
     numerals: frozenset[str] = frozenset()
+    # Words whose accent is all that keeps them apart from a stop word (French "dé", "dés": a
+    # die, dice; folded they are the stop words "de", "des"), written with it: the analyzer
+    # folds before it tests stop words, so they were dropped with "de". Typed so, they are kept
+    # (as the folded word, which no stop word then adds to the index); typed without the
+    # accent, they stay the stop word.
+    accented_words: frozenset[str] = frozenset()
 
     @property
     def folded_question_words(self) -> frozenset[str]:
@@ -76,6 +83,12 @@ class SearchLanguage:
     def folded_paraphrases(self) -> dict[tuple[str, ...], str]:
         """The paraphrases keyed by their words, folded (the word they add, folded too)."""
         return _folded_paraphrases(self)
+
+    @property
+    def kept_stopwords(self) -> dict[str, frozenset[str]]:
+        """The folded stop words that ``accented_words`` fold to -> those words, lower-cased
+        (composed, as :meth:`NormalizeFilter.is_stop` compares them)."""
+        return _kept_stopwords(self)
 
     @property
     def folded_stopwords(self) -> frozenset[str]:
@@ -127,6 +140,17 @@ def _folded_question_words(language: SearchLanguage) -> frozenset[str]:
 @cache
 def _folded_stopwords(language: SearchLanguage) -> frozenset[str]:
     return frozenset(fold_word(w) for w in language.stopwords)
+
+
+@cache
+def _kept_stopwords(language: SearchLanguage) -> dict[str, frozenset[str]]:
+    kept: dict[str, set[str]] = {}
+    for word in language.accented_words:
+        folded = fold_word(word)
+        if folded not in _folded_stopwords(language) or folded == word.lower():
+            raise ValueError(f"{word!r}: an accented word is one that folds to a stop word")
+        kept.setdefault(folded, set()).add(unicodedata.normalize("NFC", word.casefold()))
+    return {folded: frozenset(words) for folded, words in kept.items()}
 
 
 @cache

@@ -344,6 +344,10 @@ TO_ENGLISH: dict[str, tuple[str, ...]] = {
     "partagé": ("shared",),
     "basique": ("basic",),
     "obtenir": ("get",),
+    # dice (706) and the planar die (901.9): "dé" and "dés" are kept apart from the stop
+    # words "de" and "des" (accented_words below)
+    "dé": ("die",),
+    "dés": ("dice", "die"),
     # numbers, which the rules write in words or digits
     "zéro": ("0",),
     "trois": ("three",),
@@ -605,6 +609,7 @@ LANGUAGE = SearchLanguage(
     keywords=KEYWORDS,
     phrases=PHRASES,
     accented_endings=(("ees", "ées"), ("ee", "ée")),
+    accented_words=frozenset({"dé", "dés"}),
     one=frozenset({"un", "une"}),
     numerals=frozenset("deux trois quatre cinq six sept huit neuf dix".split()),
 )
