@@ -183,6 +183,21 @@ def test_bridge_keys_are_all_reachable() -> None:
             assert set(english) <= set(language.english_for(stems[0])), (lang, word)
 
 
+@pytest.mark.parametrize("lang", ["fr", "es"])
+def test_counter_and_token_names_lead_to_their_english(lang: str) -> None:
+    """Each kind of counter and predefined token as the cards print it ("marqueur « bouclier »",
+    "contador de aturdimiento", "jeton Nourriture") leads to its English word."""
+    import importlib
+
+    module = importlib.import_module(f"kb.search.lang.{lang}")
+    language = search_language(lang)
+    analyzer = text_analyzer(lang)
+    for table in (module.COUNTERS, module.TOKENS):
+        for word, english in table.items():
+            (stem,) = analyze(analyzer, word)
+            assert english.casefold() in language.english_for(stem), (word, english)
+
+
 def test_fold_word() -> None:
     assert fold_word("Règle") == "regle"
     assert fold_word("doesn’t") == "doesn't"

@@ -358,6 +358,46 @@ TO_ENGLISH: dict[str, tuple[str, ...]] = {
     "veinte": ("twenty",),
 }
 
+# The kinds of counters the rules name (122, and 107.14 energy, 714 lore, 727 rad...), as Spanish
+# cards print them ("contador de escudo"), with the English kind: each word leads to it.
+# benchmarks/counter_names.py checks each against the Spanish texts of the cards whose English
+# text names the counter (AllPrintings). Not found on a printing (their cards have no Spanish
+# text in MTGJSON, the sets after 2021), the official names: aturdimiento (stun, whose card
+# Stun is "Aturdir"), aceite, defensa; finality's "contador de finalidad" is a phrase
+# (PHRASES), since "finalidad" stems as "final" (the end) does. Left out, their Spanish name
+# not known for sure: fade, rad, ticket. Written as in TO_ENGLISH, the words that have an entry
+# there keep it (veneno, lealtad, defensa, sabiduría, tiempo, nivel).
+COUNTERS: dict[str, str] = {
+    "escudo": "shield",
+    "aturdimiento": "stun",
+    "veneno": "poison",
+    "lealtad": "loyalty",
+    "defensa": "defense",
+    "sabiduría": "lore",
+    "tiempo": "time",
+    "edad": "age",
+    "nivel": "level",
+    "carga": "charge",
+    "aceite": "oil",
+    "experiencia": "experience",
+    "energía": "energy",
+    "fango": "slime",  # Gutter Grime, the example of 122.7
+}
+# The predefined tokens (111.10) as Spanish cards name them ("una ficha de Comida"). Left out,
+# no Spanish printing in MTGJSON and the name not known for sure: Walker, Powerstone,
+# Incubator, the Roles, Map, Junk, Lander.
+TOKENS: dict[str, str] = {
+    "tesoro": "Treasure",
+    "comida": "Food",
+    "oro": "Gold",
+    "fragmento": "Shard",
+    "pista": "Clue",
+    "sangre": "Blood",  # "sed de sangre" stays Bloodthirst, as a phrase
+}
+for _table in (COUNTERS, TOKENS):
+    for _word, _english in _table.items():
+        TO_ENGLISH.setdefault(_word, (_english.casefold(),))
+
 # Spanish -ción / -ciones is English -tion / -tions ("protección", "acción", "prevención"):
 # folded endings, tried on a word the bridge has no entry for.
 COGNATES = (("cciones", "ctions"), ("ccion", "ction"), ("ciones", "tions"), ("cion", "tion"))
@@ -594,6 +634,9 @@ PHRASES: dict[str, tuple[str, ...]] = {
     "tamaño máximo de mano": ("maximum hand size",),
     "no gastado": ("unspent",),
     "todos contra todos": ("free-for-all",),
+    # finality counters (122.1h): "finalidad" alone stems as "final" (the end) does
+    "contador de finalidad": ("finality counter",),
+    "contadores de finalidad": ("finality counter",),
 }
 
 LANGUAGE = SearchLanguage(

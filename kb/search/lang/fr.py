@@ -358,6 +358,46 @@ TO_ENGLISH: dict[str, tuple[str, ...]] = {
     "vingt": ("twenty",),
 }
 
+# The kinds of counters the rules name (122, and 107.14 energy, 714 lore, 727 rad...), as French
+# cards print them ("marqueur « bouclier »"), with the English kind: each word leads to it.
+# benchmarks/counter_names.py checks each against the French texts of the cards whose English
+# text names the counter (AllPrintings). Not found on a printing (their cards have no French
+# text in MTGJSON, the sets after 2021), the official names: étourdissement (stun, whose card
+# Stun is "Étourdissement"), finalité, huile, défense. Left out, their French name not known
+# for sure: fade, rad, ticket. Written as in TO_ENGLISH, the words that have an entry there
+# keep it (poison, loyauté, sapience, niveau, défense).
+COUNTERS: dict[str, str] = {
+    "bouclier": "shield",
+    "étourdissement": "stun",
+    "poison": "poison",
+    "loyauté": "loyalty",
+    "défense": "defense",
+    "sapience": "lore",
+    "temps": "time",  # and so the everyday "temps", which is time too
+    "âge": "age",
+    "niveau": "level",
+    "charge": "charge",
+    "huile": "oil",
+    "finalité": "finality",
+    "expérience": "experience",
+    "énergie": "energy",
+    "boue": "slime",  # Gutter Grime, the example of 122.7
+}
+# The predefined tokens (111.10) as French cards name them ("un jeton Nourriture"). Left out,
+# no French printing in MTGJSON and the name not known for sure: Walker, Powerstone,
+# Incubator, the Roles, Map, Junk, Lander.
+TOKENS: dict[str, str] = {
+    "trésor": "Treasure",
+    "nourriture": "Food",
+    "or": "Gold",  # not a stop word: the conjunction "or" is rare in a question
+    "éclat": "Shard",
+    "indice": "Clue",
+    "sang": "Blood",  # "soif de sang" stays Bloodthirst, as a phrase
+}
+for _table in (COUNTERS, TOKENS):
+    for _word, _english in _table.items():
+        TO_ENGLISH.setdefault(_word, (_english.casefold(),))
+
 # Verb forms the Snowball stemmer leaves apart from their infinitive ("perd" and "perdre").
 _FORMS = {
     "acquérir": "acquiert acquièrent acquis acquise",
