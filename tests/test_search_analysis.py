@@ -184,18 +184,31 @@ def test_bridge_keys_are_all_reachable() -> None:
 
 
 @pytest.mark.parametrize("lang", ["fr", "es"])
-def test_counter_and_token_names_lead_to_their_english(lang: str) -> None:
-    """Each kind of counter and predefined token as the cards print it ("marqueur « bouclier »",
-    "contador de aturdimiento", "jeton Nourriture") leads to its English word."""
+def test_counter_token_and_dice_names_lead_to_their_english(lang: str) -> None:
+    """Each kind of counter, predefined token and die word as the cards print it ("marqueur «
+    bouclier »", "contador de aturdimiento", "dado planar") leads to its English word, and
+    rolling a die is no casting ("lancer le dé", "lanza el dado")."""
     import importlib
+
+    from kb.search.lang import phrase_spans
 
     module = importlib.import_module(f"kb.search.lang.{lang}")
     language = search_language(lang)
     analyzer = text_analyzer(lang)
-    for table in (module.COUNTERS, module.TOKENS):
+    for table in (module.COUNTERS, module.TOKENS, module.DICE_AND_PLANES):
         for word, english in table.items():
             (stem,) = analyze(analyzer, word)
-            assert english.casefold() in language.english_for(stem), (word, english)
+            if word in module.PHRASED:  # after a word that says what it is: "el dado"
+                assert not language.english_for(stem), word
+                [(_, _, terms)] = phrase_spans(lang, ["el" if word == "dado" else "los", word])
+                assert english.casefold() in terms, (word, english)
+            else:
+                assert english.casefold() in language.english_for(stem), (word, english)
+    rolled = "quand lancer le dé planaire" if lang == "fr" else "cuándo lanza el dado planar"
+    [(start, size, terms)] = phrase_spans(lang, rolled.split())
+    assert (start, size) == (1, 3) and "roll" in terms
+    # Spanish "dado que" (given that) is no die
+    assert phrase_spans(lang, "dado que el hechizo".split()) == []
 
 
 def test_fold_word() -> None:

@@ -394,9 +394,29 @@ TOKENS: dict[str, str] = {
     "pista": "Clue",
     "sangre": "Blood",  # "sed de sangre" stays Bloodthirst, as a phrase
 }
-for _table in (COUNTERS, TOKENS):
+# Dice (706) and the casual variants' words (Planechase 901, Archenemy 904) as Spanish cards
+# print them: "tira un dado", "tires uno o más dados", "el dado planar", "plano", "fenómeno",
+# "caos". The Planechase cards' "lanza el dado" (lanzar is cast) is a phrase (PHRASES), as is
+# "caminar por los planos" (planeswalk). Archenemy's scheme has no Spanish printing in
+# MTGJSON: left out.
+DICE_AND_PLANES: dict[str, str] = {
+    "dado": "die",
+    "dados": "dice",
+    "tirar": "roll",  # and so the everyday "tirar" (throw), rare in a rules question
+    "tirada": "roll",
+    "planar": "planar",
+    "plano": "plane",
+    "fenómeno": "phenomenon",
+    "caos": "chaos",
+}
+# "dado" is also the participle "given" ("dado que", given that; "un jugador dado"), which the
+# die would take over, and "dados" shares its stem: the die is searched for where a word before
+# says it is one ("el dado", "un dado", "dos dados": PHRASES), not for the word on its own.
+PHRASED = frozenset({"dado", "dados"})
+for _table in (COUNTERS, TOKENS, DICE_AND_PLANES):
     for _word, _english in _table.items():
-        TO_ENGLISH.setdefault(_word, (_english.casefold(),))
+        if _word not in PHRASED:
+            TO_ENGLISH.setdefault(_word, (_english.casefold(),))
 
 # Spanish -ción / -ciones is English -tion / -tions ("protección", "acción", "prevención"):
 # folded endings, tried on a word the bridge has no entry for.
@@ -634,6 +654,24 @@ PHRASES: dict[str, tuple[str, ...]] = {
     "tamaño máximo de mano": ("maximum hand size",),
     "no gastado": ("unspent",),
     "todos contra todos": ("free-for-all",),
+    # a die, dice ("dado" alone may be "given": PHRASED above)
+    **{f"{word} dado": ("die",) for word in "el un del al cada ese este otro mi tu su".split()},
+    "dado planar": ("planar die",),
+    **{
+        f"{word} dados": ("dice", "die")
+        for word in "los unos dos tres cuatro seis más mis tus sus esos estos varios ambos".split()
+    },
+    # rolling the planar die as the Planechase cards print it: "lanzar" alone is cast
+    **{
+        f"{verb} {article} {die}": ("roll", "die")
+        for verb in ("lanzar", "lanza", "lanzas", "lance", "lanzan")
+        for article, die in (("el", "dado"), ("un", "dado"), ("los", "dados"))
+    },
+    # planeswalking (901.8), "camina por los planos"
+    **{
+        f"{verb} por los planos": ("planeswalk",)
+        for verb in ("caminar", "camina", "caminas", "camine", "caminan", "caminen")
+    },
     # finality counters (122.1h): "finalidad" alone stems as "final" (the end) does
     "contador de finalidad": ("finality counter",),
     "contadores de finalidad": ("finality counter",),

@@ -344,10 +344,6 @@ TO_ENGLISH: dict[str, tuple[str, ...]] = {
     "partagé": ("shared",),
     "basique": ("basic",),
     "obtenir": ("get",),
-    # dice (706) and the planar die (901.9): "dé" and "dés" are kept apart from the stop
-    # words "de" and "des" (accented_words below)
-    "dé": ("die",),
-    "dés": ("dice", "die"),
     # numbers, which the rules write in words or digits
     "zéro": ("0",),
     "trois": ("three",),
@@ -394,7 +390,22 @@ TOKENS: dict[str, str] = {
     "indice": "Clue",
     "sang": "Blood",  # "soif de sang" stays Bloodthirst, as a phrase
 }
-for _table in (COUNTERS, TOKENS):
+# Dice (706) and the casual variants' words (Planechase 901, Archenemy 904) as French cards
+# print them: "lancez le dé planaire", "se transplane depuis un plan", "phénomène", "chaos".
+# "dé" and "dés" are kept apart from the stop words "de" and "des" they fold to
+# (accented_words); rolling is "lancer", which is cast: "lancer le dé" is a phrase (PHRASES).
+# Archenemy's scheme has no French printing in MTGJSON: left out.
+DICE_AND_PLANES: dict[str, str] = {
+    "dé": "die",
+    "dés": "dice",
+    "planaire": "planar",
+    "plan": "plane",  # and so the everyday "plan" (a plan), rare in a rules question
+    "transplaner": "planeswalk",
+    "phénomène": "phenomenon",
+    "chaos": "chaos",
+}
+PHRASED: frozenset[str] = frozenset()  # names bridged by PHRASES only (see es.py)
+for _table in (COUNTERS, TOKENS, DICE_AND_PLANES):
     for _word, _english in _table.items():
         TO_ENGLISH.setdefault(_word, (_english.casefold(),))
 
@@ -635,6 +646,14 @@ PHRASES: dict[str, tuple[str, ...]] = {
     "points de vie": ("life",),
     "point de vie": ("life",),
     "chacun pour soi": ("free-for-all",),
+    # rolling a die (706, 901.9): "lancer" alone is cast
+    **{
+        f"{verb} {article} {die}": ("roll", "die")
+        for verb in ("lancer", "lancez", "lance", "lancent")
+        for article, die in (("le", "dé"), ("un", "dé"), ("les", "dés"), ("des", "dés"))
+    },
+    "lancer du dé": ("roll", "die"),  # the noun, "le lancer du dé planaire"
+    "lancer de dé": ("roll", "die"),
 }
 
 LANGUAGE = SearchLanguage(
