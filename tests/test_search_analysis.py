@@ -217,6 +217,21 @@ def test_fold_word() -> None:
     assert fold_word("ÉGALITÉ") == "egalite"
 
 
+def test_sentence_masks_say_which_sentences_hold_each_term() -> None:
+    """A rule's sentences end at a full stop (or ? !) before a capital, a quotation mark or a
+    parenthesis; each term is mapped to the sentences holding it, bit i the i-th."""
+    from kb.search.analysis import sentence_masks
+
+    english = text_analyzer("en")
+    text = "Put a counter on it. Then copy it. (See rule 707.2.) A copy has no counters."
+    masks = sentence_masks(english, text)
+    assert masks["counter"] == 0b1001
+    assert masks["copi"] == 0b1010
+    assert masks["707.2"] == 0b0100
+    assert "then" not in masks or masks["then"] == 0b0010
+    assert sentence_masks(english, "") == {}
+
+
 @pytest.mark.parametrize("lang", ["en", "fr", "es"])
 def test_fast_term_spans_match_the_analyzer(lang: str) -> None:
     from kb.search.analysis import term_set, term_spans

@@ -504,6 +504,7 @@ def test_identical_texts_of_several_editions_are_one_item(settings: Any) -> None
     """One item per distinct text, with the editions that hold it; edition: still finds it."""
     from kb import pipeline
     from kb.search import open_index
+    from kb.search.analysis import sentence_masks, text_analyzer
     from kb.search.indexer import all_items
 
     make_small_kb(settings)
@@ -515,6 +516,11 @@ def test_identical_texts_of_several_editions_are_one_item(settings: Any) -> None
     rules = [i for i in items if i["type"] == "rule"]
     shared = [i for i in rules if i["edition"] == f"{NEWEST} {OLDER}"]
     assert shared and len({i["key"] for i in rules}) == len(rules)
+    # each rule with an English text keeps its sentences' terms (a question weighs them)
+    english = text_analyzer("en")
+    for item in rules:
+        body = item["data"]["texts"].get("en", {}).get("text")
+        assert item["data"].get("sentences") == (sentence_masks(english, body) if body else None)
     assert all(i["key"].startswith(f"rule:{NEWEST}:") for i in shared)
     with open_index(settings.index_dir) as index:
         number = shared[0]["number"]

@@ -408,10 +408,30 @@ def analyze(analyzer: Any, text: str) -> list[str]:
     return [t.text for t in analyzer(text)]
 
 
+# Where a rule's sentences end: a full stop, question or exclamation mark (and a closing
+# parenthesis or quotation mark) before a capital, a quotation mark or a parenthesis ("…are not
+# copied. (See rule 706.) A copy…").
+SENTENCE_END = re.compile(r"(?:(?<=[.!?])|(?<=[.!?][)\u201d\"]))\s+(?=[A-Z\u201c\"(])")
+
+
+def sentence_masks(analyzer: Any, text: str) -> dict[str, int]:
+    """Each index term of a text -> the sentences holding it, as a bit mask (bit ``i``: the
+    ``i``-th sentence, split at SENTENCE_END). Kept with each rule at index time: a question's
+    ranking weighs the sentences of the twenty or so rules it looks at (see
+    :data:`kb.search.questions.NEAR`), and analysing them for each question cost more than the
+    rest of its ranking."""
+    masks: dict[str, int] = {}
+    for i, sentence in enumerate(SENTENCE_END.split(text)):
+        bit = 1 << i
+        for term in term_set(analyzer, sentence):
+            masks[term] = masks.get(term, 0) | bit
+    return masks
+
+
 def term_set(analyzer: Any, text: str) -> set[str]:
     """The distinct index terms :func:`analyze` makes of a text, on a shorter path for kb's own
-    analyzers (no spans, no list): a question's ranking looks at each sentence of the twenty or
-    so rules it weighs (see :data:`kb.search.questions.NEAR`)."""
+    analyzers (no spans, no list): each sentence of every rule is analysed so at index time
+    (:func:`sentence_masks`)."""
     chain = own_chain(analyzer)
     if chain is None:
         return set(analyze(analyzer, text))

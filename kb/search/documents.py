@@ -19,6 +19,7 @@ from sqlalchemy.orm import Session
 from kb.langs import LANGS, PROVENANCE_ORDER
 from kb.models import Edition, GlossaryEntry
 from kb.readmodel import examples_by_text, rule_text_rows
+from kb.search.analysis import sentence_masks, text_analyzer
 from kb.search.editions import EditionGroups
 from kb.search.schema import NO_EDITION, text_field
 from kb.urls import glossary_slug
@@ -146,15 +147,16 @@ def rule_items(
         if node["parent"]:
             children[(edition, node["parent"])].append(node)
     groups = EditionGroups()
+    english = text_analyzer("en")
     for (edition, number), node in sorted(nodes.items(), key=lambda kv: (kv[0][0], kv[1]["sort"])):
         kids = children.get((edition, number), [])
         if edition == NO_EDITION:
-            yield from _rule_and_examples(node, nodes, kids)
+            yield from _rule_and_examples(node, nodes, kids, english)
             continue
         yield from groups.add(
             _inputs(node, nodes, kids),
             edition,
-            lambda node=node, kids=kids: list(_rule_and_examples(node, nodes, kids)),
+            lambda node=node, kids=kids: list(_rule_and_examples(node, nodes, kids, english)),
         )
     groups.finish()
 
@@ -220,7 +222,10 @@ def _rule_and_examples(
     node: dict[str, Any],
     nodes: dict[tuple[str, str], dict[str, Any]],
     children: list[dict[str, Any]],
+    english: Any,
 ) -> Iterator[dict[str, Any]]:
+    """A rule's item and its examples' (``english``: the English text analyzer, which gives
+    the rule's ``sentences``: each English term -> the sentences holding it, a bit mask)."""
     edition, number = node["edition"], node["number"]
     context = _context(node, nodes)
     common = {
@@ -250,6 +255,9 @@ def _rule_and_examples(
         "texts": texts,
         "context": context,
     }
+    body = (texts.get("en") or {}).get("text")
+    if body:
+        item["data"]["sentences"] = sentence_masks(english, body)
     yield clean_item(item)
     count = max((len(e[0]) for e in node["examples"].values()), default=0)
     for position in range(count):

@@ -176,7 +176,6 @@ COVERAGE = 1.0
 # one dev2 question at the whole history from fifth to eighth; 0.4 and up cost dev; windows of
 # two or three sentences gain less.
 NEAR = 0.3
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z\u201c\"(])")
 # A glossary entry among a question's answers says where the rules state its term ("Starting
 # Hand Size ... See rule 103.5"; "Vote ... See rule 701.38"): that rule and its subrules count
 # this many times their score. A longer line holding more of the question's words ("402.1 The
@@ -429,20 +428,33 @@ def _variant(
     return {term for term in shared if distinctive is None or distinctive(term)} or False
 
 
-def _sentence_share(
-    hit: Any, counted: list[set[str]], analysed: Callable[[str], set[str]]
-) -> float:
+def _sentence_share(hit: Any, counted: list[set[str]], analysed: _Analysed) -> float:
     """The share of the question's words (``counted``: each word's English terms) that the
-    rule's best sentence holds, with its title and the title above it (see NEAR)."""
+    rule's best sentence holds, with its title and the title above it (see NEAR). The rule's
+    ``sentences`` (each English term -> the sentences holding it, a bit mask) are kept with it
+    at index time; a hit without them has its text analysed."""
     data = hit.fields()["data"]
     english = data.get("texts", {}).get("en") or {}
+    masks = data.get("sentences")
+    if masks is None:
+        from kb.search.analysis import sentence_masks
+
+        masks = sentence_masks(analysed.analyzer, english.get("text") or "")
     around = analysed(f"{english.get('title') or ''} {(data.get('context') or {}).get('en') or ''}")
-    sentences = _SENTENCE_END.split(english.get("text") or "")
-    best = 0
-    for sentence in sentences:
-        held = analysed(sentence) | around
-        best = max(best, sum(1 for word in counted if word & held))
-    return best / len(counted)
+    always = 0  # words the titles hold: in every sentence
+    each: dict[int, int] = {}  # a sentence's bit -> the other words it holds
+    for word in counted:
+        if word & around:
+            always += 1
+            continue
+        mask = 0
+        for term in word:
+            mask |= masks.get(term, 0)
+        while mask:
+            bit = mask & -mask
+            each[bit] = each.get(bit, 0) + 1
+            mask ^= bit
+    return (always + max(each.values(), default=0)) / len(counted)
 
 
 def _held(hit: Any) -> set[str]:
