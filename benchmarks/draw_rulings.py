@@ -7,6 +7,7 @@ Usage: python benchmarks/draw_rulings.py [--allprintings FILE] --out FILE
        python benchmarks/draw_rulings.py --fifth-dev --out FILE    (the dev5 draw)
        python benchmarks/draw_rulings.py --sixth-dev --out FILE    (the dev6 draw)
        python benchmarks/draw_rulings.py --seventh-dev --out FILE  (the dev7 draw)
+       python benchmarks/draw_rulings.py --eighth-dev --out FILE   (the dev8 draw)
 
 The term matcher was tuned on the 105 rulings of labelled_clarifications.json (seeds 000 and 003,
 KHM, CN2) and on LTR's Ring; those sets are excluded. From the other sets of the kinds a player
@@ -20,11 +21,11 @@ they were filled in by hand before the matcher was run on these rulings.
 random.Random(its seed) draws its number of sets among the same kinds, excluding also every set
 a labels file of tests/data/links names (the unseen rulings' and the card texts' sets), then its
 number of rulings of each, all of them ``dev`` (tuning only; its mistakes are printed).
-``--third-dev``, ``--fourth-dev``, ``--fifth-dev``, ``--sixth-dev`` and ``--seventh-dev`` draw the
-same way, each avoiding the sets of every labels file present when it is drawn (dev4 avoids dev2's
-and dev3's sets, dev5 dev4's too, dev6 dev5's too, dev7 dev6's too), once the tuning sets before
-them were overfit (dev recall well above the test split's). Each further draw's seed and sizes
-are in FURTHER_DEVS.
+``--third-dev``, ``--fourth-dev``, ``--fifth-dev``, ``--sixth-dev``, ``--seventh-dev`` and
+``--eighth-dev`` draw the same way, each avoiding the sets of every labels file present when it is
+drawn (dev4 avoids dev2's and dev3's sets, dev5 dev4's too, dev6 dev5's too, dev7 dev6's too, dev8
+dev7's too), once the tuning sets before them were overfit (dev recall well above the test
+split's). Each further draw's seed and sizes are in FURTHER_DEVS.
 """
 
 from __future__ import annotations
@@ -124,6 +125,16 @@ FURTHER_DEVS = (
         22,
         "A seventh tuning set of rulings (dev7), drawn once dev to dev6 were tuned to their "
         "ceiling and each fresh set's first score, not its tuned one, was near the test split's.",
+    ),
+    FurtherDev(
+        "dev8",
+        "--eighth-dev",
+        "eighth",
+        20261228,
+        4,
+        22,
+        "An eighth tuning set of rulings (dev8), drawn once dev to dev7 were tuned to their "
+        "ceiling, to measure the matcher of the round before on rulings it never saw.",
     ),
 )
 
