@@ -404,7 +404,10 @@ def test_rule_statements_name_untitled_rules(vocab) -> None:
         ("You control the ability.", []),
         # 601.2d: each target of a division gets at least one
         ("Each target must be assigned at least 1 damage.", ["601.2d"]),
+        ("Each target creature must be assigned at least one counter.", ["601.2d"]),
+        ("Each target you choose must be assigned at least 1 damage.", ["601.2d"]),
         ("The target must be a creature.", []),
+        ("Each target creature must be an artifact at least once.", []),
         # 106.6: restrictions on spending mana
         ("It doesn't care about any restrictions or riders a land puts on the mana.", ["106.6"]),
         ("There are no restrictions on which creatures can block.", []),

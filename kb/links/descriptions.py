@@ -210,12 +210,13 @@ DESCRIPTIONS: tuple[Description, ...] = (
     # 109.5: who "you" is (*The “you” in that ability refers to its controller*).
     Description("on an object refer to the object's controller", _re(r"[“\"‘]you[”\"’]")),
     # 601.2d: what a division among targets must give each (*Each target must be assigned at
-    # least 1 damage*).
+    # least 1 damage*, *Each target creature must be assigned at least one counter*, *Each
+    # target you choose must be assigned at least 1 damage*).
     Description(
         "each of these targets must receive at least one of whatever is being divided",
         _re(
-            r"\b(?:each|every) target must (?:be (?:dealt|assigned)|receive|get) at least "
-            r"(?:1|one)\b"
+            r"\b(?:each|every) target\b[^.]{0,30}?\bmust (?:be (?:dealt|assigned)|receive|get) "
+            r"at least (?:1|one)\b"
         ),
     ),
     # 106.6: restrictions on how mana may be spent, which don't change its type (*doesn't care
