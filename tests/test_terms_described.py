@@ -233,7 +233,8 @@ def test_rule_statements_name_untitled_rules(vocab) -> None:
         ("The permanent it becomes attached to need not be tapped.", []),
         # 601.2c: targets are chosen as the spell is cast or the ability activated
         ("You choose the target player as you cast Pact of the Serpent.", ["601", "601.2c"]),
-        ("You choose the target of the triggered ability as it goes on the stack.", []),
+        # (a triggered ability's target, chosen as it goes on the stack, is 603.3d's, below)
+        ("You choose the target of the triggered ability as it goes on the stack.", ["603.3d"]),
         # 603.3d: a triggered ability's, as it is put on the stack
         (
             "As you put the delayed triggered ability on the stack, you choose the target.",
@@ -241,6 +242,10 @@ def test_rule_statements_name_untitled_rules(vocab) -> None:
         ),
         ("You divide the damage as you put Inferno Titan’s ability on the stack.", ["603.3d"]),
         ("You choose a card as you put the creature onto the battlefield.", []),
+        # in the rule's own words, when the ability goes (or is put) on the stack
+        ("You choose the target creature when the ability goes on the stack.", ["603.3d"]),
+        ("The targets are chosen when Ashling’s ability is put on the stack.", ["603.3d"]),
+        ("You choose a card when the spell is put on the stack.", []),
         # 303.4e: the Aura's controller, not the enchanted object's, activates its abilities
         (
             "This ability can be activated by Firebreathing’s controller, not the enchanted "

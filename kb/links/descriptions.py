@@ -78,7 +78,8 @@ body, :data:`kb.links.thesaurus.RULE_STATEMENTS`), so that it follows renumberin
 - **putting a triggered ability on the stack** (603.3d "the remainder of the process for putting
   a triggered ability on the stack is identical to ... 601.2c-d"): *you divide the damage as you
   put the triggered ability on the stack*, *as you put the delayed triggered ability on the
-  stack ..., you choose the target creature*;
+  stack ..., you choose the target creature*, *you choose the target creature when the ability
+  goes on the stack* (the rule's own "when the triggered ability goes on the stack");
 - **who activates an Aura's abilities** (303.4e "An Aura's controller is separate from the
   enchanted object's controller ... Only the Aura's controller can activate its abilities"):
   *activated by Firebreathing's controller, not the enchanted creature's controller*.
@@ -112,6 +113,14 @@ class Description:
 def _re(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern, re.IGNORECASE)
 
+
+# An ability going on the stack, as rulings say it (603.3d "when the triggered ability goes on
+# the stack"): *as the ability goes on the stack*, *when Ashling's ability is put on the stack*.
+_GOES_ON = (
+    r"\b(?:as|when|while) (?:the |that |this |its |each )?(?:[\w’']+ ){0,3}?"
+    r"(?:abilit(?:y|ies)|it|they) (?:goes|go|is put|are put|is placed|are placed) on(?:to)? "
+    r"the stack\b"
+)
 
 # The intervening "if" clause as cards word it (603.4): "When/Whenever/At [event], if [condition],".
 _INTERVENING_IF = re.compile(r"\b(?:When|Whenever|At)\b[^.]*?,\s+if\b")
@@ -296,6 +305,18 @@ DESCRIPTIONS: tuple[Description, ...] = (
             r"\babilit(?:y|ies) on(?:to)? the stack\b[^.]{0,60}?\b(?:choos|chose|divid|"
             r"distribut|announc)\w*"
         ),
+    ),
+    # 603.3d in its own words, "when the triggered ability goes on the stack": a choice made as
+    # the ability goes or is put on the stack (*You choose the target creature with flying when
+    # the ability goes on the stack*, *The targets ... are chosen when the ability is put onto the
+    # stack*), where the sentence speaks of an ability (a spell is cast: 601.2c).
+    Description(
+        "process for putting a triggered ability on the stack",
+        _re(
+            rf"\b(?:choos|chose|divid|distribut|announc)\w*\b[^.]{{0,60}}?{_GOES_ON}"
+            rf"|{_GOES_ON}[^.]{{0,60}}?\b(?:choos|chose|divid|distribut|announc)\w*"
+        ),
+        also=_re(r"\babilit(?:y|ies)\b|\btrigger"),
     ),
     Description(
         "activating activated abilities",
