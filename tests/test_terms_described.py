@@ -231,6 +231,9 @@ def test_rule_statements_name_untitled_rules(vocab) -> None:
         # its exceptions: an effect on a permanent spell goes on to the permanent
         ("It will also affect the permanent that spell becomes when it resolves.", ["400.7"]),
         ("The permanent it becomes attached to need not be tapped.", []),
+        ("If you change the color of a spell which is to become a permanent, it stays.", ["400.7"]),
+        ("It also prevents damage from a spell that becomes a permanent.", ["400.7"]),
+        ("The spell that becomes a copy of that permanent is red.", []),
         # 601.2c: targets are chosen as the spell is cast or the ability activated
         ("You choose the target player as you cast Pact of the Serpent.", ["601", "601.2c"]),
         # (a triggered ability's target, chosen as it goes on the stack, is 603.3d's, below)

@@ -15,7 +15,8 @@ body, :data:`kb.links.thesaurus.RULE_STATEMENTS`), so that it follows renumberin
 - **the intervening "if" clause** (603.4): a card worded "When/Whenever/At …, if …" whose ruling
   says the ability won't trigger, or that its condition is checked (again);
 - **new objects** (400.7 "becomes a new object with no memory of … its previous existence"; its
-  exceptions, an effect on a permanent spell that goes on to *the permanent that spell becomes*);
+  exceptions, an effect on a permanent spell that goes on to *the permanent that spell becomes*,
+  on *a spell that becomes a permanent*);
 - **a token ceasing to exist** (111.7 "a token that's in a zone other than the battlefield ceases
   to exist"): *cease to exist* in a sentence about a token;
 - **the order of cards put in a library together** (401.4 "may arrange them in any order … doesn't
@@ -169,10 +170,15 @@ DESCRIPTIONS: tuple[Description, ...] = (
     ),
     # 400.7a-c, the exceptions: an effect on a permanent spell goes on to the permanent it
     # becomes (*it will also affect the permanent that spell becomes*; not *the permanent it
-    # becomes attached to*).
+    # becomes attached to*), said from the spell's side too (*targeting a spell that becomes a
+    # permanent*, *the text of a spell which is to become a permanent*).
     Description(
         "moves from one zone to another becomes a new object",
-        _re(r"\bpermanent (?:that spell|the spell|it) becomes\b(?!\s+(?:attached|tapped)\b)"),
+        _re(
+            r"\bpermanent (?:that spell|the spell|it) becomes\b(?!\s+(?:attached|tapped)\b)"
+            r"|\bspells? (?:that|which) (?:becomes?|will become|is to become|are to become"
+            r"|would become) (?:a )?permanents?\b"
+        ),
     ),
     # 111.7: a token that leaves the battlefield ceases to exist (*the Elemental tokens will die
     # and subsequently cease to exist*; not *the delayed triggered ability will cease to exist*).
