@@ -111,6 +111,14 @@ RULES = [
         "the spell requires.",
     ),
     RuleEntry(
+        "508.4",
+        "rule",
+        "",
+        "If a creature is put onto the battlefield attacking, its controller chooses which "
+        "defending player, planeswalker a defending player controls, or battle a defending player "
+        "protects it’s attacking as it enters the battlefield.",
+    ),
+    RuleEntry(
         "303.4e",
         "subrule",
         "",
@@ -407,6 +415,16 @@ def test_rule_statements_name_untitled_rules(vocab) -> None:
         # 105: colorless is no color (the glossary's own sentence)
         ("Colorless is not a color.", ["105"]),
         ("It's colorless.", []),
+        # 508.4: a creature put onto the battlefield attacking
+        (
+            "If a creature is put onto the battlefield attacking, you choose what it attacks.",
+            ["508.4"],
+        ),
+        (
+            "Although the tokens enter the battlefield tapped and attacking, nothing triggers.",
+            ["508.4"],
+        ),
+        ("The creature attacking you enters the battlefield.", []),
         # 109.5: who "you" is
         ("The “you” in that ability refers to its controller.", ["109.5"]),
         ("You control the ability.", []),

@@ -81,6 +81,9 @@ body, :data:`kb.links.thesaurus.RULE_STATEMENTS`), so that it follows renumberin
   put the triggered ability on the stack*, *as you put the delayed triggered ability on the
   stack ..., you choose the target creature*, *you choose the target creature when the ability
   goes on the stack* (the rule's own "when the triggered ability goes on the stack");
+- **a creature put onto the battlefield attacking** (508.4 "If a creature is put onto the
+  battlefield attacking, its controller chooses ..."): *is put onto the battlefield attacking*,
+  *the tokens enter the battlefield tapped and attacking*;
 - **who activates an Aura's abilities** (303.4e "An Aura's controller is separate from the
   enchanted object's controller ... Only the Aura's controller can activate its abilities"):
   *activated by Firebreathing's controller, not the enchanted creature's controller*.
@@ -221,6 +224,15 @@ DESCRIPTIONS: tuple[Description, ...] = (
         "an aura's controller is separate from the enchanted object's controller",
         _re(r"\bnot(?: necessarily)? the enchanted \w+[’']s controller\b"),
         also=_re(r"\bactivat"),
+    ),
+    # 508.4: a creature put onto the battlefield attacking, never declared as an attacker (*If a
+    # creature is put onto the battlefield attacking*, *the tokens enter tapped and attacking*).
+    Description(
+        "its controller chooses which defending player",
+        _re(
+            r"\b(?:onto the battlefield|enters?(?: the battlefield)?|entered|entering) "
+            r"(?:tapped and )?attacking\b"
+        ),
     ),
     # 109.5: who "you" is (*The “you” in that ability refers to its controller*).
     Description("on an object refer to the object's controller", _re(r"[“\"‘]you[”\"’]")),

@@ -139,6 +139,7 @@ RULE_STATEMENTS: tuple[str, ...] = (
     "announces their choice of an appropriate object or player for each target",  # 601.2c
     "process for putting a triggered ability on the stack",  # 603.3d, its targets and division
     "an aura's controller is separate from the enchanted object's controller",  # 303.4e
+    "its controller chooses which defending player",  # 508.4, put onto the battlefield attacking
 )
 
 # Extra names of a concept, per language: phrase -> English glossary term or rule title.
