@@ -119,6 +119,13 @@ RULES = [
         "protects it’s attacking as it enters the battlefield.",
     ),
     RuleEntry(
+        "509.1h",
+        "subrule",
+        "",
+        "An attacking creature with one or more creatures declared as blockers for it becomes a "
+        "blocked creature; … This remains unchanged until the creature is removed from combat, …",
+    ),
+    RuleEntry(
         "303.4e",
         "subrule",
         "",
@@ -425,6 +432,10 @@ def test_rule_statements_name_untitled_rules(vocab) -> None:
             ["508.4"],
         ),
         ("The creature attacking you enters the battlefield.", []),
+        # 509.1h: a blocked creature stays blocked
+        ("Any attacking creature it was blocking remains blocked.", ["509.1h"]),
+        ("If it's blocked and then turned face up, it stays blocked.", ["509.1h"]),
+        ("It can't be blocked by more than one creature.", []),
         # 109.5: who "you" is
         ("The “you” in that ability refers to its controller.", ["109.5"]),
         ("You control the ability.", []),

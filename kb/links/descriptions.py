@@ -84,6 +84,8 @@ body, :data:`kb.links.thesaurus.RULE_STATEMENTS`), so that it follows renumberin
 - **a creature put onto the battlefield attacking** (508.4 "If a creature is put onto the
   battlefield attacking, its controller chooses ..."): *is put onto the battlefield attacking*,
   *the tokens enter the battlefield tapped and attacking*;
+- **a blocked creature stays blocked** (509.1h "This remains unchanged until the creature is
+  removed from combat"): *any attacking creature it was blocking remains blocked*;
 - **who activates an Aura's abilities** (303.4e "An Aura's controller is separate from the
   enchanted object's controller ... Only the Aura's controller can activate its abilities"):
   *activated by Firebreathing's controller, not the enchanted creature's controller*.
@@ -233,6 +235,13 @@ DESCRIPTIONS: tuple[Description, ...] = (
             r"\b(?:onto the battlefield|enters?(?: the battlefield)?|entered|entering) "
             r"(?:tapped and )?attacking\b"
         ),
+    ),
+    # 509.1h: a blocked creature stays blocked until it leaves combat, whatever happens to its
+    # blockers ("This remains unchanged until the creature is removed from combat"): *any
+    # attacking creature it was blocking remains blocked*, *it stays blocked*.
+    Description(
+        "becomes a blocked creature",
+        _re(r"\b(?:remains?|remained|stays?|stayed|continues? to be|is still|are still) blocked\b"),
     ),
     # 109.5: who "you" is (*The “you” in that ability refers to its controller*).
     Description("on an object refer to the object's controller", _re(r"[“\"‘]you[”\"’]")),

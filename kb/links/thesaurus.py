@@ -140,6 +140,7 @@ RULE_STATEMENTS: tuple[str, ...] = (
     "process for putting a triggered ability on the stack",  # 603.3d, its targets and division
     "an aura's controller is separate from the enchanted object's controller",  # 303.4e
     "its controller chooses which defending player",  # 508.4, put onto the battlefield attacking
+    "becomes a blocked creature",  # 509.1h, a blocked creature stays blocked
 )
 
 # Extra names of a concept, per language: phrase -> English glossary term or rule title.
