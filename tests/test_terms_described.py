@@ -126,6 +126,13 @@ RULES = [
         "blocked creature; … This remains unchanged until the creature is removed from combat, …",
     ),
     RuleEntry(
+        "121.4",
+        "rule",
+        "",
+        "A player who attempts to draw a card from a library with no cards in it loses the game "
+        "the next time a player would receive priority.",
+    ),
+    RuleEntry(
         "303.4e",
         "subrule",
         "",
@@ -436,6 +443,10 @@ def test_rule_statements_name_untitled_rules(vocab) -> None:
         ("Any attacking creature it was blocking remains blocked.", ["509.1h"]),
         ("If it's blocked and then turned face up, it stays blocked.", ["509.1h"]),
         ("It can't be blocked by more than one creature.", []),
+        # 121.4: drawing from an empty library
+        ("If a player draws more cards than are left in their library, they lose.", ["121.4"]),
+        ("You'll lose only if you attempt to draw a card from an empty library.", ["121.4"]),
+        ("You draw cards from the top of your library.", []),
         # 109.5: who "you" is
         ("The “you” in that ability refers to its controller.", ["109.5"]),
         ("You control the ability.", []),

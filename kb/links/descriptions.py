@@ -86,6 +86,9 @@ body, :data:`kb.links.thesaurus.RULE_STATEMENTS`), so that it follows renumberin
   *the tokens enter the battlefield tapped and attacking*;
 - **a blocked creature stays blocked** (509.1h "This remains unchanged until the creature is
   removed from combat"): *any attacking creature it was blocking remains blocked*;
+- **drawing from an empty library** (121.4 "A player who attempts to draw a card from a library
+  with no cards in it loses the game"): *draw more cards than are left in their library*, *draw
+  a card from an empty library*;
 - **who activates an Aura's abilities** (303.4e "An Aura's controller is separate from the
   enchanted object's controller ... Only the Aura's controller can activate its abilities"):
   *activated by Firebreathing's controller, not the enchanted creature's controller*.
@@ -242,6 +245,17 @@ DESCRIPTIONS: tuple[Description, ...] = (
     Description(
         "becomes a blocked creature",
         _re(r"\b(?:remains?|remained|stays?|stayed|continues? to be|is still|are still) blocked\b"),
+    ),
+    # 121.4: a player who draws from a library with no cards in it loses the game (*draw more
+    # cards than are left in their library*, *you attempt to draw a card from an empty library*).
+    Description(
+        "attempts to draw a card from a library with no cards in it",
+        _re(
+            r"\bdraw\w*\b[^.]{0,30}?\bmore cards than (?:are |there are )?(?:left )?in (?:their|"
+            r"your|his or her|that player[’']s|the|its owner[’']s) library\b"
+            r"|\b(?:draw|draws|drawing|drew|drawn)\b[^.]{0,25}?\bfrom (?:an|their|your) empty "
+            r"library\b"
+        ),
     ),
     # 109.5: who "you" is (*The “you” in that ability refers to its controller*).
     Description("on an object refer to the object's controller", _re(r"[“\"‘]you[”\"’]")),

@@ -141,6 +141,7 @@ RULE_STATEMENTS: tuple[str, ...] = (
     "an aura's controller is separate from the enchanted object's controller",  # 303.4e
     "its controller chooses which defending player",  # 508.4, put onto the battlefield attacking
     "becomes a blocked creature",  # 509.1h, a blocked creature stays blocked
+    "attempts to draw a card from a library with no cards in it",  # 121.4, an empty library
 )
 
 # Extra names of a concept, per language: phrase -> English glossary term or rule title.
