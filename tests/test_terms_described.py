@@ -133,6 +133,19 @@ RULES = [
         "the next time a player would receive priority.",
     ),
     RuleEntry(
+        "305.2",
+        "rule",
+        "",
+        "A player can normally play one land during their turn; however, continuous effects may "
+        "increase this number.",
+    ),
+    RuleEntry(
+        "305.3",
+        "rule",
+        "",
+        "A player can’t play a land, for any reason, if it isn’t their turn.",
+    ),
+    RuleEntry(
         "303.4e",
         "subrule",
         "",
@@ -447,6 +460,11 @@ def test_rule_statements_name_untitled_rules(vocab) -> None:
         ("If a player draws more cards than are left in their library, they lose.", ["121.4"]),
         ("You'll lose only if you attempt to draw a card from an empty library.", ["121.4"]),
         ("You draw cards from the top of your library.", []),
+        # 305.2 and 305.3: the land play
+        ("You can play that land only if you haven't played a land yet that turn.", ["305.2"]),
+        ("If it's a land, you can play it only if it's your turn.", ["305.3"]),
+        ("You can cast it only if it's your turn.", []),
+        ("Each land you played this game counts.", []),
         # 109.5: who "you" is
         ("The “you” in that ability refers to its controller.", ["109.5"]),
         ("You control the ability.", []),

@@ -89,6 +89,9 @@ body, :data:`kb.links.thesaurus.RULE_STATEMENTS`), so that it follows renumberin
 - **drawing from an empty library** (121.4 "A player who attempts to draw a card from a library
   with no cards in it loses the game"): *draw more cards than are left in their library*, *draw
   a card from an empty library*;
+- **the land play** (305.2 "A player can normally play one land during their turn"; 305.3 not
+  on another player's turn): *only if you haven't played a land yet that turn*, *you can play it
+  only if it's your turn*, where the sentence speaks of a land;
 - **who activates an Aura's abilities** (303.4e "An Aura's controller is separate from the
   enchanted object's controller ... Only the Aura's controller can activate its abilities"):
   *activated by Firebreathing's controller, not the enchanted creature's controller*.
@@ -256,6 +259,27 @@ DESCRIPTIONS: tuple[Description, ...] = (
             r"|\b(?:draw|draws|drawing|drew|drawn)\b[^.]{0,25}?\bfrom (?:an|their|your) empty "
             r"library\b"
         ),
+    ),
+    # 305.2 and 305.3: a player plays one land during their turn, and none on another's, however
+    # the land is played (*only if you haven't played a land yet that turn*, *unless an effect
+    # allows you to play additional lands that turn*, *you can play it only if it's your turn*);
+    # in the sentence that speaks of a land.
+    Description(
+        "can normally play one land during their turn",
+        _re(
+            r"\b(?:played|play|plays|playing) (?:a|one|an additional|additional|more|two|your) "
+            r"lands? (?:this|that|each|per|in a|during (?:a|your|their|the|that|this)) turn\b"
+            r"|\bland drops?\b|\b(?:haven[’']t|hasn[’']t|have not|has not|already) (?:yet )?"
+            r"played a land\b"
+        ),
+        also=_re(r"\blands?\b"),
+    ),
+    Description(
+        "can't play a land, for any reason, if it isn't their turn",
+        _re(
+            r"\bplay\w*\b[^.]{0,40}?\bonly (?:if it[’']s|during|on) (?:your|their) (?:own )?turn\b"
+        ),
+        also=_re(r"\blands?\b"),
     ),
     # 109.5: who "you" is (*The “you” in that ability refers to its controller*).
     Description("on an object refer to the object's controller", _re(r"[“\"‘]you[”\"’]")),

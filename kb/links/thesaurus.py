@@ -142,6 +142,8 @@ RULE_STATEMENTS: tuple[str, ...] = (
     "its controller chooses which defending player",  # 508.4, put onto the battlefield attacking
     "becomes a blocked creature",  # 509.1h, a blocked creature stays blocked
     "attempts to draw a card from a library with no cards in it",  # 121.4, an empty library
+    "can normally play one land during their turn",  # 305.2, the land play
+    "can't play a land, for any reason, if it isn't their turn",  # 305.3
 )
 
 # Extra names of a concept, per language: phrase -> English glossary term or rule title.
