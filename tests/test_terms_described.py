@@ -146,6 +146,13 @@ RULES = [
         "A player can’t play a land, for any reason, if it isn’t their turn.",
     ),
     RuleEntry(
+        "120.3",
+        "rule",
+        "",
+        "Damage may have one or more of the following results, depending on whether the "
+        "recipient of the damage is a player or permanent, …",
+    ),
+    RuleEntry(
         "303.4e",
         "subrule",
         "",
@@ -465,6 +472,12 @@ def test_rule_statements_name_untitled_rules(vocab) -> None:
         ("If it's a land, you can play it only if it's your turn.", ["305.3"]),
         ("You can cast it only if it's your turn.", []),
         ("Each land you played this game counts.", []),
+        # 120.3: the results of damage
+        (
+            "Its ability doesn't prevent damage. Rather, it changes the results of that damage.",
+            ["120.3"],
+        ),
+        ("As a result, the damage is dealt to you.", []),
         # 109.5: who "you" is
         ("The “you” in that ability refers to its controller.", ["109.5"]),
         ("You control the ability.", []),

@@ -92,6 +92,8 @@ body, :data:`kb.links.thesaurus.RULE_STATEMENTS`), so that it follows renumberin
 - **the land play** (305.2 "A player can normally play one land during their turn"; 305.3 not
   on another player's turn): *only if you haven't played a land yet that turn*, *you can play it
   only if it's your turn*, where the sentence speaks of a land;
+- **the results of damage** (120.3 "Damage may have one or more of the following results"):
+  *it changes the results of that damage*;
 - **who activates an Aura's abilities** (303.4e "An Aura's controller is separate from the
   enchanted object's controller ... Only the Aura's controller can activate its abilities"):
   *activated by Firebreathing's controller, not the enchanted creature's controller*.
@@ -280,6 +282,13 @@ DESCRIPTIONS: tuple[Description, ...] = (
             r"\bplay\w*\b[^.]{0,40}?\bonly (?:if it[’']s|during|on) (?:your|their) (?:own )?turn\b"
         ),
         also=_re(r"\blands?\b"),
+    ),
+    # 120.3: the results of damage (life loss, marked damage, counters, lifelink's life), which an
+    # effect may change without preventing the damage (*it changes the results of that damage*,
+    # *deathtouch or lifelink may affect the results of the damage dealt*).
+    Description(
+        "damage may have one or more of the following results",
+        _re(r"\bresults? of (?:the|that|this|its|such) damage\b"),
     ),
     # 109.5: who "you" is (*The “you” in that ability refers to its controller*).
     Description("on an object refer to the object's controller", _re(r"[“\"‘]you[”\"’]")),

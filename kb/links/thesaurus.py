@@ -144,6 +144,7 @@ RULE_STATEMENTS: tuple[str, ...] = (
     "attempts to draw a card from a library with no cards in it",  # 121.4, an empty library
     "can normally play one land during their turn",  # 305.2, the land play
     "can't play a land, for any reason, if it isn't their turn",  # 305.3
+    "damage may have one or more of the following results",  # 120.3, what damage does
 )
 
 # Extra names of a concept, per language: phrase -> English glossary term or rule title.
