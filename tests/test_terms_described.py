@@ -211,6 +211,7 @@ RULES = [
     RuleEntry("729", "chapter", "Merging with Permanents", ""),
 ]
 GLOSSARY = [
+    GlossaryItem("Removed from Combat", "Certain events can cause … See rule 506.4."),
     GlossaryItem("Active Player, Nonactive Player Order", "A system. See rule 101.4."),
     GlossaryItem("Alternative Cost", "A cost … See rule 118, “Costs.”"),
     GlossaryItem("Card Type", "A characteristic. See rule 205, “Type Line.”"),
@@ -478,6 +479,13 @@ def test_rule_statements_name_untitled_rules(vocab) -> None:
             ["120.3"],
         ),
         ("As a result, the damage is dealt to you.", []),
+        # 506.4: staying in combat until removed from it
+        (
+            "If that planeswalker leaves the battlefield, the creature continues to attack.",
+            ["506.4"],
+        ),
+        ("It will continue to block.", ["506.4"]),
+        ("The creature can't attack or block.", []),
         # 109.5: who "you" is
         ("The “you” in that ability refers to its controller.", ["109.5"]),
         ("You control the ability.", []),

@@ -94,6 +94,8 @@ body, :data:`kb.links.thesaurus.RULE_STATEMENTS`), so that it follows renumberin
   only if it's your turn*, where the sentence speaks of a land;
 - **the results of damage** (120.3 "Damage may have one or more of the following results"):
   *it changes the results of that damage*;
+- **staying in combat** (506.4, a creature stays an attacking or blocking creature until removed
+  from combat; 506.4c "It continues to be an attacking creature"): *it will continue to attack*;
 - **who activates an Aura's abilities** (303.4e "An Aura's controller is separate from the
   enchanted object's controller ... Only the Aura's controller can activate its abilities"):
   *activated by Firebreathing's controller, not the enchanted creature's controller*.
@@ -289,6 +291,16 @@ DESCRIPTIONS: tuple[Description, ...] = (
     Description(
         "damage may have one or more of the following results",
         _re(r"\bresults? of (?:the|that|this|its|such) damage\b"),
+    ),
+    # 506.4: a creature stays in combat until it is removed from it (506.4a, a declared attacker
+    # or blocker is not removed by what would have kept it from attacking or blocking; 506.4c,
+    # one attacking a planeswalker that left "continues to be an attacking creature"): *it
+    # will continue to attack*, *Drakuseth continues to attack*, *it continues to block*.
+    Description(
+        "removed from combat",
+        _re(
+            r"\bcontinues? to (?:attack|block|be (?:an? )?(?:attacking|blocking)(?: creatures?)?)\b"
+        ),
     ),
     # 109.5: who "you" is (*The “you” in that ability refers to its controller*).
     Description("on an object refer to the object's controller", _re(r"[“\"‘]you[”\"’]")),
