@@ -440,6 +440,8 @@ def test_rule_statements_name_untitled_rules(vocab) -> None:
         # this vocabulary lacks)
         ("If it isn't a legal target as the spell tries to resolve, it won't.", ["608.2b"]),
         ("If you change a target, you must choose a legal target.", []),
+        ("The division involves only targets that are still legal as it resolves.", ["608.2b"]),
+        ("The target is legal only if it's a creature.", []),
         # 502 and 504: the untap and draw steps' turn-based actions
         (  # the active player's own link is this vocabulary's 101.4
             "Those creatures untap at the same time as the active player’s permanents.",

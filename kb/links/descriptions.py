@@ -5,8 +5,8 @@ rule, and names its rule by concept (a glossary term, a rule title, or a phrase 
 body, :data:`kb.links.thesaurus.RULE_STATEMENTS`), so that it follows renumbering:
 
 - **illegal targets** (608.2b "it checks whether the targets are still legal"): *its targets are
-  all illegal*, *is no longer a legal target*, and a *legal target* in a sentence that says the
-  spell resolves (elsewhere it is one a player chooses, 115);
+  all illegal*, *is no longer a legal target*, and a *legal target* or a target that *is still
+  legal* in a sentence that says the spell resolves (elsewhere it is one a player chooses, 115);
 - **information an effect uses** (608.2h "the answer is determined only once", "last known
   information"): *the value of X is determined as the ability resolves*, *count the cards when
   it resolves*, *is counted during resolution*, *its last known existence on the
@@ -147,10 +147,12 @@ DESCRIPTIONS: tuple[Description, ...] = (
         _re(r"\billegal\b|\bno longer (?:a )?legal\b"),
         also=_re(r"\btargets?\b"),
     ),
-    # a legal target as the spell resolves: 608.2b's check (as it is chosen, 115)
+    # a legal target as the spell resolves: 608.2b's check (as it is chosen, 115), said of the
+    # target too (*if at least one target is still legal*, *only targets that are still legal as
+    # Fireball resolves*, "it checks whether the targets are still legal")
     Description(
         "illegal target",
-        _re(r"\blegal targets?\b"),
+        _re(r"\blegal targets?\b|\btargets?\b[^.]{0,30}?\b(?:still|remains?|are|is) legal\b"),
         also=_re(r"\bresolv|\bcountered\b"),
     ),
     Description(
