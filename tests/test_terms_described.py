@@ -153,6 +153,13 @@ RULES = [
         "recipient of the damage is a player or permanent, …",
     ),
     RuleEntry(
+        "122.3",
+        "rule",
+        "",
+        "If a permanent has both a +1/+1 counter and a -1/-1 counter on it, N +1/+1 and N -1/-1 "
+        "counters are removed from it as a state-based action, …",
+    ),
+    RuleEntry(
         "303.4e",
         "subrule",
         "",
@@ -380,7 +387,8 @@ def test_rule_statements_name_untitled_rules(vocab) -> None:
             "If you control two legendary permanents with the same name, choose one.",
             ["704.5j"],
         ),
-        ("It has a +1/+1 counter and a -1/-1 counter, so both are removed.", ["704"]),
+        # (and 122.3, the counters' rule it restates)
+        ("It has a +1/+1 counter and a -1/-1 counter, so both are removed.", ["122.3", "704"]),
         ("Put a +1/+1 counter on it.", []),
         # 205.2: the card types
         ("It is any spell with the type creature, even if it has other types.", ["205"]),

@@ -61,7 +61,8 @@ body, :data:`kb.links.thesaurus.RULE_STATEMENTS`), so that it follows renumberin
   … it loses … its old land types … it gains the new land types"): *replaces all of its land
   types with Swamp*, *will gain the land type Mountain*, *will remove the old land types*; not
   *search for a card with the land type Plains*;
-- **the legend rule** (704.5j) and **+1/+1 and -1/-1 counters** (704.5q) as the rules word them;
+- **the legend rule** (704.5j) and **+1/+1 and -1/-1 counters** (704.5q, and 122.3 which it
+  restates) as the rules word them;
 - **summoning sickness** (302.6 "under its controller's control continuously since their most
   recent turn began"), **card types** (205.2a: *the type creature*, *the type “artifact”*),
   **instructions in the order written** (608.2c: *you perform the actions in sequence*);
@@ -500,6 +501,14 @@ DESCRIPTIONS: tuple[Description, ...] = (
     Description("legend rule", _re(r"\blegendary (?:permanents|creatures)\b[^.]*\bsame name\b")),
     Description(
         "state-based actions",
+        _re(
+            r"\+1/\+1 counters?\b[^.]*[-−]1/[-−]1 counters?\b[^.]*\bremov"
+            r"|[-−]1/[-−]1 counters?\b[^.]*\+1/\+1 counters?\b[^.]*\bremov"
+        ),
+    ),
+    # the same rule in the counters' chapter, 122.3, which 704.5q restates as a state-based action
+    Description(
+        "has both a +1/+1 counter and a -1/-1 counter on it",
         _re(
             r"\+1/\+1 counters?\b[^.]*[-−]1/[-−]1 counters?\b[^.]*\bremov"
             r"|[-−]1/[-−]1 counters?\b[^.]*\+1/\+1 counters?\b[^.]*\bremov"

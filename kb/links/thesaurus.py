@@ -145,6 +145,7 @@ RULE_STATEMENTS: tuple[str, ...] = (
     "can normally play one land during their turn",  # 305.2, the land play
     "can't play a land, for any reason, if it isn't their turn",  # 305.3
     "damage may have one or more of the following results",  # 120.3, what damage does
+    "has both a +1/+1 counter and a -1/-1 counter on it",  # 122.3 (704.5q, its state-based action)
 )
 
 # Extra names of a concept, per language: phrase -> English glossary term or rule title.
