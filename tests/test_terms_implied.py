@@ -105,6 +105,13 @@ def test_replacement_effects_applied_without_the_words(vocab) -> None:
     assert "614" not in targets(vocab, "It enters the battlefield with haste.")
     assert targets(vocab, "If you cast a spell that would target it, it resolves.") == []
     assert "614" not in targets(vocab, "If damage would be dealt to it, prevent that damage.")
+    # events said to happen at once, where nothing happens instead (indestructibility it grants)
+    only = "If Aegis Angel and the permanent would be destroyed simultaneously, only one is."
+    assert "614" not in targets(vocab, only)
+    instead = (
+        "If a red permanent would die at the same time as it, that permanent is exiled instead."
+    )
+    assert "614" in targets(vocab, instead)
     # a card worded as 614.1 says (instead, enters with) whose effect the ruling says applies
     pir = CardContext(
         (

@@ -51,9 +51,13 @@ _REPLACEMENT_WORDING = re.compile(
 # (615.1a: effects that use the word "prevent").
 # A reduced relative clause ("If the creature this Aura would enchant is an illegal target") is
 # followed by the main clause's own verb: its "would" is not the condition's.
+# Nor events said to happen at once where nothing happens instead ("If Aegis Angel and the
+# permanent would be destroyed simultaneously, only Aegis Angel will be destroyed": what the
+# indestructibility it grants does, 614.1's "instead" nowhere in the sentence).
 _IF_WOULD = re.compile(
     r"\bif\b(?:(?!\bprevent)[^.,;:]){1,60}?(?<!\bthat )(?<!\bwhich )(?<!\bwho )\bwould\b"
-    r"(?!\s+[\w’']+\s+(?:is|are|was|were|has|have)\b)(?![^.]*\bprevent)",
+    r"(?!\s+[\w’']+\s+(?:is|are|was|were|has|have)\b)(?![^.]*\bprevent)"
+    r"(?!(?=[^.,;]*\b(?:simultaneously|at the same time)\b)(?![^.]*\binstead\b))",
     re.IGNORECASE,
 )
 # "replaces the draw", "can't replace this event": the object replaced is an event.
