@@ -130,6 +130,12 @@ def test_state_based_actions_by_their_conditions(vocab) -> None:
     assert targets(vocab, "If your life total is brought to 0 or less, you lose.") == ["704"]
     assert targets(vocab, "A creature with 0 toughness enters the battlefield.") == ["704"]
     assert targets(vocab, "A creature with 0 power can attack.") == []
+    # and by what 704.5m and 704.5n do to attachments, in their words
+    auras = "Auras attached to the exiled permanent will be put into their owners’ graveyards."
+    assert targets(vocab, auras) == ["704"]
+    equipment = "Any Equipment will become unattached and remain on the battlefield."
+    assert targets(vocab, equipment) == ["704"]
+    assert targets(vocab, "The creature card is put into its owner’s graveyard.") == []
 
 
 def test_layers_when_an_effect_changes_two_kinds_of_characteristic(vocab) -> None:

@@ -13,7 +13,9 @@ look for, and names its rule by concept (glossary term or title), so that it fol
   with", "As [this] enters"): a ruling on a card worded so, that speaks of its effect applying,
   replacing or happening instead, is about that replacement effect;
 - **state-based actions** (704): the conditions 704.5a, f, i and v check, in their own words
-  ("0 or less life", "0 toughness", "loyalty 0");
+  ("0 or less life", "0 toughness", "loyalty 0"), and what 704.5m and n do to attachments
+  ("that Aura is put into its owner's graveyard", an Equipment "becomes unattached ... It
+  remains on the battlefield");
 - **layers** (613): 613.1 gives each kind of characteristic its own layer, so a sentence where
   an effect changes kinds of two layers (power and toughness, types, colors, abilities) is
   about how continuous effects interact;
@@ -78,7 +80,14 @@ STATE_BASED = "state-based actions"
 # 704.5v defense): "0 or less life", "a creature with 0 toughness".
 _STATE_CONDITION = re.compile(
     r"\b0 or less\b|\b(?:toughness|loyalty|defense) (?:of )?0\b"
-    r"|\b0[- ](?:toughness|loyalty|defense)\b",
+    r"|\b0[- ](?:toughness|loyalty|defense)\b"
+    # and the outcomes 704.5m and 704.5n give attachments, in their words: "that Aura is put
+    # into its owner's graveyard"; an Equipment "becomes unattached ... It remains on the
+    # battlefield" (*Auras attached to the exiled permanent will be put into their owners'
+    # graveyards. Any Equipment will become unattached and remain on the battlefield.*)
+    r"|\bAuras?\b[^.]{0,80}?\b(?:is|are|will be|isn[’']t|aren[’']t|won[’']t be) put into "
+    r"(?:its|their) owners?[’'] graveyards?\b"
+    r"|\b(?:becomes?|become) unattached\b[^.]{0,40}?\b(?:remains?|stays?) on the battlefield\b",
     re.IGNORECASE,
 )
 LAYERS = "interaction of continuous effects"
