@@ -215,9 +215,11 @@ RULES = [
     RuleEntry("704.5j", "subrule", "", "… This is called the “legend rule.”"),
     RuleEntry("708", "chapter", "Face-Down Spells and Permanents", ""),
     RuleEntry("712", "chapter", "Double-Faced Cards", ""),
+    RuleEntry("722", "chapter", "Controlling Another Player", ""),
     RuleEntry("729", "chapter", "Merging with Permanents", ""),
 ]
 GLOSSARY = [
+    GlossaryItem("Control Another Player", "To make all choices … See rule 722."),
     GlossaryItem("Removed from Combat", "Certain events can cause … See rule 506.4."),
     GlossaryItem("Active Player, Nonactive Player Order", "A system. See rule 101.4."),
     GlossaryItem("Alternative Cost", "A cost … See rule 118, “Costs.”"),
@@ -496,6 +498,11 @@ def test_rule_statements_name_untitled_rules(vocab) -> None:
         ),
         ("It will continue to block.", ["506.4"]),
         ("The creature can't attack or block.", []),
+        # 722: controlling a player, said of any player
+        ("You could gain control of yourself, but it doesn't do anything.", ["722"]),
+        ("You only control the player, not that player's permanents.", ["722"]),
+        ("If it's under the control of another player, it stays.", []),
+        ("You gain control of another player's creature.", []),
         # 109.5: who "you" is
         ("The “you” in that ability refers to its controller.", ["109.5"]),
         ("You control the ability.", []),

@@ -97,6 +97,8 @@ body, :data:`kb.links.thesaurus.RULE_STATEMENTS`), so that it follows renumberin
   *it changes the results of that damage*;
 - **staying in combat** (506.4, a creature stays an attacking or blocking creature until removed
   from combat; 506.4c "It continues to be an attacking creature"): *it will continue to attack*;
+- **controlling a player** (722.1 "allow a player to control another player"): *you could gain
+  control of yourself*, *you only control the player*;
 - **who activates an Aura's abilities** (303.4e "An Aura's controller is separate from the
   enchanted object's controller ... Only the Aura's controller can activate its abilities"):
   *activated by Firebreathing's controller, not the enchanted creature's controller*.
@@ -303,6 +305,20 @@ DESCRIPTIONS: tuple[Description, ...] = (
         "removed from combat",
         _re(
             r"\bcontinues? to (?:attack|block|be (?:an? )?(?:attacking|blocking)(?: creatures?)?)\b"
+        ),
+    ),
+    # 722: controlling a player, as the glossary's Control Another Player and 722.1 ("allow a
+    # player to control another player") say it of any player (*You could gain control of
+    # yourself using Mindslaver*, *You only control the player*, *Controlling a player doesn't
+    # allow you to look at that player's sideboard*); not the control of a player's object (*under
+    # the control of another player*, *control of another player's creature*).
+    Description(
+        "control another player",
+        _re(
+            r"\b(?:gain|gains|gaining|gained|take|takes|taking|took) control of (?:yourself|"
+            r"a player|that player|target player|another player|an opponent|each player)\b(?![’']s)"
+            r"|\b(?:control|controls|controlling) (?:the|a|that|target|another) player\b"
+            r"(?![’']s)(?! (?:who|that|whose))"
         ),
     ),
     # 109.5: who "you" is (*The “you” in that ability refers to its controller*).
