@@ -104,7 +104,7 @@ body, :data:`kb.links.thesaurus.RULE_STATEMENTS`), so that it follows renumberin
   *activated by Firebreathing's controller, not the enchanted creature's controller*.
 
 Measured on the dev split of ``tests/data/links/labelled_unseen.json``, the 88 rulings each of
-``labelled_dev2.json`` to ``labelled_dev7.json`` and the 105 rulings of
+``labelled_dev2.json`` to ``labelled_dev8.json`` and the 105 rulings of
 ``labelled_clarifications.json`` (``benchmarks/term_links.py``), and checked on what each adds to
 every ruling of AllPrintings.
 """
