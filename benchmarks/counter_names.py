@@ -1,19 +1,22 @@
-"""Check the hand-written French and Spanish names of counters, tokens and dice against the cards.
+"""Check the French and Spanish names of counters, tokens, dice and types against the cards.
 
 Usage: python benchmarks/counter_names.py [MTGJSON file or folder ...]
        (default: ../shared/corpus-full/mtgjson/AllPrintings.json.xz)
 
-``COUNTERS``, ``TOKENS`` and ``DICE_AND_PLANES`` of ``kb.search.lang.fr`` and ``…es`` name each
-kind of counter (122), predefined token (111.10) and die or Planechase word as the cards of the
-language print it, with its English word ("bouclier": shield, "comida": Food); the bridge takes
-each to its English. A wrong name there is silent: the query just finds nothing. As
+``COUNTERS``, ``TOKENS``, ``DICE_AND_PLANES`` and ``TYPES`` of ``kb.search.lang.fr`` and ``…es``
+name each kind of counter (122), predefined token (111.10), die or Planechase word and card type,
+supertype or subtype (205) as the cards of the language print it, with its English word
+("bouclier": shield, "comida": Food, "aventure": Adventure); the bridge takes each to its
+English. A wrong name there is silent: the query just finds nothing. As
 benchmarks/keyword_names.py does for keywords, this script reads every card whose English text
 names the thing ("a shield counter", "a Food token", "roll the planar die", the card's own name
 taken out of it first) and that has a printed text in the language (``foreignData``), analyses
 that text with the search's own analyzer (fold, stop words, stems), and counts the texts holding
-the name's terms. A name found on none of at least ``--min-cards`` such cards is reported as
-wrong, and the exit status is 1; the names no card prints in the language (the sets after 2021
-have no French or Spanish texts in MTGJSON) are listed apart, as official names taken on trust.
+the name's terms; a type's name is read the same way on the type lines ("Sorcery — Adventure"
+and the printing's "Rituel : aventure"). A name found on none of at least ``--min-cards`` such
+cards is reported as wrong, and the exit status is 1; the names no card prints in the language
+(the sets after 2021 have no French or Spanish texts in MTGJSON) are listed apart, as official
+names taken on trust.
 """
 
 from __future__ import annotations
@@ -33,7 +36,9 @@ from keyword_names import LANGUAGES, contains, mtgjson_cards  # noqa: E402
 
 from kb.search.analysis import analyze, text_analyzer  # noqa: E402
 
-TABLES = ("COUNTERS", "TOKENS", "DICE_AND_PLANES")
+TABLES = ("COUNTERS", "TOKENS", "DICE_AND_PLANES", "TYPES")
+# The field of a card and of its printing that names a table's thing (the default: "text").
+FIELDS = {"TYPES": "type"}
 
 # How an English card text names a die or Planechase word (the default: the word itself).
 ENGLISH_WORDS = {
@@ -53,6 +58,8 @@ def english_pattern(table: str, english: str) -> re.Pattern[str]:
         return re.compile(rf"\b{re.escape(english)} counters?\b", re.IGNORECASE)
     if table == "TOKENS":  # "create a Food token", "Treasure tokens", "a Clue artifact token"
         return re.compile(rf"\b{re.escape(english)}s?\b[^.]*?\btokens?\b")
+    if table == "TYPES":  # a word of the type line: "Sorcery — Adventure", not "Urza's Saga"'s
+        return re.compile(rf"(?<![\w'’-]){re.escape(english)}(?![\w'’-])")
     return re.compile(ENGLISH_WORDS.get(english, rf"\b{re.escape(english)}\b"), re.IGNORECASE)
 
 
@@ -81,26 +88,31 @@ def main() -> int:
     found: collections.Counter = collections.Counter()  # (code, name) -> texts holding it
     seen_texts: set[tuple[str, str, str]] = set()  # a reprint's identical texts count once
     for card in mtgjson_cards(args.paths):
-        english_text = card.get("text") or ""
-        if not english_text:
-            continue
-        own = card.get("name") or ""
-        english_text = english_text.replace(own, "CARDNAME") if own else english_text
-        named = {key for key, pattern in patterns.items() if pattern.search(english_text)}
-        if not named:
-            continue
-        for face in card.get("foreignData") or ():
-            code = by_language.get(face.get("language"))
-            text = face.get("text")
-            if code is None or not text or (code, english_text, text) in seen_texts:
+        for field in sorted(set(FIELDS.values()) | {"text"}):
+            english_text = card.get(field) or ""
+            if not english_text:
                 continue
-            seen_texts.add((code, english_text, text))
-            words = analyze(analyzers[code], text)
-            for table, english in named:
-                texts[(code, table, english)] += 1
-            for name_code, table, name, english in names:
-                if name_code == code and (table, english) in named:
-                    found[(code, name)] += contains(words, terms[(code, name)])
+            own = card.get("name") or ""
+            english_text = english_text.replace(own, "CARDNAME") if own else english_text
+            named = {
+                (table, english)
+                for (table, english), pattern in patterns.items()
+                if FIELDS.get(table, "text") == field and pattern.search(english_text)
+            }
+            if not named:
+                continue
+            for face in card.get("foreignData") or ():
+                code = by_language.get(face.get("language"))
+                text = face.get(field)
+                if code is None or not text or (code, english_text, text) in seen_texts:
+                    continue
+                seen_texts.add((code, english_text, text))
+                words = analyze(analyzers[code], text)
+                for table, english in named:
+                    texts[(code, table, english)] += 1
+                for name_code, table, name, english in names:
+                    if name_code == code and (table, english) in named:
+                        found[(code, name)] += contains(words, terms[(code, name)])
 
     wrong, unprinted = 0, []
     for code, table, name, english in names:

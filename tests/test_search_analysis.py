@@ -199,7 +199,7 @@ def test_counter_token_and_dice_names_lead_to_their_english(lang: str) -> None:
         for word, english in table.items():
             (stem,) = analyze(analyzer, word)
             if word in module.PHRASED:  # after a word that says what it is: "el dado"
-                assert not language.english_for(stem), word
+                assert english.casefold() not in language.english_for(stem), word
                 [(_, _, terms)] = phrase_spans(lang, ["el" if word == "dado" else "los", word])
                 assert english.casefold() in terms, (word, english)
             else:
@@ -209,6 +209,50 @@ def test_counter_token_and_dice_names_lead_to_their_english(lang: str) -> None:
     assert (start, size) == (1, 3) and "roll" in terms
     # Spanish "dado que" (given that) is no die
     assert phrase_spans(lang, "dado que el hechizo".split()) == []
+
+
+@pytest.mark.parametrize("lang", ["fr", "es"])
+def test_type_names_lead_to_their_english(lang: str) -> None:
+    """Each card type, supertype and subtype as the type lines print it ("Rituel : aventure",
+    "Encantamiento — Altar") leads to its English word; the Adventure is no venture into the
+    dungeon, which is the verb with its dungeon ("s'aventurer dans le donjon", "adéntrate en la
+    mazmorra"), even where a learned keyword term gives the verb's stem to venture."""
+    import importlib
+
+    from kb.search import lang as languages
+    from kb.search.lang import phrase_spans, register_learned_terms
+
+    module = importlib.import_module(f"kb.search.lang.{lang}")
+    language = search_language(lang)
+    analyzer = text_analyzer(lang)
+    for word, english in module.TYPES.items():
+        (stem,) = analyze(analyzer, word)
+        if word in module.PHRASED:  # "porte" is also "(il) porte": "la porte" is the Gate
+            assert english.casefold() not in language.english_for(stem), word
+            [(_, _, terms)] = phrase_spans(lang, ["la", word])
+            assert english.casefold() in terms, (word, english)
+        else:
+            assert english.casefold() in language.english_for(stem), (word, english)
+    assert language.english_for("tribal") == ("kindred", "tribal")
+
+    venture = "Venture into the Dungeon"
+    verb, noun = ("s'aventurer", "aventure") if lang == "fr" else ("adentrarse", "aventura")
+    dungeon = "dans le donjon" if lang == "fr" else "en la mazmorra"
+    before = [  # the terms an index opened earlier registered, put back after
+        (term, keyword, languages._LEARNED_RULES.get(lang, {}).get(term, ""))
+        for term, keyword in languages._LEARNED.get(lang, {}).items()
+    ]
+    try:  # as an index of the sets that print it registers the term
+        register_learned_terms(lang, [(f"{verb} {dungeon}", venture, "701.49")])
+        (stem,) = analyze(analyzer, noun)
+        assert language.english_for(stem) == ("adventure",)
+        other = "je m'aventure" if lang == "fr" else "aventúrate"  # a reader's Spanish
+        for said in (f"{verb} {dungeon}", f"{other} {dungeon}"):
+            [(_, _, terms)] = phrase_spans(lang, said.split())
+            assert terms == ("venture into the dungeon",), said
+        assert not phrase_spans(lang, f"une fois l'{noun} résolue".split())
+    finally:
+        register_learned_terms(lang, before)
 
 
 def test_fold_word() -> None:

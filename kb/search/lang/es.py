@@ -413,7 +413,38 @@ DICE_AND_PLANES: dict[str, str] = {
 # die would take over, and "dados" shares its stem: the die is searched for where a word before
 # says it is one ("el dado", "un dado", "dos dados": PHRASES), not for the word on its own.
 PHRASED = frozenset({"dado", "dados"})
-for _table in (COUNTERS, TOKENS, DICE_AND_PLANES):
+# Card types, supertypes and the subtypes the rules list (205.2a, 205.3g-205.3k, 205.4a) as
+# Spanish type lines print them ("Conjuro — Aventura", "Encantamiento legendario — Altar"),
+# with the English type; creature and planar types are left out. Only those the bridge had no
+# entry for, or a wrong one: criatura, artefacto, encantamiento, instantáneo, conjuro, tierra,
+# legendario, básica, nevada, batalla, mazmorra, plano, fenómeno, aura, saga, equipo,
+# vehículo, pista, comida already lead to their type, and fortificación by its ending.
+# benchmarks/counter_names.py checks each against the type lines of the Spanish printings of
+# the cards of that type (AllPrintings). Not printed on a card with a Spanish text in MTGJSON
+# (the sets after 2021), the official name: asedio (Siege, the battles of March of the
+# Machine). "Aventura" is the Adventure; venturing into the dungeon is "adentrarse en la
+# mazmorra" on the cards, a phrase (PHRASES), as is a reader's "aventurarse en la mazmorra".
+# Left out, their Spanish name not known for sure or the word an everyday one a question
+# would lose ("clase de", kind of; "sitio", place): Kindred, World, Conspiracy, Scheme,
+# Vanguard, Ongoing, Attraction, Contraption, Background, Case, Class, Role, Room, Omen,
+# Cave, Sphere, Town, Lair, Planet, the artifact types of the sets after 2021, Locus, and
+# Urza's Mine, Tower and Power-Plant.
+TYPES: dict[str, str] = {
+    "tribal": "Tribal",  # the kindred of the rules, which 205.2a renamed
+    "asedio": "Siege",
+    "cartucho": "Cartouche",
+    "maldición": "Curse",
+    "runa": "Rune",
+    "altar": "Shrine",
+    "desierto": "Desert",
+    "portal": "Gate",
+    "aventura": "Adventure",
+    "arcano": "Arcane",
+    "lección": "Lesson",
+    "trampa": "Trap",
+}
+TO_ENGLISH["tribal"] = ("kindred", "tribal")
+for _table in (COUNTERS, TOKENS, DICE_AND_PLANES, TYPES):
     for _word, _english in _table.items():
         if _word not in PHRASED:
             TO_ENGLISH.setdefault(_word, (_english.casefold(),))
@@ -671,6 +702,16 @@ PHRASES: dict[str, tuple[str, ...]] = {
     **{
         f"{verb} por los planos": ("planeswalk",)
         for verb in ("caminar", "camina", "caminas", "camine", "caminan", "caminen")
+    },
+    # venturing into the dungeon (701.49) as the cards print it ("adéntrate en la mazmorra"),
+    # and as a reader may say it: "aventura" alone is the Adventure (TYPES)
+    **{
+        f"{verb} en la mazmorra": ("venture into the dungeon",)
+        for verb in (
+            "adentrarse adéntrate adentrarte adentrarme adentra adentras adentro adentran "
+            "adentrándose adentrado aventurarse aventúrate aventurarte aventurarme aventura "
+            "aventuras aventuro aventuran aventurándose aventurado"
+        ).split()
     },
     # finality counters (122.1h): "finalidad" alone stems as "final" (the end) does
     "contador de finalidad": ("finality counter",),

@@ -404,10 +404,48 @@ DICE_AND_PLANES: dict[str, str] = {
     "phénomène": "phenomenon",
     "chaos": "chaos",
 }
-PHRASED: frozenset[str] = frozenset()  # names bridged by PHRASES only (see es.py)
-for _table in (COUNTERS, TOKENS, DICE_AND_PLANES):
+# Card types, supertypes and the subtypes the rules list (205.2a, 205.3g-205.3k, 205.4a) as
+# French type lines print them ("Rituel : aventure", "Enchantement légendaire : reliquaire"),
+# with the English type; creature and planar types are left out. Only those the bridge had no
+# entry for, or a wrong one: créature, artefact, enchantement, éphémère, rituel, terrain,
+# légendaire, neigeux, bataille, donjon, plan, phénomène, aura, saga, équipement, véhicule,
+# indice, nourriture already lead to their type. benchmarks/counter_names.py checks each
+# against the type lines of the French printings of the cards of that type (AllPrintings).
+# Not printed on a card with a French text in MTGJSON (the sets after 2021), the official
+# names: siège (Siege, the battles of March of the Machine), classe (Class). "Aventure" shares
+# its stem with "s'aventurer" (venture into the dungeon): the noun is the Adventure, the verb
+# a phrase with its dungeon (PHRASES). "Porte" (Gate) is also the verb "porter": the Gate is
+# searched where an article says it is one (PHRASES), not for the word on its own; basic is
+# "de base" after a land (PHRASES), "base" alone being an everyday word. Left out, their French
+# name not known for sure or the word taken (see the README): Kindred, World, Conspiracy,
+# Scheme, Vanguard, Ongoing, Attraction, Contraption, Background, Case, Role, Room, Omen, Cave,
+# Sphere, Town, Lair, Planet, the artifact types of the sets after 2021, Locus ("site"), and
+# Urza's Mine, Tower and Power-Plant ("tour" is a turn).
+TYPES: dict[str, str] = {
+    "tribal": "Tribal",  # the kindred of the rules, which 205.2a renamed
+    "siège": "Siege",
+    "fortification": "Fortification",
+    "cartouche": "Cartouche",
+    "malédiction": "Curse",
+    "rune": "Rune",
+    "reliquaire": "Shrine",
+    "classe": "Class",
+    "désert": "Desert",
+    "porte": "Gate",
+    "aventure": "Adventure",
+    "arcane": "Arcane",
+    "leçon": "Lesson",
+    "piège": "Trap",
+}
+TO_ENGLISH["tribal"] = ("kindred", "tribal")
+# "fortification" shares its stem with "fortifier", the keyword Fortify of Fortifications
+TO_ENGLISH["fortification"] = ("fortification", "fortify")
+# names bridged by PHRASES only (see es.py): "porte" is also "(il) porte", carries
+PHRASED: frozenset[str] = frozenset({"porte"})
+for _table in (COUNTERS, TOKENS, DICE_AND_PLANES, TYPES):
     for _word, _english in _table.items():
-        TO_ENGLISH.setdefault(_word, (_english.casefold(),))
+        if _word not in PHRASED:
+            TO_ENGLISH.setdefault(_word, (_english.casefold(),))
 
 # Verb forms the Snowball stemmer leaves apart from their infinitive ("perd" and "perdre").
 _FORMS = {
@@ -654,6 +692,30 @@ PHRASES: dict[str, tuple[str, ...]] = {
     },
     "lancer du dé": ("roll", "die"),  # the noun, "le lancer du dé planaire"
     "lancer de dé": ("roll", "die"),
+    # venturing into the dungeon (701.49), as the cards print it ("aventurez-vous dans le
+    # donjon"): "aventure" alone is the Adventure (TYPES), which shares the verb's stem
+    **{
+        f"{pronoun}{verb} dans le donjon": ("venture into the dungeon",)
+        for pronoun in ("", "s'", "m'", "t'")
+        for verb in (
+            "aventurer aventure aventures aventurez aventurons aventurent aventuré aventurée "
+            "aventurés aventurant aventurera"
+        ).split()
+    },
+    "aventurez-vous dans le donjon": ("venture into the dungeon",),
+    # a Gate (the land type): "porte" alone may be the verb "porter"
+    **{
+        f"{article} {gate}": ("gate",)
+        for article, gate in (
+            *((a, "porte") for a in "la une cette chaque autre".split()),
+            *((a, "portes") for a in "les des deux ces vos".split()),
+        )
+    },
+    "terrain porte": ("gate",),
+    "terrains portes": ("gate",),
+    # a basic land (205.4c), "base" alone being an everyday word
+    "terrain de base": ("basic land",),
+    "terrains de base": ("basic land",),
 }
 
 LANGUAGE = SearchLanguage(
