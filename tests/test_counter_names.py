@@ -1,8 +1,8 @@
-"""The hand-written names of counters, tokens and dice agree with the cards Wizards printed.
+"""The hand-written names of counters, tokens, dice and types agree with the cards Wizards printed.
 
 benchmarks/counter_names.py does the check on all of AllPrintings; here it runs on the small
-real corpus (KHM, CN2), and on a made-up set whose French cards print a counter's name the list
-does not have, to show that it fails when a name is wrong.
+real corpus (KHM, CN2), and on a made-up set whose French cards print a counter's or a type's
+name the list does not have, to show that it fails when a name is wrong.
 """
 
 from __future__ import annotations
@@ -27,6 +27,8 @@ def test_the_names_agree_with_the_shared_corpus(shared_corpus: Path) -> None:
     assert "0 names printed on no card that names the thing" in result.stdout
     # The corpus's cards do check some names (Treasure, lore counters), not only none.
     assert "'trésor'" in result.stdout and "'sabiduría'" in result.stdout
+    # and a type on the type lines: Kaldheim's Runes ("Enchantement : aura et rune")
+    assert any("TYPES" in line and "'runa'" in line for line in result.stdout.splitlines())
 
 
 def test_a_name_no_card_prints_is_reported(tmp_path: Path) -> None:
@@ -42,4 +44,21 @@ def test_a_name_no_card_prints_is_reported(tmp_path: Path) -> None:
     result = run(path)
     assert result.returncode == 1
     line = next(line for line in result.stdout.splitlines() if "'bouclier'" in line)
+    assert "WRONG" in line and "0 of     1" in line
+
+
+def test_a_type_name_no_type_line_prints_is_reported(tmp_path: Path) -> None:
+    card = {
+        "name": "Made-up Adventure Card",
+        "type": "Sorcery — Adventure",
+        "text": "Draw a card.",
+        "foreignData": [
+            {"language": "Spanish", "type": "Conjuro — Aventurero", "text": "Roba una carta."}
+        ],
+    }
+    path = tmp_path / "SET.json"
+    path.write_text(json.dumps({"data": {"cards": [card]}}), encoding="utf-8")
+    result = run(path)
+    assert result.returncode == 1
+    line = next(line for line in result.stdout.splitlines() if "'aventura'" in line)
     assert "WRONG" in line and "0 of     1" in line
