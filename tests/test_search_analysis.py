@@ -211,6 +211,22 @@ def test_counter_token_and_dice_names_lead_to_their_english(lang: str) -> None:
     assert phrase_spans(lang, "dado que el hechizo".split()) == []
 
 
+@pytest.mark.parametrize(
+    ("lang", "word", "english"),
+    [("es", "pirexiano", "phyrexian"), ("es", "híbridos", "hybrid"), ("fr", "hybride", "hybrid")],
+)
+def test_kinds_of_mana_symbol_lead_to_their_english(lang: str, word: str, english: str) -> None:
+    """ "maná pirexiano" (as Spanish cards print it), "maná híbrido": 107.4e and 107.4f. French
+    "hybride" and "phyrexian" are the English stems already."""
+    (stem,) = analyze(text_analyzer(lang), word)
+    assert stem == english or english in search_language(lang).english_for(stem)
+
+
+def test_escape_is_named_as_spanish_cards_print_it() -> None:
+    """Theros Beyond Death's Spanish cards print the keyword "Escapatoria" (not "escapar")."""
+    assert search_language("es").keywords["escapatoria"] == "Escape"
+
+
 @pytest.mark.parametrize("lang", ["fr", "es"])
 def test_type_names_lead_to_their_english(lang: str) -> None:
     """Each card type, supertype and subtype as the type lines print it ("Rituel : aventure",

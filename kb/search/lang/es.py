@@ -444,6 +444,10 @@ TYPES: dict[str, str] = {
     "trampa": "Trap",
 }
 TO_ENGLISH["tribal"] = ("kindred", "tribal")
+# The kinds of mana symbol (107.4e, 107.4f) as the cards' Spanish texts say them: "maná
+# pirexiano" (35 printings), "híbrido" a player's word (the cards print the symbols only).
+TO_ENGLISH.setdefault("pirexiano", ("phyrexian",))
+TO_ENGLISH.setdefault("híbrido", ("hybrid",))
 for _table in (COUNTERS, TOKENS, DICE_AND_PLANES, TYPES):
     for _word, _english in _table.items():
         if _word not in PHRASED:
@@ -633,6 +637,7 @@ KEYWORDS: dict[str, str] = {
     "insurgencia": "Riot",
     "espectáculo": "Spectacle",
     "escapar": "Escape",
+    "escapatoria": "Escape",  # the keyword as Theros Beyond Death's cards print it
     "compañero": "Companion",
     "mutar": "Mutate",
     "alardear": "Boast",
