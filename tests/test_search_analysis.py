@@ -222,6 +222,13 @@ def test_kinds_of_mana_symbol_lead_to_their_english(lang: str, word: str, englis
     assert stem == english or english in search_language(lang).english_for(stem)
 
 
+def test_spanish_companero_is_a_teammate_and_the_companion() -> None:
+    """ "compañero de equipo" is a teammate (810); "poner mi compañero en la mano" the keyword
+    Companion (702.139a): the word leads to both, the question's other words choose."""
+    (stem,) = analyze(text_analyzer("es"), "compañero")
+    assert {"teammate", "companion"} <= set(search_language("es").english_for(stem))
+
+
 def test_escape_is_named_as_spanish_cards_print_it() -> None:
     """Theros Beyond Death's Spanish cards print the keyword "Escapatoria" (not "escapar")."""
     assert search_language("es").keywords["escapatoria"] == "Escape"

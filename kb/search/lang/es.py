@@ -260,7 +260,7 @@ TO_ENGLISH: dict[str, tuple[str, ...]] = {
     "básico": ("basic",),
     "inicial": ("opening", "starting", "beginning"),  # "fase inicial", the beginning phase
     "impuesto": ("tax",),
-    "compañero": ("teammate",),
+    "compañero": ("teammate", "companion"),  # a teammate, and the keyword Companion (702.139)
     "reserva": ("pool",),
     "fuente": ("source",),
     "objeto": ("object",),
