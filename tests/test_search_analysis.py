@@ -229,6 +229,19 @@ def test_spanish_companero_is_a_teammate_and_the_companion() -> None:
     assert {"teammate", "companion"} <= set(search_language("es").english_for(stem))
 
 
+@pytest.mark.parametrize(
+    ("lang", "word", "english"),
+    [("fr", "trouvé", "find"), ("fr", "obligé", "required"), ("es", "encontré", "find")],
+)
+def test_a_search_not_required_to_find_is_said_in_any_language(
+    lang: str, word: str, english: str
+) -> None:
+    """ "suis-je obligé de la trouver", "¿puedo decir que no la encontré?": 701.23b, a player
+    searching "isn't required to find" the cards."""
+    (stem,) = analyze(text_analyzer(lang), word)
+    assert english in search_language(lang).english_for(stem)
+
+
 def test_escape_is_named_as_spanish_cards_print_it() -> None:
     """Theros Beyond Death's Spanish cards print the keyword "Escapatoria" (not "escapar")."""
     assert search_language("es").keywords["escapatoria"] == "Escape"

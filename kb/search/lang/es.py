@@ -327,6 +327,9 @@ TO_ENGLISH: dict[str, tuple[str, ...]] = {
     "actual": ("current",),
     "contener": ("contain",),
     "comprobar": ("check",),
+    # "no está obligado a encontrar": 701.23b, a player searching isn't required to find
+    "encontrar": ("find",),
+    "obligar": ("required",),
     "separado": ("separate",),
     "existir": ("exist",),
     "realizar": ("perform",),

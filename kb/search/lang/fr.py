@@ -328,6 +328,9 @@ TO_ENGLISH: dict[str, tuple[str, ...]] = {
     "actuel": ("current",),
     "contenir": ("contain",),
     "vérifier": ("check",),
+    # "n'est pas obligé de trouver": 701.23b, a player searching isn't required to find
+    "trouver": ("find",),
+    "obliger": ("required",),
     "séparé": ("separate",),
     "exister": ("exist",),
     "effectuer": ("perform",),
