@@ -21,6 +21,16 @@ def run(*paths: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
+def assert_reported_wrong(tmp_path: Path, card: dict[str, object], name: str) -> None:
+    """A set of the one ``card`` fails the check, its line for ``name`` saying WRONG."""
+    path = tmp_path / "SET.json"
+    path.write_text(json.dumps({"data": {"cards": [card]}}), encoding="utf-8")
+    result = run(path)
+    assert result.returncode == 1
+    line = next(line for line in result.stdout.splitlines() if f"'{name}'" in line)
+    assert "WRONG" in line and "0 of     1" in line
+
+
 def test_the_names_agree_with_the_shared_corpus(shared_corpus: Path) -> None:
     result = run(shared_corpus / "mtgjson")
     assert result.returncode == 0, result.stdout + result.stderr
@@ -39,12 +49,7 @@ def test_a_name_no_card_prints_is_reported(tmp_path: Path) -> None:
             {"language": "French", "text": "Mettez un marqueur « protection » sur la créature."}
         ],
     }
-    path = tmp_path / "SET.json"
-    path.write_text(json.dumps({"data": {"cards": [card]}}), encoding="utf-8")
-    result = run(path)
-    assert result.returncode == 1
-    line = next(line for line in result.stdout.splitlines() if "'bouclier'" in line)
-    assert "WRONG" in line and "0 of     1" in line
+    assert_reported_wrong(tmp_path, card, "bouclier")
 
 
 def test_a_type_name_no_type_line_prints_is_reported(tmp_path: Path) -> None:
@@ -56,9 +61,4 @@ def test_a_type_name_no_type_line_prints_is_reported(tmp_path: Path) -> None:
             {"language": "Spanish", "type": "Conjuro — Aventurero", "text": "Roba una carta."}
         ],
     }
-    path = tmp_path / "SET.json"
-    path.write_text(json.dumps({"data": {"cards": [card]}}), encoding="utf-8")
-    result = run(path)
-    assert result.returncode == 1
-    line = next(line for line in result.stdout.splitlines() if "'aventura'" in line)
-    assert "WRONG" in line and "0 of     1" in line
+    assert_reported_wrong(tmp_path, card, "aventura")

@@ -171,6 +171,22 @@ _LEARNED: dict[str, dict[str, str]] = {}
 _LEARNED_RULES: dict[str, dict[str, str]] = {}
 
 
+def add_printed_names(
+    to_english: dict[str, tuple[str, ...]],
+    tables: Iterable[Mapping[str, str]],
+    phrased: frozenset[str] = frozenset(),
+) -> None:
+    """Let each name the cards print (``tables``: word -> its English name: counters, tokens,
+    dice, types) lead to its English, lower-cased, in the bridge ``to_english``. A word the bridge
+    has already keeps its entry (hand-written words win), and one of ``phrased`` gets none: an
+    everyday word on its own ("dado", given; "porte", carries), it is the name only in the
+    language's PHRASES."""
+    for table in tables:
+        for word, english in table.items():
+            if word not in phrased:
+                to_english.setdefault(word, (english.casefold(),))
+
+
 def verb_forms(
     to_english: Mapping[str, tuple[str, ...]],
     infinitive: str,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from whoosh.lang import stemmer_for_language, stopwords_for_language
 
-from kb.search.lang import SearchLanguage, verb_forms
+from kb.search.lang import SearchLanguage, add_printed_names, verb_forms
 
 # Whoosh's Spanish stop list holds a few words that are game terms here ("acciones basadas en
 # estado" are state-based actions; "sentido" as in a direction of play).
@@ -75,6 +75,10 @@ TO_ENGLISH: dict[str, tuple[str, ...]] = {
     "lealtad": ("loyalty",),
     "defensa": ("defense",),
     "maná": ("mana",),
+    # the kinds of mana symbol (107.4f, 107.4e): "maná pirexiano" as the cards print it (35
+    # printings), "híbrido" a player's word (the cards print the symbols only)
+    "pirexiano": ("phyrexian",),
+    "híbrido": ("hybrid",),
     "valor": ("value",),
     "coste": ("cost",),
     "vida": ("life",),
@@ -447,14 +451,7 @@ TYPES: dict[str, str] = {
     "trampa": "Trap",
 }
 TO_ENGLISH["tribal"] = ("kindred", "tribal")
-# The kinds of mana symbol (107.4e, 107.4f) as the cards' Spanish texts say them: "maná
-# pirexiano" (35 printings), "híbrido" a player's word (the cards print the symbols only).
-TO_ENGLISH.setdefault("pirexiano", ("phyrexian",))
-TO_ENGLISH.setdefault("híbrido", ("hybrid",))
-for _table in (COUNTERS, TOKENS, DICE_AND_PLANES, TYPES):
-    for _word, _english in _table.items():
-        if _word not in PHRASED:
-            TO_ENGLISH.setdefault(_word, (_english.casefold(),))
+add_printed_names(TO_ENGLISH, (COUNTERS, TOKENS, DICE_AND_PLANES, TYPES), PHRASED)
 
 # Spanish -ción / -ciones is English -tion / -tions ("protección", "acción", "prevención"):
 # folded endings, tried on a word the bridge has no entry for.

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from whoosh.lang import stemmer_for_language, stopwords_for_language
 
-from kb.search.lang import SearchLanguage, verb_forms
+from kb.search.lang import SearchLanguage, add_printed_names, verb_forms
 
 # Forms of "avoir" in Whoosh's stop list that are also a card type here ("Aura").
 _KEEP = frozenset({"aura", "auras"})
@@ -445,10 +445,7 @@ TO_ENGLISH["tribal"] = ("kindred", "tribal")
 TO_ENGLISH["fortification"] = ("fortification", "fortify")
 # names bridged by PHRASES only (see es.py): "porte" is also "(il) porte", carries
 PHRASED: frozenset[str] = frozenset({"porte"})
-for _table in (COUNTERS, TOKENS, DICE_AND_PLANES, TYPES):
-    for _word, _english in _table.items():
-        if _word not in PHRASED:
-            TO_ENGLISH.setdefault(_word, (_english.casefold(),))
+add_printed_names(TO_ENGLISH, (COUNTERS, TOKENS, DICE_AND_PLANES, TYPES), PHRASED)
 
 # Verb forms the Snowball stemmer leaves apart from their infinitive ("perd" and "perdre").
 _FORMS = {
