@@ -8,6 +8,8 @@ Usage: python benchmarks/draw_rulings.py [--allprintings FILE] --out FILE
        python benchmarks/draw_rulings.py --sixth-dev --out FILE    (the dev6 draw)
        python benchmarks/draw_rulings.py --seventh-dev --out FILE  (the dev7 draw)
        python benchmarks/draw_rulings.py --eighth-dev --out FILE   (the dev8 draw)
+       python benchmarks/draw_rulings.py --ninth-dev --out FILE    (the dev9 draw)
+       python benchmarks/draw_rulings.py --tenth-dev --out FILE    (the dev10 draw, after dev9's)
 
 The term matcher was tuned on the 105 rulings of labelled_clarifications.json (seeds 000 and 003,
 KHM, CN2) and on LTR's Ring; those sets are excluded. From the other sets of the kinds a player
@@ -21,10 +23,9 @@ they were filled in by hand before the matcher was run on these rulings.
 random.Random(its seed) draws its number of sets among the same kinds, excluding also every set
 a labels file of tests/data/links names (the unseen rulings' and the card texts' sets), then its
 number of rulings of each, all of them ``dev`` (tuning only; its mistakes are printed).
-``--third-dev``, ``--fourth-dev``, ``--fifth-dev``, ``--sixth-dev``, ``--seventh-dev`` and
-``--eighth-dev`` draw the same way, each avoiding the sets of every labels file present when it is
-drawn (dev4 avoids dev2's and dev3's sets, dev5 dev4's too, dev6 dev5's too, dev7 dev6's too, dev8
-dev7's too), once the tuning sets before them were overfit (dev recall well above the test
+``--third-dev`` to ``--tenth-dev`` draw the same way, each avoiding the sets of every labels file
+present when it is drawn (dev4 avoids dev2's and dev3's sets, dev5 dev4's too ... dev10 dev9's
+too), once the tuning sets before them were overfit (dev recall well above the test
 split's). Each further draw's seed and sizes are in FURTHER_DEVS.
 """
 
@@ -135,6 +136,26 @@ FURTHER_DEVS = (
         22,
         "An eighth tuning set of rulings (dev8), drawn once dev to dev7 were tuned to their "
         "ceiling, to measure the matcher of the round before on rulings it never saw.",
+    ),
+    FurtherDev(
+        "dev9",
+        "--ninth-dev",
+        "ninth",
+        20270104,
+        4,
+        22,
+        "A ninth tuning set of rulings (dev9), drawn with dev10 once dev to dev8 were tuned to "
+        "their ceiling, to measure the matcher of the round before on rulings it never saw.",
+    ),
+    FurtherDev(
+        "dev10",
+        "--tenth-dev",
+        "tenth",
+        20270111,
+        4,
+        22,
+        "A tenth tuning set of rulings (dev10), drawn after dev9 (its sets excluded) so that a "
+        "round is tuned on twice as many unseen rulings.",
     ),
 )
 
