@@ -307,3 +307,23 @@ def test_a_card_named_by_words_of_a_question_comes_after_the_rules(small_index: 
     results = small_index.search("can the front face vote", lang="en")["results"]
     shown = [r.get("number") or r["type"] for r in results]
     assert shown.index("701.38a") < shown.index("card"), shown
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "can I sacrifice a creature my opponent controls",
+        "how many poison counters does a player need to lose the game",
+        "¿cuántos contadores de veneno necesita un jugador para perder la partida?",
+        "si l'une des deux créatures a disparu, l'échange de contrôle a-t-il quand même lieu",
+    ],
+)
+def test_more_results_add_to_the_first_page_without_reordering_it(
+    small_index: Any, question: str
+) -> None:
+    """A question's answers are weighed within a pool as deep as the limit: without PAGE,
+    ``--limit 40`` reordered the first ten of 73 of the 372 dev queries."""
+    first = [r["key"] for r in small_index.search(question, limit=10)["results"]]
+    more = small_index.search(question, limit=40)["results"]
+    assert [r["key"] for r in more[: len(first)]] == first
+    assert [r["rank"] for r in more] == list(range(1, len(more) + 1))
