@@ -407,6 +407,7 @@ def _rule_numbers(path: Path) -> frozenset[str]:
         "labelled_dev6.json",
         "labelled_dev7.json",
         "labelled_dev8.json",
+        "labelled_dev9.json",
         "labelled_card_texts.json",
         "labelled_card_texts_held_out.json",
         "labelled_translations.json",
@@ -448,6 +449,7 @@ def test_unseen_set_is_drawn_from_sets_never_tuned_on_and_split_once() -> None:
         ("dev6", 20261214),
         ("dev7", 20261221),
         ("dev8", 20261228),
+        ("dev9", 20270104),
     ],
 )
 def test_further_dev_sets_share_no_set_and_no_text_with_other_labels(name: str, seed: int) -> None:
