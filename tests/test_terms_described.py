@@ -145,6 +145,14 @@ RULES = [
         "",
         "A player can’t play a land, for any reason, if it isn’t their turn.",
     ),
+    RuleEntry("305", "chapter", "Lands", ""),
+    RuleEntry(
+        "307.1",
+        "rule",
+        "",
+        "A player who has priority may cast a sorcery card from their hand during a main phase of "
+        "their turn when the stack is empty.",
+    ),
     RuleEntry(
         "120.3",
         "rule",
@@ -354,7 +362,7 @@ def test_rule_statements_name_untitled_rules(vocab) -> None:
         ("The next player in turn order becomes the monarch.", []),
         # 406.3: exiled cards are kept face up
         ("You exile the cards face up. All players will be able to see them.", ["406"]),
-        ("Its controller turns it face up.", []),
+        ("Its controller turns it face up.", ["708"]),  # turning face up (708.8), not 406
         # 701.23b: a search need not find the cards
         ("The player doesn’t need to find a basic land card if they don’t want to.", ["701.23"]),
         ("Use it to determine what cards you can find.", []),
@@ -389,6 +397,12 @@ def test_rule_statements_name_untitled_rules(vocab) -> None:
             "If you control two legendary permanents with the same name, choose one.",
             ["704.5j"],
         ),
+        (
+            "If you control more than one legendary permanent with the same name, you'll choose "
+            "one to remain on the battlefield.",
+            ["704.5j"],
+        ),
+        ("Choose a legendary permanent with the same name as the exiled card.", []),
         # (and 122.3, the counters' rule it restates)
         ("It has a +1/+1 counter and a -1/-1 counter, so both are removed.", ["122.3", "704"]),
         ("Put a +1/+1 counter on it.", []),
@@ -474,7 +488,8 @@ def test_rule_statements_name_untitled_rules(vocab) -> None:
         ("The creature attacking you enters the battlefield.", []),
         # 509.1h: a blocked creature stays blocked
         ("Any attacking creature it was blocking remains blocked.", ["509.1h"]),
-        ("If it's blocked and then turned face up, it stays blocked.", ["509.1h"]),
+        # (and turning face up, 708, named on the way: a related rule)
+        ("If it's blocked and then turned face up, it stays blocked.", ["509.1h", "708"]),
         ("It can't be blocked by more than one creature.", []),
         # 121.4: drawing from an empty library
         ("If a player draws more cards than are left in their library, they lose.", ["121.4"]),
@@ -485,6 +500,18 @@ def test_rule_statements_name_untitled_rules(vocab) -> None:
         ("If it's a land, you can play it only if it's your turn.", ["305.3"]),
         ("You can cast it only if it's your turn.", []),
         ("Each land you played this game counts.", []),
+        ("It's cumulative with other effects that let you play additional lands.", ["305.2"]),
+        ("Having more than one means you can play an additional land for each one.", ["305.2"]),
+        # 305.1: playing lands, which casting is not
+        ("An effect that instructs you to cast a card doesn't allow you to play lands.", ["305"]),
+        ("Lands you control have hexproof.", []),
+        # 307.1: a sorcery's timing
+        (
+            "For instance, you can cast a sorcery using flashback only when you could normally "
+            "cast a sorcery.",
+            ["307.1"],
+        ),
+        ("You may cast a sorcery this way.", []),
         # 120.3: the results of damage
         (
             "Its ability doesn't prevent damage. Rather, it changes the results of that damage.",

@@ -61,7 +61,8 @@ body, :data:`kb.links.thesaurus.RULE_STATEMENTS`), so that it follows renumberin
   … it loses … its old land types … it gains the new land types"): *replaces all of its land
   types with Swamp*, *will gain the land type Mountain*, *will remove the old land types*; not
   *search for a card with the land type Plains*;
-- **the legend rule** (704.5j) and **+1/+1 and -1/-1 counters** (704.5q, and 122.3 which it
+- **the legend rule** (704.5j: *two legendary permanents*, *more than one legendary permanent*
+  *with the same name*) and **+1/+1 and -1/-1 counters** (704.5q, and 122.3 which it
   restates) as the rules word them;
 - **summoning sickness** (302.6 "under its controller's control continuously since their most
   recent turn began"), **card types** (205.2a: *the type creature*, *the type “artifact”*),
@@ -92,7 +93,10 @@ body, :data:`kb.links.thesaurus.RULE_STATEMENTS`), so that it follows renumberin
   a card from an empty library*;
 - **the land play** (305.2 "A player can normally play one land during their turn"; 305.3 not
   on another player's turn): *only if you haven't played a land yet that turn*, *you can play it
-  only if it's your turn*, where the sentence speaks of a land;
+  only if it's your turn*, *other effects that let you play additional lands*, where the sentence
+  speaks of a land; and playing lands at all (305): *doesn't allow you to play lands*;
+- **a sorcery's timing** (307.1 "may cast a sorcery card from their hand during a main phase"):
+  *only when you could normally cast a sorcery*;
 - **the results of damage** (120.3 "Damage may have one or more of the following results"):
   *it changes the results of that damage*;
 - **staying in combat** (506.4, a creature stays an attacking or blocking creature until removed
@@ -279,10 +283,13 @@ DESCRIPTIONS: tuple[Description, ...] = (
             r"\b(?:played|play|plays|playing) (?:a|one|an additional|additional|more|two|your) "
             r"lands? (?:this|that|each|per|in a|during (?:a|your|their|the|that|this)) turn\b"
             r"|\bland drops?\b|\b(?:haven[’']t|hasn[’']t|have not|has not|already) (?:yet )?"
-            r"played a land\b"
+            r"played a land\b|\bplay\w* (?:an )?additional lands?\b"
         ),
         also=_re(r"\blands?\b"),
     ),
+    # 305.1: playing lands, which casting is not (*an effect that instructs you to "cast" a card
+    # doesn't allow you to play lands*); "play a land" is the glossary's own (ALIASES).
+    Description("lands", _re(r"\bplay\w* lands\b")),
     Description(
         "can't play a land, for any reason, if it isn't their turn",
         _re(
@@ -356,6 +363,12 @@ DESCRIPTIONS: tuple[Description, ...] = (
     Description(
         "usually function only while that object is on the battlefield",
         _re(r"\bfunctions? only (?:on|while)\b[^.]{0,40}?\bbattlefield\b"),
+    ),
+    # 307.1: a sorcery is cast in a main phase of its controller's turn, the stack empty (*you
+    # can cast a sorcery using flashback only when you could normally cast a sorcery*).
+    Description(
+        "may cast a sorcery card from their hand during a main phase",
+        _re(r"\b(?:only )?(?:when|whenever|any time) you could (?:normally )?cast a sorcery\b"),
     ),
     Description(
         "timing and priority",
@@ -514,7 +527,13 @@ DESCRIPTIONS: tuple[Description, ...] = (
         "sets a land's subtype to one or more of the basic land types",
         _re(r"\b(?:remov|los|lost)\w*\b[^.]{0,20}?\bold land types?\b"),
     ),
-    Description("legend rule", _re(r"\blegendary (?:permanents|creatures)\b[^.]*\bsame name\b")),
+    Description(
+        "legend rule",
+        _re(
+            r"\b(?:legendary (?:permanents|creatures)"
+            r"|more than one legendary (?:permanent|creature))\b[^.]*\bsame name\b"
+        ),
+    ),
     Description(
         "state-based actions",
         _re(

@@ -146,6 +146,7 @@ RULE_STATEMENTS: tuple[str, ...] = (
     "can't play a land, for any reason, if it isn't their turn",  # 305.3
     "damage may have one or more of the following results",  # 120.3, what damage does
     "has both a +1/+1 counter and a -1/-1 counter on it",  # 122.3 (704.5q, its state-based action)
+    "may cast a sorcery card from their hand during a main phase",  # 307.1, sorcery timing
 )
 
 # Extra names of a concept, per language: phrase -> English glossary term or rule title.
@@ -181,6 +182,9 @@ ALIASES: dict[str, dict[str, str]] = {
         # which "face down" alone does not name: cards are exiled face down too (406.3).
         "cast face down": "Face-Down Spells and Permanents",
         "turn face down": "Face-Down Spells and Permanents",
+        # and turned face up again (708.8, its copiable values revert): "face up" alone is how
+        # cards are exiled or revealed
+        "turn face up": "Face-Down Spells and Permanents",
         # 701.19c: what regenerating a permanent uses up, by the name the rule and rulings give it;
         # and the noun of the action (*Regeneration won't save it*), which the stemmer keeps apart.
         "regeneration shield": "Regenerate",
