@@ -569,3 +569,16 @@ def test_characteristics_are_linked_where_the_text_is_about_them() -> None:
     vocab = english_vocabulary(rules, glossary)
     assert targets(vocab, "The token copies the original characteristics of that token.") == []
     assert targets(vocab, "Characteristics are not copied from the card.") == ["109.3"]
+
+
+def test_a_designation_participle_with_its_agent_is_the_verb() -> None:
+    """700.9: a creature *is modified* (a counter, an Equipment, an Aura); the characteristics
+    *modified by eternalize* and a draw *modified by a replacement effect* are the verb."""
+    vocab = english_vocabulary(
+        [RuleEntry("700.9", "rule", "", "A modified creature is a creature that has a counter.")],
+        [GlossaryItem("Modified", "A modified creature has a counter on it. See rule 700.9.")],
+    )
+    assert targets(vocab, "A creature with a counter on it is considered modified.") == ["700.9"]
+    assert targets(vocab, "If a modified creature stops being a creature, it's not.") == ["700.9"]
+    assert targets(vocab, "Except the characteristics specifically modified by eternalize.") == []
+    assert targets(vocab, "The number of cards drawn is modified by Notion Thief.") == []

@@ -34,6 +34,10 @@ _DERIVED = {
 _FOLLOWERS = frozenset({"counter", "token"})  # "plot counters" are not the plot keyword
 # "play with the top card of your library revealed" (401.5), "play with a conspiracy": not 116.
 _IDIOMS = {("play",): "with"}
+# A participle the glossary defines as a designation, followed by its agent or its result, is the
+# verb: "the characteristics specifically modified by eternalize", "as modified by other copy
+# effects", "then modified to 4 and 5" are not a modified creature (700.9).
+_PASSIVES = {"modified": ("by", "to")}
 
 
 @dataclass(frozen=True)
@@ -187,6 +191,11 @@ class Vocabulary:
             if after and _IDIOMS.get(term.words) == after[0].norm:
                 i += 1
                 continue
+            if term.participle and after and after[1] == content[i][1]:
+                following = (self._small[i + n] or (after[0].norm,))[0]
+                if following in _PASSIVES.get(term.phrase.casefold(), ()):
+                    i += 1
+                    continue
             first, last = content[i][0], content[i + n - 1][0]
             # the variable X (107.3) is a symbol too: in a quoted ability it is the card's words
             symbol = term.source == "symbol" or term.words == ("x",)
