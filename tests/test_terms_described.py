@@ -212,6 +212,20 @@ RULES = [
     ),
     RuleEntry("612", "chapter", "Text-Changing Effects", ""),
     RuleEntry(
+        "613.4b",
+        "subrule",
+        "",
+        "Layer 7b: Effects that set power and/or toughness to a specific number or value are "
+        "applied.",
+    ),
+    RuleEntry(
+        "613.4c",
+        "subrule",
+        "",
+        "Layer 7c: Effects and counters that modify power and/or toughness (but don’t set power "
+        "and/or toughness to a specific number or value) are applied.",
+    ),
+    RuleEntry(
         "613.4d",
         "subrule",
         "",
@@ -418,6 +432,17 @@ def test_rule_statements_name_untitled_rules(vocab) -> None:
         ("It keeps its old name and its land types.", []),
         ("Land type changing effects apply in layer 4.", ["305.7"]),
         ("Type-changing effects apply in layer 4.", ["205.1a"]),
+        # 613.4b and 613.4c: the sublayers of power and toughness
+        (
+            "Effects that modify a creature's power and/or toughness, such as the effect of "
+            "Giant Growth, will apply to the creature no matter when they started to take effect.",
+            ["613.4c"],
+        ),
+        (
+            "It will override any effects that set its power and/or toughness to another number.",
+            ["613.4b"],
+        ),
+        ("Its power and/or toughness can't be less than 0.", []),
         # 608.2n: an instant or sorcery goes to its owner's graveyard as it resolves
         (
             "If you gain control of an instant or sorcery spell, it will be put into its owner’s "

@@ -75,7 +75,10 @@ body, :data:`kb.links.thesaurus.RULE_STATEMENTS`), so that it follows renumberin
   resolving instant or sorcery spell is that it's put into its owner's graveyard*, *it will go
   to your graveyard after it resolves*;
 - **switching power and toughness** (613.4d "effects that switch a creature's power and
-  toughness"): *switching a creature's power and toughness twice*;
+  toughness"): *switching a creature's power and toughness twice*; the sublayers before it,
+  setting (613.4b: *override any effects that set its power and/or toughness*) and modifying
+  (613.4c: *effects that modify a creature's power and/or toughness ... will apply no matter when
+  they started to take effect*);
 - **a drawn game** (104.4a "the game is a draw"): *the game ends in a draw*, which the word
   *draw* alone does not link (a tie is no card drawn, 121);
 - **putting a triggered ability on the stack** (603.3d "the remainder of the process for putting
@@ -560,6 +563,24 @@ DESCRIPTIONS: tuple[Description, ...] = (
         "final part of an instant or sorcery spell's resolution",
         _re(r"\b(?:instant|sorcery)\b[^.]*?\b(?:put|go|goes|placed)\b[^.]{0,30}?\bgraveyards?\b"),
         also=_re(r"\bresolv"),
+    ),
+    # 613.4b and 613.4c: the sublayers of power and toughness, as rulings name the effects
+    # applied in them (*effects that modify a creature's power and/or toughness ... will apply
+    # no matter when they started to take effect*; *override any effects that set its power
+    # and/or toughness to another number*).
+    Description(
+        "effects that set power and/or toughness to a specific number or value are applied",
+        _re(
+            r"\b(?:effects?|ones?|abilit(?:y|ies)) (?:that|which) sets? (?:its |the |a "
+            r"creature[’']s |[\w’'-]+[’']s )?(?:base )?power and/or toughness\b"
+        ),
+    ),
+    Description(
+        "effects and counters that modify power and/or toughness (but don't set",
+        _re(
+            r"\b(?:effects?|counters?|ones?) (?:that|which) (?:modif(?:y|ies|ied)|changes?)\b"
+            r"[^.]{0,40}?\bpower and/or toughness\b"
+        ),
     ),
     Description(
         "switch a creature's power and toughness",

@@ -129,6 +129,8 @@ RULE_STATEMENTS: tuple[str, ...] = (
     "final part of an instant or sorcery spell's resolution",  # 608.2n
     "lose simultaneously, the game is a draw",  # 104.4a
     "switch a creature's power and toughness",  # 613.4d, layer 7d
+    "effects that set power and/or toughness to a specific number or value are applied",  # 613.4b
+    "effects and counters that modify power and/or toughness (but don't set",  # 613.4c, layer 7c
     "usually function only while that object is on the battlefield",  # 113.6
     "some effects may increase or reduce the cost to pay",  # 601.2f, the total cost
     "on an object refer to the object's controller",  # 109.5, who "you" is
