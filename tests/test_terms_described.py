@@ -501,6 +501,7 @@ def test_rule_statements_name_untitled_rules(vocab) -> None:
         # 105: colorless is no color (the glossary's own sentence)
         ("Colorless is not a color.", ["105"]),
         ("It's colorless.", []),
+        ("“Gold,” “multicolor,” and “colorless” aren’t colors.", ["105"]),
         # 508.4: a creature put onto the battlefield attacking
         (
             "If a creature is put onto the battlefield attacking, you choose what it attacks.",

@@ -361,7 +361,10 @@ DESCRIPTIONS: tuple[Description, ...] = (
         _re(r"\b(?:draw|draws|drawn|drew)\b[^.]{0,20}?\bcards? for the turn\b"),
     ),
     # 105.2c, the glossary's Colorless: "Colorless is not a color."
-    Description("colors", _re(r"\bcolorless is(?:n[’']t| not) a color\b")),
+    Description(
+        "colors",
+        _re(r"\bcolorless[”\"]? (?:is(?:n[’']t| not) a color|(?:aren[’']t|are not) colors)\b"),
+    ),
     # 113.6: where an ability functions (*functions only on the battlefield*).
     Description(
         "usually function only while that object is on the battlefield",
