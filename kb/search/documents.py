@@ -309,19 +309,33 @@ def glossary_items(
     if edition_ids is not None:
         query = query.where(GlossaryEntry.edition_id.in_(sorted(edition_ids)))
     rows = session.execute(query).all()
+    # An entry that only sends to another ("APNAP Order: See Active Player, Nonactive Player
+    # Order.") sends to the rules that one cites (101.4), so that its name finds them too.
+    cited = {
+        (ed_id, lang, term.casefold()): _see_rules(definition)
+        for ed_id, lang, term, definition, *_ in rows
+    }
     groups = EditionGroups()
     for ed_id, lang, term, definition, redirect, obsolete, prov in rows:
         edition = dates.get(ed_id)
         if edition is None:
             continue
+        see = cited[(ed_id, lang, term.casefold())]
+        if not see and redirect:
+            see = cited.get((ed_id, lang, redirect.casefold()), [])
         yield from groups.add(
-            (lang, term, definition, redirect, obsolete, prov),
+            (lang, term, definition, redirect, obsolete, prov, tuple(see)),
             edition,
-            lambda row=(edition, lang, term, definition, redirect, obsolete, prov): [
+            lambda row=(edition, lang, term, definition, redirect, obsolete, prov, see): [
                 _glossary_item(*row)
             ],
         )
     groups.finish()
+
+
+def _see_rules(definition: str) -> list[str]:
+    """The rule numbers a definition cites, in order, once each."""
+    return list(dict.fromkeys(_SEE_RULE.findall(definition)))
 
 
 def _glossary_item(
@@ -332,6 +346,7 @@ def _glossary_item(
     redirect: str | None,
     obsolete: bool,
     prov: str,
+    see: list[str],
 ) -> dict[str, Any]:
     key = f"glossary:{edition}:{lang}:{glossary_slug(term)}"
     texts = {lang: {"title": term, "text": definition, "provenance": prov}}
@@ -351,6 +366,6 @@ def _glossary_item(
         "texts": texts,
         "redirect": redirect,
         "obsolete": obsolete,
-        "see": list(dict.fromkeys(_SEE_RULE.findall(definition))),
+        "see": see,
     }
     return clean_item(item)

@@ -18,6 +18,7 @@ from kb.search.analysis import analyze
 from kb.search.editions import newest_edition
 from kb.search.lang import fold_word
 from kb.search.query import LanguagePlugin, QueryContext, WordMemo
+from kb.search.questions import OPERATORS
 from kb.search.schema import text_field
 
 DEPTH = 20  # first-pass hits looked at for the named rule
@@ -41,7 +42,7 @@ def word_terms(
     nodes = [
         syntax.WordNode(token)
         for token in text.split()
-        if ":" not in token and _WORD.fullmatch(token) and not token.isupper()
+        if ":" not in token and _WORD.fullmatch(token) and token not in OPERATORS
     ]
     # A phrase of the bridge ("mal d'invocation", summoning sickness) is one word, as searched.
     plugin.mark_phrases(nodes)

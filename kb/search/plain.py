@@ -32,12 +32,12 @@ from kb.search.query import (
     WordMemo,
     parse_words,
 )
+from kb.search.questions import OPERATORS
 
 TERM, AND, OR, QUERY = "term", "and", "or", "query"
 NULL: tuple[Any, ...] = ("null",)
 
 _PLAIN = re.compile(r"\s*(?:[^\W_](?:[\w'’.-]*[^\W_])?\s+)*[^\W_](?:[\w'’.-]*[^\W_])?\s*")
-_OPERATORS = frozenset({"AND", "OR", "NOT", "ANDNOT", "ANDMAYBE", "TO"})
 _TERM_PARSERS: dict[tuple[int, bool], Any] = {}
 
 
@@ -57,7 +57,7 @@ def plain_tree(
         return None
     words = []
     for match in re.finditer(r"\S+", text):
-        if match.group() in _OPERATORS or "_" in match.group():
+        if match.group() in OPERATORS or "_" in match.group():
             return None
         node = syntax.WordNode(match.group())
         node.startchar, node.endchar = match.start(), match.end()

@@ -14,6 +14,10 @@ from typing import Any
 from kb.search.lang import fold_word, search_language
 from kb.search.schema import text_field
 
+# The query parser's operators, written in capitals: no words of a question. Other words in
+# capitals are words ("APNAP order", "ETB").
+OPERATORS = frozenset({"AND", "OR", "NOT", "ANDNOT", "ANDMAYBE", "TO"})
+
 _QUESTION_EDGES = "¿¡"
 # The subject pronouns a French question puts after its verb ("peut-il", "assigne-t-il",
 # "utilisent-elles", "peut-on").
@@ -41,7 +45,7 @@ def drop_question_words(text: str, langs: tuple[str, ...]) -> str:
         stop |= search_language(code).folded_stopwords
     kept, cleaned = [], []
     for token in tokens:
-        if ":" in token or token in ("AND", "OR", "NOT", "ANDNOT", "ANDMAYBE", "TO"):
+        if ":" in token or token in OPERATORS:
             kept.append(token)
             cleaned.append(token)
             continue
@@ -54,7 +58,7 @@ def drop_question_words(text: str, langs: tuple[str, ...]) -> str:
         framed = any(p in framing for p in parts) and all(p in framing or p in stop for p in parts)
         if not framed:
             kept.append(_without_inversion(word))
-    content = [t for t in kept if ":" not in t and not t.isupper()]
+    content = [t for t in kept if ":" not in t and t not in OPERATORS]
     return " ".join(kept if content else cleaned)
 
 

@@ -15,6 +15,7 @@ from typing import Any
 from whoosh import query as wq
 
 from kb.langs import LANGS
+from kb.search.abbreviations import expand_abbreviations
 from kb.search.editions import newest_edition
 from kb.search.engine import DocSet, TermEngine, as_set
 from kb.search.jumps import RuleJumps
@@ -106,6 +107,7 @@ class Ranker(RuleJumps):
             raise QueryError(f"the query is too long ({len(text)} characters; at most {MAX_QUERY})")
         if not 1 <= limit <= MAX_LIMIT:
             raise QueryError(f"limit must be between 1 and {MAX_LIMIT} (got {limit})")
+        typed, text = text, expand_abbreviations(text)  # "ETB": "enters the battlefield"
         # A query that is a learned French or Spanish keyword term searches in that language.
         language, any_language = query_language(text, lang or learned_language(text), default_lang)
         type_list = check_types(",".join(types) if isinstance(types, list) else types)
@@ -113,7 +115,7 @@ class Ranker(RuleJumps):
             lang=language, editions=self.editions, fuzzy=fuzzy, any_language=any_language
         )
         response: dict[str, Any] = {
-            "query": text,
+            "query": typed,
             "lang": language,
             # No --lang: the query's language was detected and every language was searched.
             "lang_detected": any_language,

@@ -1,0 +1,58 @@
+"""Abbreviations a table uses ("ETB", "SBA") and capitalised words of the rules ("APNAP")."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from search_kb import ingested
+
+from kb.search.abbreviations import expand_abbreviations
+
+SAMPLE = Path(__file__).parent / "data" / "search" / "cr_apnap.txt"  # made-up rules
+
+
+@pytest.fixture(scope="module")
+def index(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    from kb.search import open_index
+
+    home = ingested(tmp_path_factory.mktemp("abbreviations") / "_kb", [SAMPLE])
+    with open_index(home / "index") as opened:
+        yield opened
+
+
+@pytest.mark.parametrize(
+    ("typed", "searched"),
+    [
+        ("ETB trigger", "enters the battlefield trigger"),
+        ("SBAs", "state-based actions"),
+        ("when are sba checked", "when are state-based actions checked"),
+        ("une créature ETB", "une créature enters the battlefield"),
+        ("cmc of a split card", "mana value of a split card"),
+        # words that hold one, filters and the rules' own capitals stay as typed
+        ("getb etbx type:rule", "getb etbx type:rule"),
+        ("APNAP order", "APNAP order"),
+    ],
+)
+def test_an_abbreviation_is_searched_as_the_rules_words(typed: str, searched: str) -> None:
+    assert expand_abbreviations(typed) == searched
+
+
+def test_an_abbreviation_finds_what_its_words_find(index: Any) -> None:
+    """ "SBA" found nothing (no text writes it); it finds what "state-based actions" finds, and
+    the query shown is the one typed."""
+    typed = index.search("SBA", lang="en")
+    written = index.search("state-based actions", lang="en")
+    assert typed["query"] == "SBA"
+    assert [r["key"] for r in typed["results"]] == [r["key"] for r in written["results"]]
+    assert typed["results"][0]["number"] == "704"
+
+
+def test_a_glossary_term_in_capitals_names_the_rule_its_entry_sends_to(index: Any) -> None:
+    """ "APNAP order" is a glossary entry that sends to another ("See Active Player, Nonactive
+    Player Order."), which cites 101.4: the words name 101.4, first, though five subrules say
+    "APNAP order" in fewer words than 101.4 does. A word in capitals was left out of naming as
+    if it were an operator (AND, OR, NOT), and the sending entry had no rule of its own."""
+    results = index.search("APNAP order", lang="en")["results"]
+    assert results[0]["number"] == "101.4", [r.get("number") for r in results]
