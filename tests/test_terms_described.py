@@ -147,6 +147,13 @@ RULES = [
     ),
     RuleEntry("305", "chapter", "Lands", ""),
     RuleEntry(
+        "106.12",
+        "rule",
+        "",
+        "To “tap [a permanent] for mana” is to activate a mana ability of that permanent that "
+        "includes the {T} symbol in its activation cost.",
+    ),
+    RuleEntry(
         "307.1",
         "rule",
         "",
@@ -329,7 +336,11 @@ def test_rule_statements_name_untitled_rules(vocab) -> None:
             "creature’s controller.",
             ["303.4e"],
         ),
-        ("The enchanted land’s controller may tap it for mana and activate an ability.", []),
+        # (not 303.4e; tapping for mana, 106.12, is what it says the land's controller may do)
+        (
+            "The enchanted land’s controller may tap it for mana and activate an ability.",
+            ["106.12"],
+        ),
         # 608.2g: casting a spell while another resolves
         ("You must cast it while the triggered ability is resolving.", ["608.2g"]),
         ("You cast those cards as part of the resolution of the ability.", ["608.2g"]),
@@ -531,6 +542,9 @@ def test_rule_statements_name_untitled_rules(vocab) -> None:
         # 305.1: playing lands, which casting is not
         ("An effect that instructs you to cast a card doesn't allow you to play lands.", ["305"]),
         ("Lands you control have hexproof.", []),
+        # 106.12: tapping a permanent for mana, the permanent named in between
+        ("The opponent can tap their lands for mana in response.", ["106.12"]),
+        ("Tap an untapped creature you control: add one mana.", []),
         # 307.1: a sorcery's timing
         (
             "For instance, you can cast a sorcery using flashback only when you could normally "

@@ -98,6 +98,8 @@ body, :data:`kb.links.thesaurus.RULE_STATEMENTS`), so that it follows renumberin
   on another player's turn): *only if you haven't played a land yet that turn*, *you can play it
   only if it's your turn*, *other effects that let you play additional lands*, where the sentence
   speaks of a land; and playing lands at all (305): *doesn't allow you to play lands*;
+- **tapping a permanent for mana** (106.12, its quoted phrase with the permanent named in
+  between): *can tap their lands for mana*;
 - **a sorcery's timing** (307.1 "may cast a sorcery card from their hand during a main phase"):
   *only when you could normally cast a sorcery*;
 - **the results of damage** (120.3 "Damage may have one or more of the following results"):
@@ -369,6 +371,13 @@ DESCRIPTIONS: tuple[Description, ...] = (
     Description(
         "usually function only while that object is on the battlefield",
         _re(r"\bfunctions? only (?:on|while)\b[^.]{0,40}?\bbattlefield\b"),
+    ),
+    # 106.12: tapping a permanent for mana, the permanent named between the verb and "for mana"
+    # (*can tap their lands for mana in response*; the quoted phrase of the rule matches the
+    # words with no noun between, *tapped for mana*, *tap it for mana*).
+    Description(
+        "is to activate a mana ability of that permanent",
+        _re(r"\btap(?:s|ped|ping)? (?:[\w’'-]+ ){1,4}?for mana\b"),
     ),
     # 307.1: a sorcery is cast in a main phase of its controller's turn, the stack empty (*you
     # can cast a sorcery using flashback only when you could normally cast a sorcery*).

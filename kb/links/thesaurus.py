@@ -149,6 +149,7 @@ RULE_STATEMENTS: tuple[str, ...] = (
     "damage may have one or more of the following results",  # 120.3, what damage does
     "has both a +1/+1 counter and a -1/-1 counter on it",  # 122.3 (704.5q, its state-based action)
     "may cast a sorcery card from their hand during a main phase",  # 307.1, sorcery timing
+    "is to activate a mana ability of that permanent",  # 106.12, tapping a permanent for mana
 )
 
 # Extra names of a concept, per language: phrase -> English glossary term or rule title.
