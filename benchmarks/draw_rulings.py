@@ -10,6 +10,8 @@ Usage: python benchmarks/draw_rulings.py [--allprintings FILE] --out FILE
        python benchmarks/draw_rulings.py --eighth-dev --out FILE   (the dev8 draw)
        python benchmarks/draw_rulings.py --ninth-dev --out FILE    (the dev9 draw)
        python benchmarks/draw_rulings.py --tenth-dev --out FILE    (the dev10 draw, after dev9's)
+       python benchmarks/draw_rulings.py --eleventh-dev --out FILE (the dev11 draw)
+       python benchmarks/draw_rulings.py --twelfth-dev --out FILE  (the dev12 draw, after dev11's)
 
 The term matcher was tuned on the 105 rulings of labelled_clarifications.json (seeds 000 and 003,
 KHM, CN2) and on LTR's Ring; those sets are excluded. From the other sets of the kinds a player
@@ -23,8 +25,8 @@ they were filled in by hand before the matcher was run on these rulings.
 random.Random(its seed) draws its number of sets among the same kinds, excluding also every set
 a labels file of tests/data/links names (the unseen rulings' and the card texts' sets), then its
 number of rulings of each, all of them ``dev`` (tuning only; its mistakes are printed).
-``--third-dev`` to ``--tenth-dev`` draw the same way, each avoiding the sets of every labels file
-present when it is drawn (dev4 avoids dev2's and dev3's sets, dev5 dev4's too ... dev10 dev9's
+``--third-dev`` to ``--twelfth-dev`` draw the same way, each avoiding the sets of every labels file
+present when it is drawn (dev4 avoids dev2's and dev3's sets, dev5 dev4's too ... dev12 dev11's
 too), once the tuning sets before them were overfit (dev recall well above the test
 split's). Each further draw's seed and sizes are in FURTHER_DEVS.
 """
@@ -156,6 +158,25 @@ FURTHER_DEVS = (
         22,
         "A tenth tuning set of rulings (dev10), drawn after dev9 (its sets excluded) so that a "
         "round is tuned on twice as many unseen rulings.",
+    ),
+    FurtherDev(
+        "dev11",
+        "--eleventh-dev",
+        "eleventh",
+        20270118,
+        4,
+        22,
+        "An eleventh tuning set of rulings (dev11), drawn with dev12 once dev9 and dev10 were "
+        "tuned on, to measure the matcher of the round before on rulings it never saw.",
+    ),
+    FurtherDev(
+        "dev12",
+        "--twelfth-dev",
+        "twelfth",
+        20270125,
+        4,
+        22,
+        "A twelfth tuning set of rulings (dev12), drawn after dev11 (its sets excluded).",
     ),
 )
 
