@@ -296,7 +296,7 @@ def test_a_question_prefers_the_rule_that_holds_more_of_its_words() -> None:
     the Game", holds all five of its words and comes before 402.1, a shorter line holding three
     of them that BM25 scored higher (COVERAGE); a rule's French terms do not count."""
     from kb.search.analysis import text_analyzer
-    from kb.search.questions import COVERAGE, question_order
+    from kb.search.questions import COVERAGE, TRANSLATED_SHARE, question_order
 
     def rule(score: float, docnum: int, number: str, held: tuple[str, ...], text: str) -> Any:
         data = {"texts": {"en": {"title": "", "text": text}}, "context": {"en": section}}
@@ -313,7 +313,8 @@ def test_a_question_prefers_the_rule_that_holds_more_of_its_words() -> None:
     french = _Scored(10.0, 2, type="rule", number="402.2", data=hand["data"])
     french.matched_terms = lambda: [("text_fr", b"carte"), ("text_en", b"card")]  # type: ignore[method-assign]
     question_order([french], 1, terms, text_analyzer("en"))
-    assert french.score == 10.0 * (1 + COVERAGE * (1 / 5) ** 2)
+    # (matched in its French text and its English original: TRANSLATED_SHARE of its score)
+    assert french.score == pytest.approx(10.0 * TRANSLATED_SHARE * (1 + COVERAGE * (1 / 5) ** 2))
 
 
 def test_a_question_prefers_the_rule_that_holds_its_words_in_one_sentence() -> None:

@@ -327,3 +327,27 @@ def test_more_results_add_to_the_first_page_without_reordering_it(
     more = small_index.search(question, limit=40)["results"]
     assert [r["key"] for r in more[: len(first)]] == first
     assert [r["rank"] for r in more] == list(range(1, len(more) + 1))
+
+
+def test_a_translated_rule_does_not_count_its_words_twice() -> None:
+    """A Spanish question's words matched in a translated rule's Spanish text and again in its
+    English original summed both fields' scores (701.54c, "El Anillo te tienta", first for
+    "¿puedo sacrificar una criatura que controla mi oponente?" at the whole history): such a
+    rule counts TRANSLATED_SHARE of its score, against a rule matched in English alone."""
+    from kb.search.analysis import text_analyzer
+    from kb.search.questions import TRANSLATED_SHARE, question_order
+
+    class _Matched(_Hit):
+        def __init__(self, score: float, docnum: int, fields: list[str], **stored: Any) -> None:
+            super().__init__(score, docnum, **stored)
+            self._fields = fields
+
+        def matched_terms(self) -> list[tuple[str, bytes]]:
+            return [(field, b"sacrific") for field in self._fields]
+
+    data = {"texts": {"en": {"title": "", "text": "Some text."}}, "context": {"en": "Rules"}}
+    translated = _Matched(10.0, 1, ["text_en", "text_es"], type="rule", number="701.54c", data=data)
+    english = _Matched(8.0, 2, ["text_en"], type="rule", number="701.21a", data=data)
+    ranked = question_order([translated, english], 10, set(), text_analyzer("en"))
+    assert [h["number"] for h in ranked] == ["701.21a", "701.54c"]
+    assert translated.score == pytest.approx(10.0 * TRANSLATED_SHARE)
