@@ -160,7 +160,7 @@ RELEVANCE_SET = Path(__file__).resolve().parent / "data" / "search" / "relevance
 
 def test_the_relevance_set_is_well_formed() -> None:
     """At least 60 queries in dev and test, a third per language, half asked as questions, the two
-    splits fixed and even; the later dev2 to dev9 splits at least 15 per language each,
+    splits fixed and even; the later dev2 to dev10 splits at least 15 per language each,
     half or more of them questions."""
     everything = load_queries(RELEVANCE_SET)
     queries = [q for q in everything if q.split in ("dev", "test")]
@@ -171,7 +171,7 @@ def test_the_relevance_set_is_well_formed() -> None:
         assert sum(q.style == "question" for q in mine) == len(mine) // 2
         for split in ("dev", "test"):
             assert sum(q.split == split for q in mine) == len(mine) // 2
-        for split in ("dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "dev9"):
+        for split in ("dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "dev9", "dev10"):
             later = [q for q in everything if q.split == split and q.lang == lang]
             assert len(later) >= 15
             assert 2 * sum(q.style == "question" for q in later) >= len(later)
