@@ -350,6 +350,10 @@ TO_ENGLISH: dict[str, tuple[str, ...]] = {
     "producir": ("produce",),
     "bucle": ("loop",),
     "banquillo": ("sideboard",),
+    # tournament words of the rules' last chapter (731 Taking Shortcuts, 713 Substitute Cards)
+    "atajo": ("shortcut",),
+    "sustituta": ("substitute",),
+    "sustituto": ("substitute",),
     "exceso": ("excess",),
     "menor": ("less", "lower"),
     "único": ("single", "only"),
@@ -679,6 +683,9 @@ KEYWORDS: dict[str, str] = {
 # crossed one by one (a "batalla" on its own is a battle).
 PHRASES: dict[str, tuple[str, ...]] = {
     "campo de batalla": ("battlefield",),
+    # the Class enchantments (716), whose word alone is also "what kind of" ("qué clase de")
+    "carta de clase": ("class",),
+    "cartas de clase": ("class",),
     # terms of the rules and their glossary whose words say something else one by one
     "mareo de invocación": ("summoning sickness",),
     "identidad de color": ("color identity",),

@@ -252,6 +252,8 @@ TO_ENGLISH: dict[str, tuple[str, ...]] = {
     "nul": ("draw",),
     "caché": ("face down",),
     "réserve": ("pool",),
+    "raccourci": ("shortcut",),  # 731, Taking Shortcuts
+    "fixer": ("set",),  # an effect that sets a life total, a power (119.5, 613.4b)
     "source": ("source",),
     "objet": ("object",),
     "clé": ("keyword",),
