@@ -542,6 +542,14 @@ def test_rule_statements_name_untitled_rules(vocab) -> None:
         # 305.1: playing lands, which casting is not
         ("An effect that instructs you to cast a card doesn't allow you to play lands.", ["305"]),
         ("Lands you control have hexproof.", []),
+        # 601.2c: a spell that can't be cast without its targets
+        ("You must be able to target a creature to cast Dramatic Rescue.", ["601.2c"]),
+        (
+            "You can't cast Hunt the Weak unless you choose both a creature you control and a "
+            "creature you don't control.",
+            ["601.2c"],
+        ),
+        ("You need to choose the name of a card anyone intends to cast.", []),
         # 106.12: tapping a permanent for mana, the permanent named in between
         ("The opponent can tap their lands for mana in response.", ["106.12"]),
         ("Tap an untapped creature you control: add one mana.", []),

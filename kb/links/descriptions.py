@@ -35,7 +35,8 @@ body, :data:`kb.links.thesaurus.RULE_STATEMENTS`), so that it follows renumberin
   announced as the spell is cast): *you divide the damage as you cast it*, *chosen on
   announcement*, *you choose the target as you activate the ability* (601.2c), and on a spell's
   card (its dividing line no activated or triggered ability) *you can't change the division of
-  damage*;
+  damage*; a spell cast only with its targets (601.2c: *you must be able to target a creature to
+  cast it*, *you can't cast it unless you choose both*);
 - **the order of effects a player chooses** (616.1): *chooses the order of those copy effects*;
 - **APNAP order** (101.4: the active player chooses or acts, then each other player in turn
   order): *each other player chooses in turn order*, *then each other player in turn order does
@@ -422,6 +423,17 @@ DESCRIPTIONS: tuple[Description, ...] = (
             r"\bchoos\w*\s+(?:the |its |their |a |any |new )?targets?\b[^.]{0,40}?"
             r"\b(?:as|when|while)\s+(?:you|they|its controller|that player|the player)\s+"
             r"(?:cast|activate)"
+        ),
+    ),
+    # and a spell that can't be cast without its targets (*you must be able to target a creature
+    # to cast Dramatic Rescue*, *you can't cast Hunt the Weak unless you choose both a creature
+    # you control and one you don't*).
+    Description(
+        "announces their choice of an appropriate object or player for each target",
+        _re(
+            r"\b(?:must|need to|have to)(?: be able to)? (?:choose |select )?(?:\w+ ){0,3}?"
+            r"(?:legal )?targets?\b[^.]{0,40}?\b(?:in order )?to cast\b"
+            r"|\bcan[’']t cast\b[^.]{0,60}?\bunless you (?:can )?(?:target|choose)\b"
         ),
     ),
     # 603.3d: a triggered ability's targets are chosen, and its effect divided, as it is put on
