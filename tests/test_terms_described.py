@@ -147,6 +147,13 @@ RULES = [
     ),
     RuleEntry("305", "chapter", "Lands", ""),
     RuleEntry(
+        "201.4",
+        "rule",
+        "",
+        "If an effect instructs a player to choose a card name, the player must choose the name "
+        "of a card in the Oracle card reference.",
+    ),
+    RuleEntry(
         "106.12",
         "rule",
         "",
@@ -542,6 +549,10 @@ def test_rule_statements_name_untitled_rules(vocab) -> None:
         # 305.1: playing lands, which casting is not
         ("An effect that instructs you to cast a card doesn't allow you to play lands.", ["305"]),
         ("Lands you control have hexproof.", []),
+        # 201.4: choosing a card name, or naming a card
+        ("You can name any card, even if that card doesn't normally have an ability.", ["201.4"]),
+        ("You can choose any card name.", ["201.4"]),
+        ("The card named Lightning Bolt is an instant.", []),
         # 601.2c: a spell that can't be cast without its targets
         ("You must be able to target a creature to cast Dramatic Rescue.", ["601.2c"]),
         (

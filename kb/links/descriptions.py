@@ -101,6 +101,8 @@ body, :data:`kb.links.thesaurus.RULE_STATEMENTS`), so that it follows renumberin
   speaks of a land; and playing lands at all (305): *doesn't allow you to play lands*;
 - **tapping a permanent for mana** (106.12, its quoted phrase with the permanent named in
   between): *can tap their lands for mana*;
+- **naming a card** (201.4 "instructs a player to choose a card name"): *you can name any
+  card*, *you can choose any card name*;
 - **a sorcery's timing** (307.1 "may cast a sorcery card from their hand during a main phase"):
   *only when you could normally cast a sorcery*;
 - **the results of damage** (120.3 "Damage may have one or more of the following results"):
@@ -379,6 +381,15 @@ DESCRIPTIONS: tuple[Description, ...] = (
     Description(
         "is to activate a mana ability of that permanent",
         _re(r"\btap(?:s|ped|ping)? (?:[\w’'-]+ ){1,4}?for mana\b"),
+    ),
+    # 201.4: choosing a card name, which older cards and rulings call naming a card (*You can
+    # name any card*, *you can choose any card name*, *each player names a card*).
+    Description(
+        "instructs a player to choose a card name",
+        _re(
+            r"\b(?:choos\w*|chose|name[sd]?|naming) (?:any|a|the|one|another) card name\b"
+            r"|\bnam(?:e|es|ed|ing) (?:any|a|another) (?:\w+ )?card\b"
+        ),
     ),
     # 307.1: a sorcery is cast in a main phase of its controller's turn, the stack empty (*you
     # can cast a sorcery using flashback only when you could normally cast a sorcery*).

@@ -150,6 +150,7 @@ RULE_STATEMENTS: tuple[str, ...] = (
     "has both a +1/+1 counter and a -1/-1 counter on it",  # 122.3 (704.5q, its state-based action)
     "may cast a sorcery card from their hand during a main phase",  # 307.1, sorcery timing
     "is to activate a mana ability of that permanent",  # 106.12, tapping a permanent for mana
+    "instructs a player to choose a card name",  # 201.4, naming a card
 )
 
 # Extra names of a concept, per language: phrase -> English glossary term or rule title.
