@@ -357,6 +357,12 @@ def test_rule_statements_name_untitled_rules(vocab) -> None:
         ("The delayed triggered ability will simply cease to exist.", []),
         # 401.4: cards put in a library together are ordered by their owner, unrevealed
         ("You choose the order of the cards you put on top of your library.", ["401.4"]),
+        (
+            "If an effect puts two or more cards on the top or bottom of a library at the same "
+            "time, the owner of those cards may arrange them in any order.",
+            ["401.4"],
+        ),
+        ("Put those triggered abilities on the stack in any order.", []),
         ("Put the rest on the bottom of your library in any order.", []),
         # 611.2: durations of effects from resolving spells
         ("The control-change effect has no duration.", ["611.2"]),

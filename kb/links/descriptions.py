@@ -21,7 +21,8 @@ body, :data:`kb.links.thesaurus.RULE_STATEMENTS`), so that it follows renumberin
   to exist"): *cease to exist* in a sentence about a token;
 - **the order of cards put in a library together** (401.4 "may arrange them in any order … doesn't
   reveal the order"): *you choose the order of the cards you put on top of your library*, *nor do
-  you reveal their order on the bottom of the library*;
+  you reveal their order on the bottom of the library*, the rule's own *may arrange them in any
+  order*;
 - **durations** (611.2a "if no duration is stated, it lasts until the end of the game"; 611.2c the
   set of objects affected is fixed as the effect begins): *has no duration*, *until the game
   ends*, *affects only creatures you control as it resolves*, *creatures that enter later in the
@@ -225,7 +226,10 @@ DESCRIPTIONS: tuple[Description, ...] = (
     # alone, the card's own instruction).
     Description(
         "may arrange them in any order",
-        _re(r"\b(?:the|their|relative|that|this) order\b"),
+        _re(
+            r"\b(?:the|their|relative|that|this) order\b"
+            r"|\barrange\w* (?:them|those cards|the cards) in any order\b"
+        ),
         also=_re(
             r"\b(?:top|bottom) of (?:their|your|its owner[’']s|that player[’']s|a|the) library\b"
         ),
