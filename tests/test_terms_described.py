@@ -486,6 +486,7 @@ def test_rule_statements_name_untitled_rules(vocab) -> None:
         # 104.4a: the game is a draw (a tie, not a card drawn)
         ("If each player has fewer than seven cards, the game ends in a draw.", ["104.4a"]),
         ("If both players run out of cards during this effect, the game is a draw.", ["104.4a"]),
+        ("If each player has 0 life after that, the game’s a draw.", ["104.4a"]),
         ("You choose a card to draw.", []),
         # 613.4d: switching power and toughness, as the layer's own words say it
         ("Switching a creature’s power and toughness twice returns it to normal.", ["613.4d"]),

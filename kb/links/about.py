@@ -361,7 +361,7 @@ def _event_noun(words: list[str]) -> bool:
     if words[-1:] and words[-1] in DETERMINERS:
         return True
     if words[-1:] and words[-1] in ARTICLES:  # "a draw effect"; "the game is a draw" is a tie
-        return "game" not in words
+        return "game" not in words and "game's" not in words  # (and "the game's a draw")
     if len(words) < 2 or words[-2] not in DETERMINERS | ANY | ARTICLES:
         return False
     between = words[-1]

@@ -630,7 +630,10 @@ DESCRIPTIONS: tuple[Description, ...] = (
     ),
     Description(
         "lose simultaneously, the game is a draw",
-        _re(r"\bgame (?:is|ends in|will be|would be|results in) a draw\b|\bends in a draw\b"),
+        _re(
+            r"\bgame(?: is|[’']s| ends in| will be| would be| results in) a draw\b"
+            r"|\bends in a draw\b"
+        ),
     ),
     Description(
         "search",
