@@ -147,6 +147,13 @@ RULES = [
     ),
     RuleEntry("305", "chapter", "Lands", ""),
     RuleEntry(
+        "800.4a",
+        "subrule",
+        "",
+        "When a player leaves the game, all objects (see rule 109) owned by that player leave the "
+        "game and any effects which give that player control of any objects or players end.",
+    ),
+    RuleEntry(
         "201.4",
         "rule",
         "",
@@ -556,6 +563,13 @@ def test_rule_statements_name_untitled_rules(vocab) -> None:
         # 305.1: playing lands, which casting is not
         ("An effect that instructs you to cast a card doesn't allow you to play lands.", ["305"]),
         ("Lands you control have hexproof.", []),
+        # 800.4a: a player leaving the game
+        (
+            "If you leave the game while controlling permanents owned by other players, those "
+            "permanents are exiled.",
+            ["406", "800.4a"],
+        ),
+        ("The card leaves the game with its owner.", []),
         # 201.4: choosing a card name, or naming a card
         ("You can name any card, even if that card doesn't normally have an ability.", ["201.4"]),
         ("You can choose any card name.", ["201.4"]),

@@ -104,6 +104,8 @@ body, :data:`kb.links.thesaurus.RULE_STATEMENTS`), so that it follows renumberin
   between): *can tap their lands for mana*;
 - **naming a card** (201.4 "instructs a player to choose a card name"): *you can name any
   card*, *you can choose any card name*;
+- **a player leaving the game** (800.4a "owned by that player leave the game"): *if you leave
+  the game while controlling permanents owned by other players*, *if the monarch leaves the game*;
 - **a sorcery's timing** (307.1 "may cast a sorcery card from their hand during a main phase"):
   *only when you could normally cast a sorcery*;
 - **the results of damage** (120.3 "Damage may have one or more of the following results"):
@@ -393,6 +395,17 @@ DESCRIPTIONS: tuple[Description, ...] = (
         _re(
             r"\b(?:choos\w*|chose|name[sd]?|naming) (?:any|a|the|one|another) card name\b"
             r"|\bnam(?:e|es|ed|ing) (?:any|a|another) (?:\w+ )?card\b"
+        ),
+    ),
+    # 800.4a: a player leaving the game, which only a multiplayer game survives (*If you leave
+    # the game while controlling permanents owned by other players, those permanents are
+    # exiled*, *if the monarch leaves the game*); objects leaving the game with their owner are
+    # what the rule does, not who leaves.
+    Description(
+        "owned by that player leave the game",
+        _re(
+            r"\b(?:you|a player|that player|the player|an opponent|the monarch|each player|"
+            r"players|they) (?:leaves?|left|leaving|has left|have left) the game\b"
         ),
     ),
     # 307.1: a sorcery is cast in a main phase of its controller's turn, the stack empty (*you

@@ -151,6 +151,7 @@ RULE_STATEMENTS: tuple[str, ...] = (
     "may cast a sorcery card from their hand during a main phase",  # 307.1, sorcery timing
     "is to activate a mana ability of that permanent",  # 106.12, tapping a permanent for mana
     "instructs a player to choose a card name",  # 201.4, naming a card
+    "owned by that player leave the game",  # 800.4a, a player leaving a multiplayer game
 )
 
 # Extra names of a concept, per language: phrase -> English glossary term or rule title.
