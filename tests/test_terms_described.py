@@ -147,6 +147,13 @@ RULES = [
     ),
     RuleEntry("305", "chapter", "Lands", ""),
     RuleEntry(
+        "601.2i",
+        "subrule",
+        "",
+        "Once the steps described in 601.2a–h are completed, effects that modify the "
+        "characteristics of the spell as it’s cast are applied, then the spell becomes cast.",
+    ),
+    RuleEntry(
         "800.4a",
         "subrule",
         "",
@@ -563,6 +570,9 @@ def test_rule_statements_name_untitled_rules(vocab) -> None:
         # 305.1: playing lands, which casting is not
         ("An effect that instructs you to cast a card doesn't allow you to play lands.", ["305"]),
         ("Lands you control have hexproof.", []),
+        # 601.2i: the end of casting a spell
+        ("Its ability triggers once you've completed casting a spell.", ["601.2i"]),
+        ("You complete the first chapter.", []),
         # 800.4a: a player leaving the game
         (
             "If you leave the game while controlling permanents owned by other players, those "

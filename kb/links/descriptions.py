@@ -104,6 +104,8 @@ body, :data:`kb.links.thesaurus.RULE_STATEMENTS`), so that it follows renumberin
   between): *can tap their lands for mana*;
 - **naming a card** (201.4 "instructs a player to choose a card name"): *you can name any
   card*, *you can choose any card name*;
+- **the end of casting a spell** (601.2i "then the spell becomes cast"): *once you've completed
+  casting a spell*, *until after you're done casting them*;
 - **a player leaving the game** (800.4a "owned by that player leave the game"): *if you leave
   the game while controlling permanents owned by other players*, *if the monarch leaves the game*;
 - **a sorcery's timing** (307.1 "may cast a sorcery card from their hand during a main phase"):
@@ -396,6 +398,12 @@ DESCRIPTIONS: tuple[Description, ...] = (
             r"\b(?:choos\w*|chose|name[sd]?|naming) (?:any|a|the|one|another) card name\b"
             r"|\bnam(?:e|es|ed|ing) (?:any|a|another) (?:\w+ )?card\b"
         ),
+    ),
+    # 601.2i: a spell becomes cast once the steps of casting it are completed (*triggers once
+    # you've completed casting a spell*, *until after you're done casting them*).
+    Description(
+        "then the spell becomes cast",
+        _re(r"\b(?:finish\w*|complet\w*|done) casting\b"),
     ),
     # 800.4a: a player leaving the game, which only a multiplayer game survives (*If you leave
     # the game while controlling permanents owned by other players, those permanents are

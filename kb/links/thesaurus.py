@@ -152,6 +152,7 @@ RULE_STATEMENTS: tuple[str, ...] = (
     "is to activate a mana ability of that permanent",  # 106.12, tapping a permanent for mana
     "instructs a player to choose a card name",  # 201.4, naming a card
     "owned by that player leave the game",  # 800.4a, a player leaving a multiplayer game
+    "then the spell becomes cast",  # 601.2i, the end of casting a spell
 )
 
 # Extra names of a concept, per language: phrase -> English glossary term or rule title.
