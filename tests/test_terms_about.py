@@ -586,3 +586,27 @@ def test_a_designation_participle_with_its_agent_is_the_verb() -> None:
     assert targets(vocab, "If a modified creature stops being a creature, it's not.") == ["700.9"]
     assert targets(vocab, "Except the characteristics specifically modified by eternalize.") == []
     assert targets(vocab, "The number of cards drawn is modified by Notion Thief.") == []
+
+
+def test_a_glossary_term_is_linked_where_the_rules_say_what_it_is() -> None:
+    """ "Lethal Damage" cites 120.4a first, which only uses the term (excess damage), then 120.6,
+    which says what it is: a ruling that names it links 120.6 (DEFINED_AT)."""
+    vocab = english_vocabulary(
+        [
+            RuleEntry(
+                "120.4a",
+                "subrule",
+                "",
+                "The excess damage is the amount greater than lethal damage.",
+            ),
+            RuleEntry(
+                "120.6",
+                "rule",
+                "",
+                "If the total damage marked on a creature is greater than or equal to its "
+                "toughness, that creature has been dealt lethal damage.",
+            ),
+        ],
+        [GlossaryItem("Lethal Damage", "An amount of damage. See rules 120.4a and 120.6.")],
+    )
+    assert targets(vocab, "Lethal damage won't destroy it.") == ["120.6"]

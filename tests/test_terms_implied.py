@@ -15,6 +15,7 @@ RULES = [
     RuleEntry("102.1", "rule", "", "The active player is the player whose turn it is."),
     RuleEntry("120", "chapter", "Damage", ""),
     RuleEntry("120.4a", "subrule", "", "Lethal damage."),
+    RuleEntry("120.6", "rule", "", "… that creature has been dealt lethal damage …"),
     RuleEntry("121", "chapter", "Drawing a Card", ""),
     RuleEntry("509", "chapter", "Declare Blockers Step", ""),
     RuleEntry("601", "chapter", "Casting Spells", ""),
@@ -37,7 +38,7 @@ GLOSSARY = [
     GlossaryItem("Block", "To send a creature into combat defensively. See rule 509."),
     GlossaryItem("Cast", "To take a card … See rule 601, “Casting Spells.”"),
     GlossaryItem("Draw", "1. To put the top card … See rule 121, “Drawing a Card.”"),
-    GlossaryItem("Lethal Damage", "Damage. See rules 120.4a and 704.5g."),
+    GlossaryItem("Lethal Damage", "Damage. See rules 120.4a, 120.6 and 704.5g."),
     GlossaryItem("Multiplayer Game", "A game. See section 8, “Multiplayer Rules.”"),
     GlossaryItem("Ninjutsu", "A keyword ability. See rule 702.49, “Ninjutsu.”"),
     GlossaryItem("Offering", "A keyword ability. See rule 702.48, “Offering.”"),
@@ -68,8 +69,8 @@ def targets(vocab, text: str, context: CardContext | None = None) -> list[str]:
         ("Each opponent may accept the offer.", []),
         ("Goblin offering lets you cast it.", ["702.48"]),
         # lethal damage is what a state-based action checks
-        ("Both creatures are dealt lethal damage at once.", ["120.4a", "704.5g"]),
-        ("It is dealt lethal combat damage.", ["120.4a", "704.5g"]),
+        ("Both creatures are dealt lethal damage at once.", ["120.6", "704.5g"]),
+        ("It is dealt lethal combat damage.", ["120.6", "704.5g"]),
         # the subject of a passive verb, in any clause
         ("The ability resolves before blockers are chosen.", ["509"]),
         ("It resolves before blockers block.", []),

@@ -28,7 +28,14 @@ from dataclasses import dataclass
 from .inflections import gerund_keyword, own_participle, participle_uses, verb_uses
 from .references import find_references
 from .terms import Term, Vocabulary
-from .thesaurus import ALIASES, GAME_NOUNS, GENERAL_CONCEPTS, KINDS_OF, RULE_STATEMENTS
+from .thesaurus import (
+    ALIASES,
+    DEFINED_AT,
+    GAME_NOUNS,
+    GENERAL_CONCEPTS,
+    KINDS_OF,
+    RULE_STATEMENTS,
+)
 from .wording import (
     all_senses_rule,
     card_forms,
@@ -246,6 +253,11 @@ def english_vocabulary(
     titles = {r.number: r.title for r in rules if r.title}
     bodies = {r.number: r.body for r in rules if r.body}
     own = {g.term.casefold(): _glossary_targets(g, titles, bodies) for g in glossary}
+    first = _first_statements(rules)
+    stated = {statement: rules[place].number for place, said in first.items() for statement in said}
+    for term, statement in DEFINED_AT.items():
+        if term.casefold() in own and statement in stated:
+            own[term.casefold()] = (stated[statement],)
     keyword_rules = {
         t.casefold(): n for n, t in titles.items() if n.startswith(("701.", "702.")) and t
     }
@@ -306,7 +318,6 @@ def english_vocabulary(
             builder.add(mana, targets, "glossary", item.term)
         if len(item.term) == 1 and item.term.isupper():  # the variable X is also the symbol {X}
             builder.add("{" + item.term + "}", targets, "symbol", item.term)
-    first = _first_statements(rules)
     for place, rule in enumerate(rules):
         if rule.title and rule.kind in ("chapter", "rule") and rule.title != "General":
             _add_title(builder, rule, concepts, actions)

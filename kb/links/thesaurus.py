@@ -113,6 +113,15 @@ KINDS_OF: dict[str, str] = {
     "Spell Type": "Subtype",
 }
 
+# Glossary terms whose entry cites first a rule that only uses the term, then the rule that says
+# what it is: that rule, named by its own words (a RULE_STATEMENTS phrase). "Lethal Damage"
+# cites 120.4a (excess damage is the amount greater than lethal damage), then 120.6 (the total
+# damage marked on a creature "greater than or equal to its toughness ... has been dealt lethal
+# damage"); every labels file that labels the concept says 120.6.
+DEFINED_AT: dict[str, str] = {
+    "Lethal Damage": "that creature has been dealt lethal damage",
+}
+
 # Rules without a title or glossary term of their own, named by a phrase of their own body (the
 # first rule, in rule order, whose body holds it), which follows them through renumbering; the
 # phrase is the concept's name (kb.links.described matches the wording that applies them).
@@ -153,6 +162,7 @@ RULE_STATEMENTS: tuple[str, ...] = (
     "instructs a player to choose a card name",  # 201.4, naming a card
     "owned by that player leave the game",  # 800.4a, a player leaving a multiplayer game
     "then the spell becomes cast",  # 601.2i, the end of casting a spell
+    "that creature has been dealt lethal damage",  # 120.6 (DEFINED_AT)
 )
 
 # Extra names of a concept, per language: phrase -> English glossary term or rule title.
