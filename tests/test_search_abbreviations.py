@@ -1,4 +1,5 @@
-"""Abbreviations a table uses ("ETB", "SBA") and capitalised words of the rules ("APNAP")."""
+"""Abbreviations a table uses ("ETB", "SBA"), and the rule a glossary term names ("APNAP order",
+"hybrid mana"), on a made-up edition (tests/data/search/cr_apnap.txt)."""
 
 from __future__ import annotations
 
@@ -56,3 +57,13 @@ def test_a_glossary_term_in_capitals_names_the_rule_its_entry_sends_to(index: An
     if it were an operator (AND, OR, NOT), and the sending entry had no rule of its own."""
     results = index.search("APNAP order", lang="en")["results"]
     assert results[0]["number"] == "101.4", [r.get("number") for r in results]
+
+
+def test_a_glossary_term_sent_to_an_untitled_rule_names_the_subrule_opening_with_it(
+    index: Any,
+) -> None:
+    """ "Hybrid Mana Symbols ... See rule 107.4": 107.4 has no title of its own (it lists every
+    kind of mana symbol), and 107.4c opens with the term ("A hybrid mana symbol is ..."): that
+    subrule first, then 107.4 and its other subrules."""
+    results = index.search("hybrid mana", lang="en")["results"]
+    assert [r.get("number") for r in results[:2]] == ["107.4c", "107.4"]

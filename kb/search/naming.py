@@ -24,6 +24,7 @@ from kb.search.schema import text_field
 DEPTH = 20  # first-pass hits looked at for the named rule
 _LETTERS = re.compile(r"[^\W_]+", re.UNICODE)
 _WORD = re.compile(r"[^\W_][\w'’.-]*", re.UNICODE)
+_SEE = re.compile(r"\bSee (?:rules?|section)\b")
 TYPED = "typed:"  # word_terms' key of the terms of the word as typed, beside all its terms
 
 
@@ -213,12 +214,13 @@ def named_lead(
     # names the words, when one does: the entry's first is the general one.
     named_sent = named is not None and named.get("number") in sends
     sent_to = sends[0] if sends and not named_sent else None
+    defined_by = None  # the glossary entry the named rule was found through, if it was
     if sent_to is not None and sent_words > named_words:
         rule = next((h for h in hits if kind_of(h) == "rule" and h.get("number") == sent_to), None)
         if rule is None and fetch is not None:
             rule = fetch(sent_to, sender)
         if rule is not None:
-            named = rule
+            named, defined_by = rule, sender
     if named is None:
         return []
     number = named.get("number") or ""
@@ -235,4 +237,54 @@ def named_lead(
         )
 
     subrules = [h for h in hits if h is not named and is_subrule(h)]
+    # An entry sending to a rule without a title of its own ("Hybrid Mana Symbols: A mana symbol
+    # that represents a cost that can be paid in one of two ways. See rule 107.4", which lists
+    # every kind of mana symbol) names the subrule that opens with its term and says what its
+    # definition says better than that rule does ("107.4e A hybrid mana symbol is also a colored
+    # mana symbol. Each one represents a cost that can be paid in one of two ways"): that subrule
+    # first. ("Color Identity … See rule 903.4": 903.4 says what it is, 903.4a only opens with
+    # it.)
+    if defined_by is not None and not _own_title(named):
+        data = defined_by.fields()["data"]
+        term = _as_typed(str(data.get("term") or ""))
+        said = _definition_terms(schema, data)
+        opening = [h for h in subrules if _opens_with(h, term)]
+        if len(opening) == 1 and _restates(schema, opening[0], said) > _restates(
+            schema, named, said
+        ):
+            return [opening[0], named, *(h for h in subrules if h is not opening[0]), *glossary]
     return [named, *subrules, *glossary]
+
+
+def _definition_terms(schema: Any, data: dict[str, Any]) -> set[str]:
+    """The English index terms of a glossary entry's definition, its citations left out."""
+    text = ((data.get("texts", {}).get("en") or {}).get("text")) or ""
+    return set(analyze(schema[text_field("en")].analyzer, _SEE.split(text)[0]))
+
+
+def _restates(schema: Any, hit: Any, said: set[str]) -> int:
+    """How many of a definition's terms a rule's English text holds."""
+    text = ((hit.fields()["data"].get("texts", {}).get("en") or {}).get("text")) or ""
+    return len(said & set(analyze(schema[text_field("en")].analyzer, text)))
+
+
+def _own_title(hit: Any) -> bool:
+    """Whether a rule has a title of its own (701.54 "The Ring Tempts You"), not only its
+    section's (107.4, under 107 "Numbers and Symbols")."""
+    texts = hit.fields()["data"].get("texts", {})
+    return any((text or {}).get("title") for text in texts.values())
+
+
+def _opens_with(hit: Any, term: tuple[str, ...]) -> bool:
+    """Whether a rule's English text opens with a term's words (an article and a plural "s"
+    aside)."""
+    if not term:
+        return False
+    text = ((hit.fields()["data"].get("texts", {}).get("en") or {}).get("text")) or ""
+    words = _as_typed(text)
+    if words[:1] in (("a",), ("an",), ("the",)):  # "A hybrid mana symbol is …"
+        words = words[1:]
+    words = words[: len(term)]
+    return len(words) == len(term) and all(
+        a.removesuffix("s") == b.removesuffix("s") for a, b in zip(words, term, strict=True)
+    )
