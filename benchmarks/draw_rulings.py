@@ -12,6 +12,8 @@ Usage: python benchmarks/draw_rulings.py [--allprintings FILE] --out FILE
        python benchmarks/draw_rulings.py --tenth-dev --out FILE    (the dev10 draw, after dev9's)
        python benchmarks/draw_rulings.py --eleventh-dev --out FILE (the dev11 draw)
        python benchmarks/draw_rulings.py --twelfth-dev --out FILE  (the dev12 draw, after dev11's)
+       python benchmarks/draw_rulings.py --thirteenth-dev --out FILE  (the dev13 draw)
+       python benchmarks/draw_rulings.py --fourteenth-dev --out FILE  (dev14, after dev13's)
 
 The term matcher was tuned on the 105 rulings of labelled_clarifications.json (seeds 000 and 003,
 KHM, CN2) and on LTR's Ring; those sets are excluded. From the other sets of the kinds a player
@@ -25,9 +27,9 @@ they were filled in by hand before the matcher was run on these rulings.
 random.Random(its seed) draws its number of sets among the same kinds, excluding also every set
 a labels file of tests/data/links names (the unseen rulings' and the card texts' sets), then its
 number of rulings of each, all of them ``dev`` (tuning only; its mistakes are printed).
-``--third-dev`` to ``--twelfth-dev`` draw the same way, each avoiding the sets of every labels file
-present when it is drawn (dev4 avoids dev2's and dev3's sets, dev5 dev4's too ... dev12 dev11's
-too), once the tuning sets before them were overfit (dev recall well above the test
+``--third-dev`` to ``--fourteenth-dev`` draw the same way, each avoiding the sets of every labels
+file present when it is drawn (dev4 avoids dev2's and dev3's sets, dev5 dev4's too ... dev14
+dev13's too), once the tuning sets before them were overfit (dev recall well above the test
 split's). Each further draw's seed and sizes are in FURTHER_DEVS.
 """
 
@@ -177,6 +179,25 @@ FURTHER_DEVS = (
         4,
         22,
         "A twelfth tuning set of rulings (dev12), drawn after dev11 (its sets excluded).",
+    ),
+    FurtherDev(
+        "dev13",
+        "--thirteenth-dev",
+        "thirteenth",
+        20270201,
+        4,
+        22,
+        "A thirteenth tuning set of rulings (dev13), drawn with dev14 once dev11 and dev12 were "
+        "tuned on, to measure the matcher of the round before on rulings it never saw.",
+    ),
+    FurtherDev(
+        "dev14",
+        "--fourteenth-dev",
+        "fourteenth",
+        20270208,
+        4,
+        22,
+        "A fourteenth tuning set of rulings (dev14), drawn after dev13 (its sets excluded).",
     ),
 )
 
