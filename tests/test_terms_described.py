@@ -147,6 +147,13 @@ RULES = [
     ),
     RuleEntry("305", "chapter", "Lands", ""),
     RuleEntry(
+        "115.7",
+        "rule",
+        "",
+        "Some effects allow a player to change the target(s) of a spell or ability, and other "
+        "effects allow a player to choose new targets for a spell or ability.",
+    ),
+    RuleEntry(
         "601.2i",
         "subrule",
         "",
@@ -507,7 +514,8 @@ def test_rule_statements_name_untitled_rules(vocab) -> None:
         ("Effects that switch power and toughness apply last.", ["613.4d"]),
         ("The effect sets its power and toughness to 0/1.", []),
         # 612: changing the text of a spell is a text-changing effect
-        ("Changing the text of a spell won't change its targets.", ["612"]),
+        # (and changing targets, 115.7, named on the way)
+        ("Changing the text of a spell won't change its targets.", ["115.7", "612"]),
         ("The permanent will retain the text change until the effect wears off.", ["612"]),
         ("The text of the ability changes nothing.", []),
         # 729: a merged permanent, as rulings on mutate call it
@@ -527,7 +535,8 @@ def test_rule_statements_name_untitled_rules(vocab) -> None:
         # 608.2b where a legal target is checked as the spell resolves (as it is chosen: 115, which
         # this vocabulary lacks)
         ("If it isn't a legal target as the spell tries to resolve, it won't.", ["608.2b"]),
-        ("If you change a target, you must choose a legal target.", []),
+        # (not 608.2b; changing a target is 115.7's)
+        ("If you change a target, you must choose a legal target.", ["115.7"]),
         ("The division involves only targets that are still legal as it resolves.", ["608.2b"]),
         ("The target is legal only if it's a creature.", []),
         # 502 and 504: the untap and draw steps' turn-based actions
@@ -570,6 +579,9 @@ def test_rule_statements_name_untitled_rules(vocab) -> None:
         # 305.1: playing lands, which casting is not
         ("An effect that instructs you to cast a card doesn't allow you to play lands.", ["305"]),
         ("Lands you control have hexproof.", []),
+        # 115.7: changing targets
+        ("Triggers on a spell or ability being changed to target this card.", ["115.7"]),
+        ("The copy targets the same creature.", []),
         # 601.2i: the end of casting a spell
         ("Its ability triggers once you've completed casting a spell.", ["601.2i"]),
         ("You complete the first chapter.", []),

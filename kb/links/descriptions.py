@@ -104,6 +104,8 @@ body, :data:`kb.links.thesaurus.RULE_STATEMENTS`), so that it follows renumberin
   between): *can tap their lands for mana*;
 - **naming a card** (201.4 "instructs a player to choose a card name"): *you can name any
   card*, *you can choose any card name*;
+- **changing targets** (115.7 "allow a player to change the target(s) of a spell or ability"):
+  *being changed to target this card*, *choose new targets*;
 - **the end of casting a spell** (601.2i "then the spell becomes cast"): *once you've completed
   casting a spell*, *until after you're done casting them*;
 - **a player leaving the game** (800.4a "owned by that player leave the game"): *if you leave
@@ -398,6 +400,13 @@ DESCRIPTIONS: tuple[Description, ...] = (
             r"\b(?:choos\w*|chose|name[sd]?|naming) (?:any|a|the|one|another) card name\b"
             r"|\bnam(?:e|es|ed|ing) (?:any|a|another) (?:\w+ )?card\b"
         ),
+    ),
+    # 115.7: changing the targets of a spell or ability, or choosing new ones (*triggers on a
+    # spell or ability being changed to target this card*, *you may choose new targets for the
+    # copy*), which "target" alone, a verb said on the way, does not link.
+    Description(
+        "allow a player to change the target(s) of a spell or ability",
+        _re(r"\bchang\w*\b[^.]{0,30}?\btargets?\b|\bnew targets?\b"),
     ),
     # 601.2i: a spell becomes cast once the steps of casting it are completed (*triggers once
     # you've completed casting a spell*, *until after you're done casting them*).

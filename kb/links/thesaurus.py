@@ -162,6 +162,7 @@ RULE_STATEMENTS: tuple[str, ...] = (
     "instructs a player to choose a card name",  # 201.4, naming a card
     "owned by that player leave the game",  # 800.4a, a player leaving a multiplayer game
     "then the spell becomes cast",  # 601.2i, the end of casting a spell
+    "allow a player to change the target(s) of a spell or ability",  # 115.7
     "that creature has been dealt lethal damage",  # 120.6 (DEFINED_AT)
 )
 
