@@ -411,6 +411,8 @@ def _rule_numbers(path: Path) -> frozenset[str]:
         "labelled_dev10.json",
         "labelled_dev11.json",
         "labelled_dev12.json",
+        "labelled_dev13.json",
+        "labelled_dev14.json",
         "labelled_card_texts.json",
         "labelled_card_texts_held_out.json",
         "labelled_translations.json",
@@ -456,6 +458,8 @@ def test_unseen_set_is_drawn_from_sets_never_tuned_on_and_split_once() -> None:
         ("dev10", 20270111),
         ("dev11", 20270118),
         ("dev12", 20270125),
+        ("dev13", 20270201),
+        ("dev14", 20270208),
     ],
 )
 def test_further_dev_sets_share_no_set_and_no_text_with_other_labels(name: str, seed: int) -> None:
