@@ -147,6 +147,21 @@ RULES = [
     ),
     RuleEntry("305", "chapter", "Lands", ""),
     RuleEntry(
+        "106.1a",
+        "subrule",
+        "",
+        "There are five colors of mana: white, blue, black, red, and green.",
+    ),
+    RuleEntry(
+        "106.7",
+        "rule",
+        "",
+        "The type of mana a permanent could produce at any time includes any type of mana that an "
+        "ability of that permanent can produce.",
+    ),
+    RuleEntry("604.3", "rule", "", "Some static abilities are characteristic-defining abilities."),
+    RuleEntry("608", "chapter", "Resolving Spells and Abilities", ""),
+    RuleEntry(
         "115.7",
         "rule",
         "",
@@ -276,6 +291,7 @@ RULES = [
     RuleEntry("729", "chapter", "Merging with Permanents", ""),
 ]
 GLOSSARY = [
+    GlossaryItem("Characteristic-Defining Ability", "A kind of static ability. See rule 604.3."),
     GlossaryItem("Control Another Player", "To make all choices … See rule 722."),
     GlossaryItem("Removed from Combat", "Certain events can cause … See rule 506.4."),
     GlossaryItem("Active Player, Nonactive Player Order", "A system. See rule 101.4."),
@@ -579,6 +595,20 @@ def test_rule_statements_name_untitled_rules(vocab) -> None:
         # 305.1: playing lands, which casting is not
         ("An effect that instructs you to cast a card doesn't allow you to play lands.", ["305"]),
         ("Lands you control have hexproof.", []),
+        # 106.1a and 106.7: the colors of mana, what a land could produce
+        ("The colors of mana are white, blue, black, red, and green.", ["106.1a"]),
+        ("Take into account what colors of mana your opponents' lands could produce.", ["106.7"]),
+        ("It produces one mana of any color.", []),
+        # 604.3: a characteristic-defining ability as rulings describe it
+        (
+            "The ability that defines Rubblehulk's power and toughness works in all zones.",
+            ["604.3"],
+        ),
+        # 608.2: nothing happens between a resolving spell's steps
+        ("Nothing can happen between the two, and no player may choose to act.", ["608"]),
+        ("No player may take actions between the two steps of its ability.", ["608"]),
+        # 708: turning a permanent face up or face down, the permanent named in between
+        ("Turning a permanent face up or face down doesn't change whether it's tapped.", ["708"]),
         # 115.7: changing targets
         ("Triggers on a spell or ability being changed to target this card.", ["115.7"]),
         ("The copy targets the same creature.", []),

@@ -104,6 +104,13 @@ body, :data:`kb.links.thesaurus.RULE_STATEMENTS`), so that it follows renumberin
   between): *can tap their lands for mana*;
 - **naming a card** (201.4 "instructs a player to choose a card name"): *you can name any
   card*, *you can choose any card name*;
+- **the colors of mana** (106.1a: *the colors of mana are white, blue …*) and **what a land
+  could produce** (106.7: *what colors of mana your opponents' lands could produce*);
+- **a characteristic-defining ability** (604.3) as rulings describe it: *the ability that defines
+  its power and toughness works in all zones*;
+- **nothing between a resolving spell's steps** (608: *nothing can happen between the two*, *no
+  player may take actions between the two steps*);
+- **turning a permanent face up or face down** (708), the permanent named in between;
 - **changing targets** (115.7 "allow a player to change the target(s) of a spell or ability"):
   *being changed to target this card*, *choose new targets*;
 - **the end of casting a spell** (601.2i "then the spell becomes cast"): *once you've completed
@@ -400,6 +407,35 @@ DESCRIPTIONS: tuple[Description, ...] = (
             r"\b(?:choos\w*|chose|name[sd]?|naming) (?:any|a|the|one|another) card name\b"
             r"|\bnam(?:e|es|ed|ing) (?:any|a|another) (?:\w+ )?card\b"
         ),
+    ),
+    # 106.1a, 106.7: the colors of mana, and what a permanent "could produce" (*The colors of
+    # mana are white, blue, black, red, and green*, *what colors of mana your opponents' lands
+    # could produce*).
+    Description("there are five colors of mana", _re(r"\bcolors? of mana are\b")),
+    Description("could produce at any time includes", _re(r"\bcould produce\b")),
+    # 604.3: a characteristic-defining ability, as rulings describe it (*The ability that
+    # defines Rubblehulk's power and toughness works in all zones*).
+    Description(
+        "characteristic-defining ability",
+        _re(
+            r"\babilit(?:y|ies) that defines?\b[^.]{0,40}?\b(?:power|toughness|colou?rs?)\b"
+            r"|\bworks? in all zones\b"
+        ),
+    ),
+    # 608.2: a resolving spell's or ability's steps, with nothing in between (*Nothing can happen
+    # between the two*, *No player may take actions between the two steps*).
+    Description(
+        "resolving spells and abilities",
+        _re(
+            r"\bnothing can happen between\b|\bno (?:player|one) (?:may|can) take (?:any )?"
+            r"actions? (?:in )?between\b|\bcan[’']t take (?:any )?actions? (?:in )?between\b"
+        ),
+    ),
+    # 708: turning a permanent face up or face down, the permanent named in between (*Turning a
+    # permanent face up or face down doesn't change whether that permanent is tapped*).
+    Description(
+        "face-down spells and permanents",
+        _re(r"\bturn\w* (?:[\w’'-]+ ){1,3}?face[- ](?:up|down)\b"),
     ),
     # 115.7: changing the targets of a spell or ability, or choosing new ones (*triggers on a
     # spell or ability being changed to target this card*, *you may choose new targets for the
