@@ -160,6 +160,13 @@ RULES = [
         "ability of that permanent can produce.",
     ),
     RuleEntry("604.3", "rule", "", "Some static abilities are characteristic-defining abilities."),
+    RuleEntry(
+        "508.5",
+        "rule",
+        "",
+        "… the defending player it’s referring to is the player that creature is attacking, the "
+        "controller of the planeswalker that creature is attacking, …",
+    ),
     RuleEntry("608", "chapter", "Resolving Spells and Abilities", ""),
     RuleEntry(
         "115.7",
@@ -595,6 +602,18 @@ def test_rule_statements_name_untitled_rules(vocab) -> None:
         # 305.1: playing lands, which casting is not
         ("An effect that instructs you to cast a card doesn't allow you to play lands.", ["305"]),
         ("Lands you control have hexproof.", []),
+        # 508.5: which player an attacking creature's "defending player" is
+        (
+            "If a creature is attacking a planeswalker, the controller of the planeswalker is the "
+            "defending player.",
+            ["508.5"],
+        ),
+        # 608.2b: a target no longer legal as the spell or ability resolves
+        (
+            "If the target of Traveling Minister's activated ability isn't legal as it tries to "
+            "resolve, you won't gain life.",
+            ["608.2b"],
+        ),
         # 106.1a and 106.7: the colors of mana, what a land could produce
         ("The colors of mana are white, blue, black, red, and green.", ["106.1a"]),
         ("Take into account what colors of mana your opponents' lands could produce.", ["106.7"]),

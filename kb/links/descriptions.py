@@ -104,6 +104,8 @@ body, :data:`kb.links.thesaurus.RULE_STATEMENTS`), so that it follows renumberin
   between): *can tap their lands for mana*;
 - **naming a card** (201.4 "instructs a player to choose a card name"): *you can name any
   card*, *you can choose any card name*;
+- **an attacking creature's defending player** (508.5: *the controller of the planeswalker is
+  the defending player*, *the "defending player" of an attacking creature*);
 - **the colors of mana** (106.1a: *the colors of mana are white, blue …*) and **what a land
   could produce** (106.7: *what colors of mana your opponents' lands could produce*);
 - **a characteristic-defining ability** (604.3) as rulings describe it: *the ability that defines
@@ -181,7 +183,10 @@ DESCRIPTIONS: tuple[Description, ...] = (
     # Fireball resolves*, "it checks whether the targets are still legal")
     Description(
         "illegal target",
-        _re(r"\blegal targets?\b|\btargets?\b[^.]{0,30}?\b(?:still|remains?|are|is) legal\b"),
+        _re(
+            r"\blegal targets?\b|\btargets?\b[^.]{0,50}?\b(?:still|remains?|are|is|isn[’']t"
+            r"|aren[’']t|is not|are not) legal\b"
+        ),
         also=_re(r"\bresolv|\bcountered\b"),
     ),
     Description(
@@ -406,6 +411,16 @@ DESCRIPTIONS: tuple[Description, ...] = (
         _re(
             r"\b(?:choos\w*|chose|name[sd]?|naming) (?:any|a|the|one|another) card name\b"
             r"|\bnam(?:e|es|ed|ing) (?:any|a|another) (?:\w+ )?card\b"
+        ),
+    ),
+    # 508.5: which player an attacking creature's "defending player" is (*If a creature is
+    # attacking a planeswalker, the controller of the planeswalker is the defending player*,
+    # *the "defending player" of an attacking creature*); the words alone are 506.2's.
+    Description(
+        "the defending player it's referring to is the player that creature is attacking",
+        _re(
+            r"\bdefending player[”\"]? of (?:an|the|that|each) attack\w* creature\b"
+            r"|\bcontroller of the planeswalker is the defending player\b"
         ),
     ),
     # 106.1a, 106.7: the colors of mana, and what a permanent "could produce" (*The colors of
