@@ -161,6 +161,13 @@ RULES = [
     ),
     RuleEntry("604.3", "rule", "", "Some static abilities are characteristic-defining abilities."),
     RuleEntry(
+        "704.5n",
+        "subrule",
+        "",
+        "If an Equipment or Fortification is attached to an illegal permanent or to a player, it "
+        "becomes unattached from that permanent or player.",
+    ),
+    RuleEntry(
         "508.5",
         "rule",
         "",
@@ -602,6 +609,13 @@ def test_rule_statements_name_untitled_rules(vocab) -> None:
         # 305.1: playing lands, which casting is not
         ("An effect that instructs you to cast a card doesn't allow you to play lands.", ["305"]),
         ("Lands you control have hexproof.", []),
+        # 704.5n: an Equipment attached illegally becomes unattached
+        (
+            "If an Equipment attached to a creature becomes a creature, it becomes unattached.",
+            ["704.5n"],
+        ),
+        # 701.23b: a search may find fewer cards
+        ("You can find fewer Plains cards than the difference.", ["701.23"]),
         # 508.5: which player an attacking creature's "defending player" is
         (
             "If a creature is attacking a planeswalker, the controller of the planeswalker is the "

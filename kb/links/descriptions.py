@@ -104,6 +104,7 @@ body, :data:`kb.links.thesaurus.RULE_STATEMENTS`), so that it follows renumberin
   between): *can tap their lands for mana*;
 - **naming a card** (201.4 "instructs a player to choose a card name"): *you can name any
   card*, *you can choose any card name*;
+- **an Equipment becoming unattached** (704.5n), and a search that **finds fewer** (701.23b);
 - **an attacking creature's defending player** (508.5: *the controller of the planeswalker is
   the defending player*, *the "defending player" of an attacking creature*);
 - **the colors of mana** (106.1a: *the colors of mana are white, blue …*) and **what a land
@@ -423,6 +424,13 @@ DESCRIPTIONS: tuple[Description, ...] = (
             r"|\bcontroller of the planeswalker is the defending player\b"
         ),
     ),
+    # 704.5n: an Equipment or Fortification attached illegally becomes unattached (*If an
+    # Equipment attached to a creature becomes a creature, it becomes unattached*).
+    Description(
+        "it becomes unattached from that permanent or player",
+        _re(r"\bbecomes? unattached\b"),
+        also=_re(r"\b(?:Equipment|Fortification|Aura)s?\b"),
+    ),
     # 106.1a, 106.7: the colors of mana, and what a permanent "could produce" (*The colors of
     # mana are white, blue, black, red, and green*, *what colors of mana your opponents' lands
     # could produce*).
@@ -720,7 +728,7 @@ DESCRIPTIONS: tuple[Description, ...] = (
         "search",
         _re(
             rf"\b(?:{_NOT}|needn{_A}t|not)\s+(?:need to\s+|have to\s+|required to\s+)?find\b"
-            r"|\b(?:choose not|fails?|failed) to find\b"
+            r"|\b(?:choose not|fails?|failed) to find\b|\bfind (?:fewer|less)\b"
         ),
     ),
 )

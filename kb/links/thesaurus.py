@@ -164,6 +164,7 @@ RULE_STATEMENTS: tuple[str, ...] = (
     "then the spell becomes cast",  # 601.2i, the end of casting a spell
     "allow a player to change the target(s) of a spell or ability",  # 115.7
     "there are five colors of mana",  # 106.1a
+    "it becomes unattached from that permanent or player",  # 704.5n
     "the defending player it's referring to is the player that creature is attacking",  # 508.5
     "could produce at any time includes",  # 106.7, what a land "could produce"
     "that creature has been dealt lethal damage",  # 120.6 (DEFINED_AT)
