@@ -352,6 +352,7 @@ TO_ENGLISH: dict[str, tuple[str, ...]] = {
     "banquillo": ("sideboard",),
     # tournament words of the rules' last chapter (731 Taking Shortcuts, 713 Substitute Cards)
     "atajo": ("shortcut",),
+    "tomar": ("take",),  # tomar atajos, taking shortcuts (731); tomar un turno
     "sustituta": ("substitute",),
     "sustituto": ("substitute",),
     "exceso": ("excess",),

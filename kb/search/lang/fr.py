@@ -253,6 +253,7 @@ TO_ENGLISH: dict[str, tuple[str, ...]] = {
     "caché": ("face down",),
     "réserve": ("pool",),
     "raccourci": ("shortcut",),  # 731, Taking Shortcuts
+    "prendre": ("take",),  # prendre un raccourci, taking shortcuts (731); prendre un tour
     "fixer": ("set",),  # an effect that sets a life total, a power (119.5, 613.4b)
     "source": ("source",),
     "objet": ("object",),
