@@ -146,6 +146,7 @@ RULES = [
         "A player can’t play a land, for any reason, if it isn’t their turn.",
     ),
     RuleEntry("305", "chapter", "Lands", ""),
+    RuleEntry("702.33", "rule", "Kicker", ""),
     RuleEntry(
         "106.1a",
         "subrule",
@@ -609,6 +610,9 @@ def test_rule_statements_name_untitled_rules(vocab) -> None:
         # 305.1: playing lands, which casting is not
         ("An effect that instructs you to cast a card doesn't allow you to play lands.", ["305"]),
         ("Lands you control have hexproof.", []),
+        # 702.33: kicking a spell; "Swift Kick" is a card
+        ("You can cast Everflowing Chalice without kicking it at all.", ["702.33"]),
+        ("You can't cast Swift Kick unless you target both creatures.", ["601.2c"]),
         # 704.5n: an Equipment attached illegally becomes unattached
         (
             "If an Equipment attached to a creature becomes a creature, it becomes unattached.",

@@ -104,6 +104,8 @@ body, :data:`kb.links.thesaurus.RULE_STATEMENTS`), so that it follows renumberin
   between): *can tap their lands for mana*;
 - **naming a card** (201.4 "instructs a player to choose a card name"): *you can name any
   card*, *you can choose any card name*;
+- **kicking a spell** (702.33: *without kicking it*, *you can't kick those spells*; lower case,
+  "Swift Kick" being a card);
 - **an Equipment becoming unattached** (704.5n), and a search that **finds fewer** (701.23b);
 - **an attacking creature's defending player** (508.5: *the controller of the planeswalker is
   the defending player*, *the "defending player" of an attacking creature*);
@@ -414,6 +416,10 @@ DESCRIPTIONS: tuple[Description, ...] = (
             r"|\bnam(?:e|es|ed|ing) (?:any|a|another) (?:\w+ )?card\b"
         ),
     ),
+    # 702.33: kicking a spell, the verb rulings make of Kicker (*you can cast it without kicking
+    # it*, *you can't kick those spells unless*), which the glossary names only as "Kicked";
+    # in lower case only: "Swift Kick" is a card.
+    Description("kicker", re.compile(r"\b(?:kick|kicks|kicking)\b")),
     # 508.5: which player an attacking creature's "defending player" is (*If a creature is
     # attacking a planeswalker, the controller of the planeswalker is the defending player*,
     # *the "defending player" of an attacking creature*); the words alone are 506.2's.
