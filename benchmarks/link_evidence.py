@@ -50,21 +50,13 @@ sys.path.insert(0, str(ROOT))
 from kb.links.evaluate import Score, rule_level, same_rule  # noqa: E402
 
 DATA = ROOT / "tests" / "data" / "links"
+# The further tuning sets, labelled_dev2.json on, in their order (each drawn by draw_rulings.py).
+FURTHER_LABELS = sorted(
+    DATA.glob("labelled_dev*.json"), key=lambda path: int(path.stem.removeprefix("labelled_dev"))
+)
 TUNING = [
     DATA / "labelled_unseen.json",
-    DATA / "labelled_dev2.json",
-    DATA / "labelled_dev3.json",
-    DATA / "labelled_dev4.json",
-    DATA / "labelled_dev5.json",
-    DATA / "labelled_dev6.json",
-    DATA / "labelled_dev7.json",
-    DATA / "labelled_dev8.json",
-    DATA / "labelled_dev9.json",
-    DATA / "labelled_dev10.json",
-    DATA / "labelled_dev11.json",
-    DATA / "labelled_dev12.json",
-    DATA / "labelled_dev13.json",
-    DATA / "labelled_dev14.json",
+    *FURTHER_LABELS,
     DATA / "labelled_clarifications.json",
 ]
 EDITION = "2026-01-16"  # the labels' edition

@@ -37,22 +37,14 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data" / "links"
+# The further tuning sets, labelled_dev2.json on, in their order (each drawn by draw_rulings.py).
+FURTHER_LABELS = sorted(
+    DATA.glob("labelled_dev*.json"), key=lambda path: int(path.stem.removeprefix("labelled_dev"))
+)
 DEFAULT_LABELS = [
     DATA / "labelled_clarifications.json",
     DATA / "labelled_unseen.json",
-    DATA / "labelled_dev2.json",
-    DATA / "labelled_dev3.json",
-    DATA / "labelled_dev4.json",
-    DATA / "labelled_dev5.json",
-    DATA / "labelled_dev6.json",
-    DATA / "labelled_dev7.json",
-    DATA / "labelled_dev8.json",
-    DATA / "labelled_dev9.json",
-    DATA / "labelled_dev10.json",
-    DATA / "labelled_dev11.json",
-    DATA / "labelled_dev12.json",
-    DATA / "labelled_dev13.json",
-    DATA / "labelled_dev14.json",
+    *FURTHER_LABELS,
     DATA / "labelled_card_texts.json",
     DATA / "labelled_card_texts_held_out.json",
     DATA / "labelled_translations.json",

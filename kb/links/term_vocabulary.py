@@ -344,8 +344,8 @@ def english_vocabulary(
 
 
 def _first_statements(rules: Sequence[RuleEntry]) -> dict[int, list[str]]:
-    """Per place in ``rules``, the statements of :data:`RULE_STATEMENTS` that the rule or
-    subrule there is the first to make, in that list's order.
+    """Per place in ``rules``, the statements of :data:`RULE_STATEMENTS` (and of
+    :data:`DEFINED_AT`) that the rule or subrule there is the first to make, in that order.
 
     Found in all the bodies joined (no statement holds a line break), not by a scan per rule
     and statement: that was ~2% of a link run at the whole history.
@@ -363,7 +363,7 @@ def _first_statements(rules: Sequence[RuleEntry]) -> dict[int, list[str]]:
             length += len(body) + 1
     said = "\n".join(parts)
     first: dict[int, list[str]] = {}
-    for statement in RULE_STATEMENTS:
+    for statement in (*RULE_STATEMENTS, *DEFINED_AT.values()):
         at = said.find(statement)
         if at >= 0:
             first.setdefault(places[bisect_right(starts, at) - 1], []).append(statement)

@@ -117,7 +117,8 @@ KINDS_OF: dict[str, str] = {
 # what it is: that rule, named by its own words (a RULE_STATEMENTS phrase). "Lethal Damage"
 # cites 120.4a (excess damage is the amount greater than lethal damage), then 120.6 (the total
 # damage marked on a creature "greater than or equal to its toughness ... has been dealt lethal
-# damage"); every labels file that labels the concept says 120.6.
+# damage"); every labels file that labels the concept says 120.6. Its statements name rules as
+# RULE_STATEMENTS' do.
 DEFINED_AT: dict[str, str] = {
     "Lethal Damage": "that creature has been dealt lethal damage",
 }
@@ -167,7 +168,6 @@ RULE_STATEMENTS: tuple[str, ...] = (
     "it becomes unattached from that permanent or player",  # 704.5n
     "the defending player it's referring to is the player that creature is attacking",  # 508.5
     "could produce at any time includes",  # 106.7, what a land "could produce"
-    "that creature has been dealt lethal damage",  # 120.6 (DEFINED_AT)
 )
 
 # Extra names of a concept, per language: phrase -> English glossary term or rule title.

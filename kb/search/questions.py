@@ -231,10 +231,10 @@ def question_order(
         if _kind(hit, kind_of) != "rule":
             continue
         rules.append(hit)
-        if _in_languages(hit) > 1:
+        held, languages = _matched(hit)
+        if languages > 1:
             hit.score *= TRANSLATED_SHARE
         if counted:
-            held = _held(hit)
             share = sum(1 for word in counted if word & held) / len(counted)
             if share * len(counted) > 1:  # one word held is held by one sentence
                 near = _sentence_share(hit, counted, analysed)
@@ -471,25 +471,21 @@ def _sentence_share(hit: Any, counted: list[set[str]], analysed: _Analysed) -> f
     return (always + max(each.values(), default=0)) / len(counted)
 
 
-def _in_languages(hit: Any) -> int:
-    """In how many languages' texts a hit matched the question's words."""
+def _matched(hit: Any) -> tuple[set[str], int]:
+    """The English index terms of the question that a hit holds, and in how many languages'
+    texts it matched them (none, when the search that found it did not record them: a Whoosh
+    search without ``terms=True``), read off its matched terms once."""
     results = getattr(hit, "results", None)
     if results is not None and not results.has_matched_terms():
-        return 1
-    return len({fieldname for fieldname, _term in hit.matched_terms() if fieldname in _TEXTS})
-
-
-def _held(hit: Any) -> set[str]:
-    """The English index terms of the question that a hit holds (none when the search that
-    found it did not record them: a Whoosh search without ``terms=True``)."""
-    results = getattr(hit, "results", None)
-    if results is not None and not results.has_matched_terms():
-        return set()
+        return set(), 0
     held = set()
+    fields = set()
     for fieldname, term in hit.matched_terms():
+        if fieldname in _TEXTS:
+            fields.add(fieldname)
         if fieldname == ENGLISH_FIELD:
             held.add(term.decode("utf-8") if isinstance(term, bytes) else term)
-    return held
+    return held, len(fields)
 
 
 def _holds(hit: Any, words: set[str], analysed: Callable[[str], set[str]]) -> bool:
