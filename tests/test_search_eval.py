@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from kb.search.evaluation import EvalQuery, load_queries, rank_of
+from kb.search.evaluation import SPLITS, EvalQuery, load_queries, rank_of
 
 EVAL_SET = Path(__file__).resolve().parent / "data" / "search_eval.tsv"
 TARGETS = {"en": 0.9, "fr": 0.8, "es": 0.8}  # hit@5, from the issue
@@ -160,7 +160,7 @@ RELEVANCE_SET = Path(__file__).resolve().parent / "data" / "search" / "relevance
 
 def test_the_relevance_set_is_well_formed() -> None:
     """At least 60 queries in dev and test, a third per language, half asked as questions, the two
-    splits fixed and even; the later dev2 to dev10 splits at least 15 per language each,
+    splits fixed and even; the later dev2 to dev11 splits at least 15 per language each,
     half or more of them questions."""
     everything = load_queries(RELEVANCE_SET)
     queries = [q for q in everything if q.split in ("dev", "test")]
@@ -171,7 +171,7 @@ def test_the_relevance_set_is_well_formed() -> None:
         assert sum(q.style == "question" for q in mine) == len(mine) // 2
         for split in ("dev", "test"):
             assert sum(q.split == split for q in mine) == len(mine) // 2
-        for split in ("dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "dev9", "dev10"):
+        for split in SPLITS[1:-1]:
             later = [q for q in everything if q.split == split and q.lang == lang]
             assert len(later) >= 15
             assert 2 * sum(q.style == "question" for q in later) >= len(later)
