@@ -154,3 +154,43 @@ def test_searches_through_whooshs_matchers_keep_the_default_filter(index: Any, q
             assert newest in result["editions"], (query, result["key"], result["editions"])
     older = index.search(f"{text} edition:{index.editions[0]}", fuzzy=option == "fuzzy")
     assert all(index.editions[0] in r["editions"] for r in older["results"] if r["editions"])
+
+
+@pytest.mark.parametrize("query", ["*", "*/*", "? *"])
+def test_a_query_of_wildcards_alone_is_refused_at_once(home: Path, query: str) -> None:
+    result = run(home, "search", query)
+    assert result.exit_code == 2, result.output
+    assert "has no word to search" in result.output and "Traceback" not in result.output
+
+
+def test_a_field_wide_wildcard_is_refused_before_reading_every_word(
+    index: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``text_en:*`` would read every word's postings before the time budget first looks."""
+    from kb.search import limits
+
+    looked: list[Any] = []
+    original = limits._budget
+    monkeypatch.setattr(limits, "_budget", lambda *a: looked.append(a) or original(*a))
+    with pytest.raises(limits.QueryTooBroad, match="matches every word"):
+        index.search("text_en:*", limit=5)
+    assert not looked  # refused before any collector was made
+    assert index.search("edition:all", limit=5)["results"]  # Every() of no field stays
+
+
+@pytest.mark.parametrize(
+    ("query", "words"),
+    [
+        ("a creature with * power", "a creature with power"),
+        ("vote */*", "vote"),
+        ("¿cuánto vale la fuerza de una criatura con * en el cementerio?", None),
+    ],
+)
+def test_a_lone_star_among_words_is_no_wildcard(index: Any, query: str, words: str | None) -> None:
+    """Players write * for a variable power or toughness: the other words are searched. Whoosh
+    read a lone * as every word, which answered every text (or ran out of time)."""
+    found = index.search(query, limit=10)
+    assert found["results"] and found["query"] == query
+    if words is not None:
+        plain = index.search(words, limit=10)
+        assert [r["url"] for r in found["results"]] == [r["url"] for r in plain["results"]]

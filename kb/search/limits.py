@@ -70,6 +70,11 @@ def check_expansions(q: Any, reader: Any) -> int:
     return how many terms they match."""
     from whoosh import query as wq
 
+    if _every_word(q):
+        raise QueryTooBroad(
+            "query too broad: a field's wildcard alone (text_en:*) matches every word of it;"
+            " give letters before the * or filter instead"
+        )
     total = 0
     for sub in _multi_terms(q):
         if isinstance(sub, wq.Variations):
@@ -87,6 +92,18 @@ def check_expansions(q: Any, reader: Any) -> int:
                 f" {MAX_TOTAL_EXPANSIONS} indexed words together; use fewer of them"
             )
     return total
+
+
+def _every_word(q: Any) -> bool:
+    """Whether ``q`` holds a field's every word (Whoosh's ``Every`` of a field, a lone ``*``):
+    matching it reads the postings of every word of the field before the time budget first
+    looks (seconds at the whole history). ``Every()`` of no field, the ``edition:all`` query on
+    its own, lists the documents at once and stays."""
+    from whoosh import query as wq
+
+    if isinstance(q, wq.Every):
+        return q.fieldname not in (None, "*")
+    return any(_every_word(child) for child in q.children())
 
 
 def _multi_terms(q: Any) -> list[Any]:

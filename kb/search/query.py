@@ -528,6 +528,21 @@ _SIGN = re.compile(r"(?<![\w+\-\"/])[+-]+(?=\d)")
 _MODIFIER = re.compile(rf"(?<![\w\"])({MODIFIER_PATTERN})(?![\w\"])")
 
 
+# A word made of wildcards and marks only ("*", "*/*", "?"): what a player types for a variable
+# power or toughness ("a creature with * power", "*/*"), not a wildcard, which needs letters to
+# expand from. Whoosh reads a lone "*" as every word of the field: "power * toughness" matched
+# every text, and reading every word's postings took seconds before the time budget's first look.
+_BARE_WILDCARD = re.compile(r"(?<!\S)[^\w\s\"]*[*?][^\w\s\"]*(?!\S)")
+
+
+def without_bare_wildcards(text: str) -> str:
+    """The query without its words made of wildcards and marks only (:data:`_BARE_WILDCARD`);
+    a phrase in quotes is left alone (its "*" is no operator there)."""
+    if '"' in text:
+        return text
+    return " ".join(_BARE_WILDCARD.sub(" ", text).split())
+
+
 def signs_as_numbers(text: str) -> str:
     """A query whose signs of numbers are no operators of required and excluded words ("-word"
     still excludes a word): a power/toughness modifier ("+1/+1", "-1/-1") is one word, as the

@@ -20,7 +20,7 @@ from kb.search.editions import newest_edition
 from kb.search.engine import DocSet, TermEngine, as_set
 from kb.search.jumps import RuleJumps
 from kb.search.lang import fold_word, learned_language, search_language
-from kb.search.limits import bounded_search
+from kb.search.limits import QueryTooBroad, bounded_search
 from kb.search.naming import DEPTH as NAMED_DEPTH
 from kb.search.naming import english_terms, named_lead, word_terms
 from kb.search.plain import NULL, QUERY, in_field, plain_tree, to_query
@@ -34,6 +34,7 @@ from kb.search.query import (
     drop_question_words,
     jump_numbers,
     parse_words,
+    without_bare_wildcards,
 )
 from kb.search.questions import asks, question_order
 from kb.search.readers import Readers, Snapshot
@@ -108,6 +109,12 @@ class Ranker(RuleJumps):
         if not 1 <= limit <= MAX_LIMIT:
             raise QueryError(f"limit must be between 1 and {MAX_LIMIT} (got {limit})")
         typed, text = text, expand_abbreviations(text)  # "ETB": "enters the battlefield"
+        text = without_bare_wildcards(text)  # "*/*", "a creature with * power"
+        if not text:
+            raise QueryTooBroad(
+                f"query too broad: {typed!r} has no word to search (a wildcard needs letters:"
+                " tempt* finds the words that start with tempt)"
+            )
         # A query that is a learned French or Spanish keyword term searches in that language.
         language, any_language = query_language(text, lang or learned_language(text), default_lang)
         type_list = check_types(",".join(types) if isinstance(types, list) else types)
