@@ -413,6 +413,8 @@ def _rule_numbers(path: Path) -> frozenset[str]:
         "labelled_dev12.json",
         "labelled_dev13.json",
         "labelled_dev14.json",
+        "labelled_dev15.json",
+        "labelled_dev16.json",
         "labelled_card_texts.json",
         "labelled_card_texts_held_out.json",
         "labelled_translations.json",
@@ -460,6 +462,8 @@ def test_unseen_set_is_drawn_from_sets_never_tuned_on_and_split_once() -> None:
         ("dev12", 20270125),
         ("dev13", 20270201),
         ("dev14", 20270208),
+        ("dev15", 20270215),
+        ("dev16", 20270222),
     ],
 )
 def test_further_dev_sets_share_no_set_and_no_text_with_other_labels(name: str, seed: int) -> None:

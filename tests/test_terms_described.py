@@ -146,6 +146,13 @@ RULES = [
         "A player can’t play a land, for any reason, if it isn’t their turn.",
     ),
     RuleEntry("305", "chapter", "Lands", ""),
+    RuleEntry(
+        "305.4",
+        "rule",
+        "",
+        "Effects may also allow players to “put” lands onto the battlefield. This isn’t the same "
+        "as “playing a land” and doesn’t count as a land played during the current turn.",
+    ),
     RuleEntry("702.33", "rule", "Kicker", ""),
     RuleEntry(
         "106.1a",
@@ -309,6 +316,7 @@ GLOSSARY = [
     GlossaryItem("Characteristic-Defining Ability", "A kind of static ability. See rule 604.3."),
     GlossaryItem("Control Another Player", "To make all choices … See rule 722."),
     GlossaryItem("Removed from Combat", "Certain events can cause … See rule 506.4."),
+    GlossaryItem("Source of an Ability", "The object that generated that ability. See rule 113.7."),
     GlossaryItem("Active Player, Nonactive Player Order", "A system. See rule 101.4."),
     GlossaryItem("Alternative Cost", "A cost … See rule 118, “Costs.”"),
     GlossaryItem("Card Type", "A characteristic. See rule 205, “Type Line.”"),
@@ -694,6 +702,9 @@ def test_rule_statements_name_untitled_rules(vocab) -> None:
         ),
         ("It will continue to block.", ["506.4"]),
         ("The creature can't attack or block.", []),
+        # and a creature that returns is out of combat
+        ("It won’t be in combat or have any additional abilities.", ["506.4"]),
+        ("It can regenerate even if it isn’t in combat.", []),
         # 722: controlling a player, said of any player
         ("You could gain control of yourself, but it doesn't do anything.", ["722"]),
         ("You only control the player, not that player's permanents.", ["722"]),
@@ -701,6 +712,10 @@ def test_rule_statements_name_untitled_rules(vocab) -> None:
         ("You gain control of another player's creature.", []),
         # 109.5: who "you" is
         ("The “you” in that ability refers to its controller.", ["109.5"]),
+        (
+            "If the copy says that it affects “you,” it affects the controller of the copy.",
+            ["109.5"],
+        ),
         ("You control the ability.", []),
         # 601.2d: each target of a division gets at least one
         ("Each target must be assigned at least 1 damage.", ["601.2d"]),
@@ -716,6 +731,31 @@ def test_rule_statements_name_untitled_rules(vocab) -> None:
         ("This can lower the cost to zero, but not below zero.", ["118", "601.2f"]),
         ("Cost reductions don't affect a spell's mana value.", ["118"]),
         ("Cost reductions won't change whether or not it triggers.", ["118"]),
+        # 113.6: where an ability works
+        ("Shroud only works while it is on the battlefield.", ["113.6"]),
+        ("The Magus’s abilities work only while it’s on the battlefield.", ["113.6"]),
+        ("Gaea’s Revenge’s first ability works only while it’s a spell on the stack.", []),
+        # 113.7: the source of an ability
+        ("The equipped creature is the source of the activated ability.", ["113.7"]),
+        ("The creature is the source of the damage.", []),
+        # 105.2c: an object with no color
+        ("Like most lands, each land in this cycle is colorless.", ["105"]),
+        ("A land card that produces green mana, even a Forest, normally has no color.", ["105"]),
+        ("The mana can’t be colorless.", []),
+        ("If you cast a colorless spell, it triggers.", []),
+        ("Its commander has no colors in its color identity.", []),
+        # 611.3a and 611.2c: an effect constantly updated
+        ("The bonus granted by Bearded Axe is constantly updated.", ["611.3"]),
+        (
+            "Because the effect doesn’t change the characteristics of any permanents, the set of "
+            "creatures affected is constantly updated.",
+            ["611.2"],
+        ),
+        # 305.4: putting a land onto the battlefield
+        (
+            "Putting a land onto the battlefield this way is not the same as playing a land.",
+            ["305.4"],
+        ),
     ],
 )
 def test_described_rules(vocab, text: str, expected: list[str]) -> None:

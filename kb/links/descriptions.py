@@ -132,7 +132,15 @@ body, :data:`kb.links.thesaurus.RULE_STATEMENTS`), so that it follows renumberin
   control of yourself*, *you only control the player*;
 - **who activates an Aura's abilities** (303.4e "An Aura's controller is separate from the
   enchanted object's controller ... Only the Aura's controller can activate its abilities"):
-  *activated by Firebreathing's controller, not the enchanted creature's controller*.
+  *activated by Firebreathing's controller, not the enchanted creature's controller*;
+- **where an ability works** (113.6: *works only while it's on the battlefield*), **who "you"
+  is** with the quote's comma inside (109.5: *affects “you,” it affects*), **out of combat**
+  (506.4: *it won't be in combat*), **the source of an ability** (113.7: *the equipped creature
+  is the source of the activated ability*), **an object with no color** (105.2c: *each land in
+  this cycle is colorless*, *normally has no color*; not mana, nor a colorless spell picked out),
+  **an effect constantly updated** (611.3a, a static ability's; 611.2c, a resolving spell's that
+  changes no characteristics) and **putting a land onto the battlefield** (305.4: *not the same
+  as playing a land*).
 
 Measured on the dev split of ``tests/data/links/labelled_unseen.json``, the 88 rulings each of
 ``labelled_dev2.json`` to ``labelled_dev8.json`` and the 105 rulings of
@@ -347,6 +355,12 @@ DESCRIPTIONS: tuple[Description, ...] = (
             r"\bcontinues? to (?:attack|block|be (?:an? )?(?:attacking|blocking)(?: creatures?)?)\b"
         ),
     ),
+    # and one that returns is a new object out of it (*It won't be in combat or have any
+    # additional abilities*, *it will no longer be in combat*).
+    Description(
+        "removed from combat",
+        _re(r"\b(?:won[’']t|will not|no longer|wouldn[’']t) (?:be )?in combat\b"),
+    ),
     # 722: controlling a player, as the glossary's Control Another Player and 722.1 ("allow a
     # player to control another player") say it of any player (*You could gain control of
     # yourself using Mindslaver*, *You only control the player*, *Controlling a player doesn't
@@ -362,7 +376,7 @@ DESCRIPTIONS: tuple[Description, ...] = (
         ),
     ),
     # 109.5: who "you" is (*The “you” in that ability refers to its controller*).
-    Description("on an object refer to the object's controller", _re(r"[“\"‘]you[”\"’]")),
+    Description("on an object refer to the object's controller", _re(r"[“\"‘]you[,.]?[”\"’]")),
     # 601.2d: what a division among targets must give each (*Each target must be assigned at
     # least 1 damage*, *Each target creature must be assigned at least one counter*, *Each
     # target you choose must be assigned at least 1 damage*).
@@ -395,10 +409,16 @@ DESCRIPTIONS: tuple[Description, ...] = (
         "colors",
         _re(r"\bcolorless[”\"]? (?:is(?:n[’']t| not) a color|(?:aren[’']t|are not) colors)\b"),
     ),
-    # 113.6: where an ability functions (*functions only on the battlefield*).
+    # 113.6: where an ability functions (*functions only on the battlefield*, *works only while
+    # it's on the battlefield*, *Shroud only works while it is on the battlefield*). A
+    # characteristic-defining ability that *works in all zones* is 604.3's (the labels say so
+    # four times to one).
     Description(
         "usually function only while that object is on the battlefield",
-        _re(r"\bfunctions? only (?:on|while)\b[^.]{0,40}?\bbattlefield\b"),
+        _re(
+            r"\b(?:functions?|works?) only (?:on|while|as long as)\b[^.]{0,40}?\bbattlefield\b"
+            r"|\bonly (?:functions?|works?) (?:on|while)\b[^.]{0,40}?\bbattlefield\b"
+        ),
     ),
     # 106.12: tapping a permanent for mana, the permanent named between the verb and "for mana"
     # (*can tap their lands for mana in response*; the quoted phrase of the rule matches the
@@ -736,5 +756,48 @@ DESCRIPTIONS: tuple[Description, ...] = (
             rf"\b(?:{_NOT}|needn{_A}t|not)\s+(?:need to\s+|have to\s+|required to\s+)?find\b"
             r"|\b(?:choose not|fails?|failed) to find\b|\bfind (?:fewer|less)\b"
         ),
+    ),
+    # 113.7: the object that generated an ability is its source (*The equipped creature is the
+    # source of the activated ability*, *the source of both the triggered ability and the
+    # resultant damage*); the glossary's Source of an Ability, as rulings word it.
+    Description(
+        "source of an ability",
+        _re(
+            r"\bsources? of (?:the|that|this|its|both the|an?|each)\s+(?:[\w-]+\s+){0,2}?"
+            r"abilit(?:y|ies)\b"
+        ),
+    ),
+    # 105.2c "A colorless object has no color", said of an object (*Like most lands, each land in
+    # this cycle is colorless*, *A land card that produces green mana, even a Forest, normally has
+    # no color*); not of mana (*the mana can't be colorless*, 106), nor a colorless spell or source
+    # picked out by its color.
+    Description(
+        "colors",
+        _re(
+            r"\b(?:is|are|be|becomes?|became|remains?|stays?)\s+colorless\b(?!\s+mana)"
+            r"|\b(?:has|have)\s+no\s+colou?r\b"
+        ),
+        unless=_re(r"\bmana\b[^.,]{0,25}?\b(?:is|be|becomes?|become)\s+colorless\b"),
+    ),
+    # 611.3a and 611.2c: an effect whose set of objects or values is "constantly updated" (*The
+    # bonus granted by Bearded Axe is constantly updated*), a static ability's; one of a
+    # resolving spell that changes no characteristics modifies the rules (*Because the effect
+    # doesn't change the characteristics of any permanents, the set of creatures affected is
+    # constantly updated*).
+    Description(
+        "generated by the resolution of a spell or ability",
+        _re(r"\b(?:constantly|continuously|continually) updated\b"),
+        also=_re(r"\bcharacteristics\b"),
+    ),
+    Description(
+        "may be generated by the static ability of an object",
+        _re(r"\b(?:constantly|continuously|continually) updated\b"),
+        unless=_re(r"\bcharacteristics\b"),
+    ),
+    # 305.4: putting a land onto the battlefield is not playing it (*Putting a land onto the
+    # battlefield this way is not the same as playing a land*).
+    Description(
+        "this isn't the same as “playing a land”",
+        _re(r"\b(?:isn[’']t|is not|not) the same as playing (?:a|the|that) land\b"),
     ),
 )
