@@ -139,6 +139,27 @@ def test_spanish_cion_words_are_searched_as_their_english_tion() -> None:
     assert "protect" in terms["text_en"]
 
 
+@pytest.mark.parametrize(
+    ("lang", "word", "english"),
+    [
+        ("fr", "extension", "expans"),  # symbole d'extension, 206 Expansion Symbol
+        ("fr", "collection", "collector"),  # numéro de collection, 213
+        ("es", "recordatorio", "remind"),  # texto recordatorio, 207.2
+        ("es", "radiación", "rad"),  # contadores de radiación, 727
+    ],
+)
+def test_the_parts_of_a_card_are_searched_in_the_rules_words(
+    lang: str, word: str, english: str
+) -> None:
+    """The French and Spanish names of a card's parts (200.1) lead to the rules' English."""
+    from kb.search.naming import word_terms
+    from kb.search.query import QueryContext
+    from kb.search.schema import build_schema
+
+    (terms,) = word_terms(build_schema(), word, QueryContext(lang=lang, editions=[]))
+    assert english in terms["text_en"]
+
+
 @pytest.mark.parametrize("lang", ["es", None])
 def test_a_question_of_two_words_once_its_stop_words_are_left_out_is_searched(
     index: Any, lang: str | None

@@ -355,6 +355,12 @@ TO_ENGLISH: dict[str, tuple[str, ...]] = {
     "tomar": ("take",),  # tomar atajos, taking shortcuts (731); tomar un turno
     "sustituta": ("substitute",),
     "sustituto": ("substitute",),
+    # the parts of a card (200.1): "texto recordatorio" (reminder text, 207.2), "número de
+    # coleccionista" (collector number, 213), "ilustrador" (illustration credit)
+    "recordatorio": ("reminder",),
+    "coleccionista": ("collector",),
+    "ilustrador": ("illustration",),
+    "radiación": ("rad",),  # "contadores de radiación", rad counters (727)
     "exceso": ("excess",),
     "menor": ("less", "lower"),
     "único": ("single", "only"),

@@ -255,6 +255,11 @@ TO_ENGLISH: dict[str, tuple[str, ...]] = {
     "raccourci": ("shortcut",),  # 731, Taking Shortcuts
     "prendre": ("take",),  # prendre un raccourci, taking shortcuts (731); prendre un tour
     "fixer": ("set",),  # an effect that sets a life total, a power (119.5, 613.4b)
+    # the parts of a card (200.1): "symbole d'extension" (206 Expansion Symbol), "numéro de
+    # collection" (collector number, 213), "nom de l'illustrateur" (illustration credit)
+    "extension": ("expansion",),
+    "collection": ("collector",),
+    "illustrateur": ("illustration",),
     "source": ("source",),
     "objet": ("object",),
     "clé": ("keyword",),
