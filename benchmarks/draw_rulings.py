@@ -16,6 +16,8 @@ Usage: python benchmarks/draw_rulings.py [--allprintings FILE] --out FILE
        python benchmarks/draw_rulings.py --fourteenth-dev --out FILE  (dev14, after dev13's)
        python benchmarks/draw_rulings.py --fifteenth-dev --out FILE   (the dev15 draw)
        python benchmarks/draw_rulings.py --sixteenth-dev --out FILE   (dev16, after dev15's)
+       python benchmarks/draw_rulings.py --seventeenth-dev --out FILE (the dev17 draw)
+       python benchmarks/draw_rulings.py --eighteenth-dev --out FILE  (dev18, after dev17's)
 
 The term matcher was tuned on the 105 rulings of labelled_clarifications.json (seeds 000 and 003,
 KHM, CN2) and on LTR's Ring; those sets are excluded. From the other sets of the kinds a player
@@ -29,9 +31,9 @@ they were filled in by hand before the matcher was run on these rulings.
 random.Random(its seed) draws its number of sets among the same kinds, excluding also every set
 a labels file of tests/data/links names (the unseen rulings' and the card texts' sets), then its
 number of rulings of each, all of them ``dev`` (tuning only; its mistakes are printed).
-``--third-dev`` to ``--sixteenth-dev`` draw the same way, each avoiding the sets of every labels
-file present when it is drawn (dev4 avoids dev2's and dev3's sets, dev5 dev4's too ... dev16
-dev15's too), once the tuning sets before them were overfit (dev recall well above the test
+``--third-dev`` to ``--eighteenth-dev`` draw the same way, each avoiding the sets of every labels
+file present when it is drawn (dev4 avoids dev2's and dev3's sets, dev5 dev4's too ... dev18
+dev17's too), once the tuning sets before them were overfit (dev recall well above the test
 split's). Each further draw's seed and sizes are in FURTHER_DEVS.
 """
 
@@ -219,6 +221,25 @@ FURTHER_DEVS = (
         4,
         22,
         "A sixteenth tuning set of rulings (dev16), drawn after dev15 (its sets excluded).",
+    ),
+    FurtherDev(
+        "dev17",
+        "--seventeenth-dev",
+        "seventeenth",
+        20270301,
+        4,
+        22,
+        "A seventeenth tuning set of rulings (dev17), drawn with dev18 once dev15 and dev16 were "
+        "tuned on, to measure the matcher of the round before on rulings it never saw.",
+    ),
+    FurtherDev(
+        "dev18",
+        "--eighteenth-dev",
+        "eighteenth",
+        20270308,
+        4,
+        22,
+        "An eighteenth tuning set of rulings (dev18), drawn after dev17 (its sets excluded).",
     ),
 )
 
