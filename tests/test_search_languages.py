@@ -146,6 +146,8 @@ def test_spanish_cion_words_are_searched_as_their_english_tion() -> None:
         ("fr", "collection", "collector"),  # numéro de collection, 213
         ("es", "recordatorio", "remind"),  # texto recordatorio, 207.2
         ("es", "radiación", "rad"),  # contadores de radiación, 727
+        ("es", "contra", "vs"),  # equipo contra equipo, 808 Team vs. Team
+        ("fr", "contre", "vs"),
     ],
 )
 def test_the_parts_of_a_card_are_searched_in_the_rules_words(

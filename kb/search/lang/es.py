@@ -361,6 +361,7 @@ TO_ENGLISH: dict[str, tuple[str, ...]] = {
     "coleccionista": ("collector",),
     "ilustrador": ("illustration",),
     "radiación": ("rad",),  # "contadores de radiación", rad counters (727)
+    "contra": ("vs",),  # "equipo contra equipo", the Team vs. Team variant (808)
     "exceso": ("excess",),
     "menor": ("less", "lower"),
     "único": ("single", "only"),

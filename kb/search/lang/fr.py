@@ -260,6 +260,7 @@ TO_ENGLISH: dict[str, tuple[str, ...]] = {
     "extension": ("expansion",),
     "collection": ("collector",),
     "illustrateur": ("illustration",),
+    "contre": ("vs",),  # "équipe contre équipe", the Team vs. Team variant (808)
     "source": ("source",),
     "objet": ("object",),
     "clé": ("keyword",),
