@@ -67,3 +67,38 @@ def test_a_glossary_term_sent_to_an_untitled_rule_names_the_subrule_opening_with
     subrule first, then 107.4 and its other subrules."""
     results = index.search("hybrid mana", lang="en")["results"]
     assert [r.get("number") for r in results[:2]] == ["107.4c", "107.4"]
+
+
+@pytest.mark.parametrize(
+    ("typed", "searched"),
+    [
+        ("who gets priority after a spell", "who gets priority receives priority after a spell"),
+        ("my creature got killed", "my creature got killed destroy dies"),
+        ("if I steal a creature", "if I steal gain control a creature"),
+        ("a card in play", "a card in play battlefield"),
+        # a word that holds one, and a filter, stay as typed
+        ("skilled type:rule", "skilled type:rule"),
+    ],
+)
+def test_a_players_word_is_searched_with_the_rules_words(typed: str, searched: str) -> None:
+    from kb.search.abbreviations import with_rules_words
+
+    assert with_rules_words(typed) == searched
+
+
+def test_only_an_english_question_gets_the_rules_words(
+    index: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A title stays as typed ("Clone" and "Bounce" are cards); a question gets both."""
+    import kb.search.ranking as ranking
+
+    seen: list[str] = []
+    original = ranking.with_rules_words
+    monkeypatch.setattr(
+        ranking, "with_rules_words", lambda text: seen.append(text) or original(text)
+    )
+    index.search("clone", lang="en")
+    index.search("¿quién recibe la prioridad?", lang="es")
+    assert seen == []
+    found = index.search("when are state-based actions checked if I get priority", lang="en")
+    assert seen and found["results"][0]["number"] == "704.2"

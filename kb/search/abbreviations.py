@@ -38,3 +38,66 @@ _ABBREVIATION = re.compile(
 def expand_abbreviations(text: str) -> str:
     """The text with each abbreviation of :data:`ABBREVIATIONS` written out."""
     return _ABBREVIATION.sub(lambda m: ABBREVIATIONS[m.group(1).casefold()], text)
+
+
+# The words a table uses for what the rules say otherwise: "if my creature gets killed", "I
+# steal my opponent's creature", "who gets priority". No rule writes them, so a question asked
+# in them found the rules by its other words only. A question (not a title: "Clone" and
+# "Bounce" are cards) is searched with the rules' words beside the player's, which stay. English
+# only: the French and Spanish dictionaries lead a table's words to the rules' already.
+PLAYERS_WORDS: dict[str, str] = {
+    "kill": "destroy dies",
+    "kills": "destroy dies",
+    "killed": "destroy dies",
+    "killing": "destroy dies",
+    "steal": "gain control",
+    "steals": "gain control",
+    "stole": "gain control",
+    "stolen": "gain control",
+    "stealing": "gain control",
+    "clone": "copy",
+    "clones": "copy",
+    "cloned": "copy",
+    "cloning": "copy",
+    "bounce": "return hand",
+    "bounces": "return hand",
+    "bounced": "return hand",
+    "bouncing": "return hand",
+    "fizzle": "illegal resolve",
+    "fizzles": "illegal resolve",
+    "fizzled": "illegal resolve",
+    "blink": "exile return battlefield",
+    "blinks": "exile return battlefield",
+    "blinked": "exile return battlefield",
+    "flicker": "exile return battlefield",
+    "flickered": "exile return battlefield",
+    "tutor": "search library",
+    "tutors": "search library",
+    "tutored": "search library",
+    "sac": "sacrifice",
+    "sacs": "sacrifice",
+    "sacced": "sacrifice",
+    "saccing": "sacrifice",
+    "swing": "attack",
+    "swings": "attack",
+    "swung": "attack",
+    "yard": "graveyard",
+    "gy": "graveyard",
+    "topdeck": "top library",
+    "lifegain": "gain life",
+    "in play": "battlefield",
+    "summoning sick": "summoning sickness",
+    "get priority": "receive priority",
+    "gets priority": "receives priority",
+    "got priority": "received priority",
+}
+
+_PLAYERS_WORD = re.compile(
+    r"(?<![\w:'’-])(" + "|".join(sorted(PLAYERS_WORDS, key=len, reverse=True)) + r")(?![\w:'’-])",
+    re.IGNORECASE,
+)
+
+
+def with_rules_words(text: str) -> str:
+    """A question with the rules' words after each player's word of :data:`PLAYERS_WORDS`."""
+    return _PLAYERS_WORD.sub(lambda m: f"{m.group(1)} {PLAYERS_WORDS[m.group(1).casefold()]}", text)

@@ -15,7 +15,7 @@ from typing import Any
 from whoosh import query as wq
 
 from kb.langs import LANGS
-from kb.search.abbreviations import expand_abbreviations
+from kb.search.abbreviations import expand_abbreviations, with_rules_words
 from kb.search.editions import newest_edition
 from kb.search.engine import DocSet, TermEngine, as_set
 from kb.search.jumps import RuleJumps
@@ -158,6 +158,8 @@ class Ranker(RuleJumps):
             any_language = False
         asked = asks(text, words)  # its framing words left out: it asks how the rules work
         question = asked and len(words.split()) >= QUESTION_WORDS
+        if question and language == "en":  # "gets killed": destroy, dies
+            words = with_rules_words(words)
         self._ranked_paged(words, context, type_list, limit, response, question, asked)
         self._keyword_rule_first(words_only, context, type_list, limit, response)
         suggestion = response["did_you_mean"]
