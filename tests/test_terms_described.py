@@ -55,6 +55,12 @@ RULES = [
     RuleEntry("118", "chapter", "Costs", ""),
     RuleEntry("205", "chapter", "Type Line", ""),
     RuleEntry("205.1a", "subrule", "", "Some effects set an object's card type. …"),
+    RuleEntry(
+        "205.3i",
+        "subrule",
+        "",
+        "Lands have their own unique set of subtypes; these subtypes are called land types (…)",
+    ),
     RuleEntry("302.6", "rule", "", "A creature can’t attack unless …"),
     RuleEntry(
         "305.7",
@@ -411,6 +417,10 @@ def test_rule_statements_name_untitled_rules(vocab) -> None:
         # 608.2g: casting a spell while another resolves
         ("You must cast it while the triggered ability is resolving.", ["608.2g"]),
         ("You cast those cards as part of the resolution of the ability.", ["608.2g"]),
+        (
+            "It lets you cast the spell immediately, ignoring timing restrictions.",
+            ["117", "601", "608.2g"],
+        ),
         ("The spell resolves and you draw a card as part of its resolution.", []),
         # 111.7: a token that leaves the battlefield ceases to exist
         ("The Elemental tokens will die and subsequently cease to exist.", ["111.7"]),
@@ -511,7 +521,7 @@ def test_rule_statements_name_untitled_rules(vocab) -> None:
         # 305.7: an effect sets a land's basic land type
         ("Nightcreep replaces all of its land types with Swamp.", ["305.7"]),
         ("They will gain the land type Mountain.", ["305.7"]),
-        ("You may choose any card with the land type Plains.", []),
+        ("You may choose any card with the land type Plains.", ["205.3i"]),
         ("Effects that change a dual land's land type will remove the old land types.", ["305.7"]),
         ("It keeps its old name and its land types.", []),
         ("Land type changing effects apply in layer 4.", ["305.7"]),
@@ -733,6 +743,7 @@ def test_rule_statements_name_untitled_rules(vocab) -> None:
         ("Cost reductions won't change whether or not it triggers.", ["118"]),
         # 113.6: where an ability works
         ("Shroud only works while it is on the battlefield.", ["113.6"]),
+        ("The last ability only works when Ground Seal is on the battlefield.", ["113.6"]),
         ("The Magus’s abilities work only while it’s on the battlefield.", ["113.6"]),
         ("Gaea’s Revenge’s first ability works only while it’s a spell on the stack.", []),
         # 113.7: the source of an ability
@@ -751,6 +762,13 @@ def test_rule_statements_name_untitled_rules(vocab) -> None:
             "creatures affected is constantly updated.",
             ["611.2"],
         ),
+        # 205.3i: the land types
+        ("Corrupt counts any land you control with the subtype Swamp.", ["205.3i"]),
+        ("Gate is not a basic land type.", ["205.3i"]),
+        ("Desert is a land subtype with no special meaning.", ["205.3i"]),
+        ("It checks for lands with the land type Mountain.", ["205.3i"]),
+        ("It now has the land type Swamp.", []),
+        ("Choose a subtype of creature.", []),
         # 305.4: putting a land onto the battlefield
         (
             "Putting a land onto the battlefield this way is not the same as playing a land.",

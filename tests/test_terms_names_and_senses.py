@@ -107,3 +107,20 @@ def test_the_noun_die_is_no_dying(text: str, expected: list[str]) -> None:
     glossary = [GlossaryItem("Dies", "Is put into a graveyard. See rule 700.4.")]
     vocab = english_vocabulary(rules, glossary)
     assert sorted({n for m in vocab.match(text) for n in m.term.targets}) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Creature types appear after the dash on the type line of creatures.", []),
+        ("Suspend puts the number before the dash in time counters.", []),
+        ("If you pay the dash cost to cast a creature spell, it returns.", ["702.109"]),
+        ("Creatures with dash can attack the turn they come under your control.", ["702.109"]),
+    ],
+)
+def test_the_punctuation_dash_is_no_keyword(text: str, expected: list[str]) -> None:
+    """A type line's dash is punctuation; Dash (702.109) is named by its cost or as a keyword."""
+    rules = [RuleEntry("702.109", "rule", "Dash", "")]
+    glossary = [GlossaryItem("Dash", "A keyword ability. See rule 702.109, “Dash.”")]
+    vocab = english_vocabulary(rules, glossary)
+    assert sorted({n for m in vocab.match(text) for n in m.term.targets}) == expected

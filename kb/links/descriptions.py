@@ -139,8 +139,10 @@ body, :data:`kb.links.thesaurus.RULE_STATEMENTS`), so that it follows renumberin
   is the source of the activated ability*), **an object with no color** (105.2c: *each land in
   this cycle is colorless*, *normally has no color*; not mana, nor a colorless spell picked out),
   **an effect constantly updated** (611.3a, a static ability's; 611.2c, a resolving spell's that
-  changes no characteristics) and **putting a land onto the battlefield** (305.4: *not the same
-  as playing a land*).
+  changes no characteristics), **putting a land onto the battlefield** (305.4: *not the same
+  as playing a land*), **the land types** (205.3i: *with the subtype Swamp*, *Gate is not a
+  basic land type*; setting them stays 305.7's) and **casting a spell at once** (608.2g: *lets
+  you cast the spell immediately, ignoring timing restrictions*).
 
 Measured on the dev split of ``tests/data/links/labelled_unseen.json``, the 88 rulings each of
 ``labelled_dev2.json`` to ``labelled_dev8.json`` and the 105 rulings of
@@ -416,8 +418,9 @@ DESCRIPTIONS: tuple[Description, ...] = (
     Description(
         "usually function only while that object is on the battlefield",
         _re(
-            r"\b(?:functions?|works?) only (?:on|while|as long as)\b[^.]{0,40}?\bbattlefield\b"
-            r"|\bonly (?:functions?|works?) (?:on|while)\b[^.]{0,40}?\bbattlefield\b"
+            r"\b(?:functions?|works?) only (?:on|while|when|if|as long as)\b[^.]{0,40}?"
+            r"\bbattlefield\b|\bonly (?:functions?|works?) (?:on|while|when|if)\b[^.]{0,40}?"
+            r"\bbattlefield\b"
         ),
     ),
     # 106.12: tapping a permanent for mana, the permanent named between the verb and "for mana"
@@ -607,6 +610,8 @@ DESCRIPTIONS: tuple[Description, ...] = (
         _re(
             r"\b(?:cast|play)\b[^.]{0,40}?\bwhile\b[^.]{0,60}?\b(?:is|was) resolving\b"
             r"|\b(?:during|as part of) (?:the|its) resolution\b"
+            r"|\bcast (?:a|the|that|this) (?:[\w-]+ )?spell immediately\b"
+            r"|\bignoring (?:normal )?timing (?:restrictions|rules|permissions)\b"
         ),
         also=_re(r"\bcast|\bplay"),
     ),
@@ -799,5 +804,18 @@ DESCRIPTIONS: tuple[Description, ...] = (
     Description(
         "this isn't the same as “playing a land”",
         _re(r"\b(?:isn[’']t|is not|not) the same as playing (?:a|the|that) land\b"),
+    ),
+    # 205.3i: lands have their own subtypes, the land types (*counts any land you control with the
+    # subtype Swamp, not just ones named Swamp*, *Desert is a land subtype*, *Gate is not a basic
+    # land type*, *lands with the land type Mountain*); changing them is 305.7's (*it now has the
+    # land type Swamp*), the basic land types 305.6's.
+    Description(
+        "these subtypes are called land types",
+        _re(
+            r"\bland subtypes?\b|\bsubtypes? (?-i:(?:Plains|Island|Swamp|Mountain|Forest|Desert"
+            r"|Gate|Cave|Lair|Locus|Mine|Sphere|Tower|Town)\b)"
+            r"|\bwith (?:the )?land types? (?-i:[A-Z][\w’'-]+)"
+            r"|\bis(?:n[’']t| not)? an? (?:basic )?land type\b"
+        ),
     ),
 )

@@ -168,6 +168,7 @@ RULE_STATEMENTS: tuple[str, ...] = (
     "it becomes unattached from that permanent or player",  # 704.5n
     "the defending player it's referring to is the player that creature is attacking",  # 508.5
     "this isn't the same as “playing a land”",  # 305.4, putting a land onto the battlefield
+    "these subtypes are called land types",  # 205.3i, the land types
     "could produce at any time includes",  # 106.7, what a land "could produce"
 )
 

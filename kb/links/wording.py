@@ -47,6 +47,11 @@ _DIE_NOUN = re.compile(
     r"\b(?:a|an|the|one|two|three|this|each|same|another|[\w-]+-sided|d\d+)\s+$",
     re.IGNORECASE,
 )
+# A type line's or a suspend cost's punctuation mark (*Creature types appear after the dash on
+# the type line*, *the number before the dash*): "the dash" not followed by "cost" or "ability",
+# which is Dash (702.109), the keyword a ruling names by its cost (*the dash cost*).
+_THE_BEFORE = re.compile(r"\bthe\s+$", re.IGNORECASE)
+_DASH_KEYWORD_AFTER = re.compile(r"\s+(?:costs?\b|abilit)", re.IGNORECASE)
 # A symbol before "ability" or "abilities" (*its {T} abilities can be activated*) is a modifier
 # that sorts abilities by their cost: the text is about those abilities, not the symbol.
 _NAMES_ABILITIES = re.compile(r"\s+abilit(?:y|ies)\b", re.IGNORECASE)
@@ -124,8 +129,9 @@ def ordinary_use(
     """Where a term's words at ``text[start:end]`` mean something else than the rule: *prevent X
     from doing*, or *prevent* in a text that speaks of no damage (a restriction, not damage
     prevention), the verb *enchant a creature* (303.4, not the keyword Enchant [object],
-    702.5a), the noun *a die* (706, not 700.4's *dies*), a cost ``symbol`` inside a quoted
-    ability or sorting abilities (*{T} abilities*)."""
+    702.5a), the noun *a die* (706, not 700.4's *dies*), the punctuation mark *the dash* (not
+    Dash, 702.109), a cost ``symbol`` inside a quoted ability or sorting abilities (*{T}
+    abilities*)."""
     if words == ("prevent",) and (
         _PREVENT_FROM.match(text[end:]) or (language == "en" and not _DAMAGE.search(text))
     ):
@@ -140,6 +146,13 @@ def ordinary_use(
         words == ("die",)
         and text[start:end].casefold() == "die"
         and _DIE_NOUN.search(text, 0, start)
+    ):
+        return True
+    if (
+        words == ("dash",)
+        and text[start:end] == "dash"
+        and _THE_BEFORE.search(text, 0, start)
+        and not _DASH_KEYWORD_AFTER.match(text[end:])
     ):
         return True
     if symbol:
