@@ -160,6 +160,8 @@ RULES = [
         "as “playing a land” and doesn’t count as a land played during the current turn.",
     ),
     RuleEntry("702.33", "rule", "Kicker", ""),
+    RuleEntry("701.20", "rule", "Reveal", ""),
+    RuleEntry("705", "chapter", "Flipping a Coin", ""),
     RuleEntry(
         "106.1a",
         "subrule",
@@ -769,6 +771,13 @@ def test_rule_statements_name_untitled_rules(vocab) -> None:
         ("It checks for lands with the land type Mountain.", ["205.3i"]),
         ("It now has the land type Swamp.", []),
         ("Choose a subtype of creature.", []),
+        # 705: a coin flip; 701.20a: a card that stays revealed
+        ("This coin flip has no winner or loser.", ["705"]),
+        ("You don’t flip the coin until the ability resolves.", ["705"]),
+        ("The two revealed cards stay revealed until the ability resolves.", ["701.20"]),
+        ("Reveal the top card of your library.", []),
+        # 601.2c for an activated ability too
+        ("You must be able to target a card in a graveyard to activate its ability.", ["601.2c"]),
         # 305.4: putting a land onto the battlefield
         (
             "Putting a land onto the battlefield this way is not the same as playing a land.",

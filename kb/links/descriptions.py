@@ -141,8 +141,9 @@ body, :data:`kb.links.thesaurus.RULE_STATEMENTS`), so that it follows renumberin
   **an effect constantly updated** (611.3a, a static ability's; 611.2c, a resolving spell's that
   changes no characteristics), **putting a land onto the battlefield** (305.4: *not the same
   as playing a land*), **the land types** (205.3i: *with the subtype Swamp*, *Gate is not a
-  basic land type*; setting them stays 305.7's) and **casting a spell at once** (608.2g: *lets
-  you cast the spell immediately, ignoring timing restrictions*).
+  basic land type*; setting them stays 305.7's), **casting a spell at once** (608.2g: *lets
+  you cast the spell immediately, ignoring timing restrictions*), **a coin flip** (705) and **a
+  card that stays revealed** (701.20a: *remains revealed until the ability leaves the stack*).
 
 Measured on the dev split of ``tests/data/links/labelled_unseen.json``, the 88 rulings each of
 ``labelled_dev2.json`` to ``labelled_dev8.json`` and the 105 rulings of
@@ -565,7 +566,7 @@ DESCRIPTIONS: tuple[Description, ...] = (
         "announces their choice of an appropriate object or player for each target",
         _re(
             r"\b(?:must|need to|have to)(?: be able to)? (?:choose |select )?(?:\w+ ){0,3}?"
-            r"(?:legal )?targets?\b[^.]{0,40}?\b(?:in order )?to cast\b"
+            r"(?:legal )?targets?\b[^.]{0,40}?\b(?:in order )?to (?:cast|activate)\b"
             r"|\bcan[’']t cast\b[^.]{0,60}?\bunless you (?:can )?(?:target|choose)\b"
         ),
     ),
@@ -817,5 +818,17 @@ DESCRIPTIONS: tuple[Description, ...] = (
             r"|\bwith (?:the )?land types? (?-i:[A-Z][\w’'-]+)"
             r"|\bis(?:n[’']t| not)? an? (?:basic )?land type\b"
         ),
+    ),
+    # 705: flipping a coin, as rulings name the flip (*The coin flip rules have changed*, *You
+    # don't flip the coin until the ability resolves*).
+    Description(
+        "flipping a coin",
+        _re(r"\bcoin flips?\b|\bflip(?:s|ped|ping)? (?:a|the|one|two|that|each) coins?\b"),
+    ),
+    # 701.20a: a card revealed for longer than a moment, which the effect says (*Each card that's
+    # revealed to pay the cost remains revealed until the ability leaves the stack*).
+    Description(
+        "reveal",
+        _re(r"\b(?:remains?|remained|stays?|stayed|must remain) revealed\b"),
     ),
 )
