@@ -163,6 +163,20 @@ RULES = [
     RuleEntry("701.20", "rule", "Reveal", ""),
     RuleEntry("705", "chapter", "Flipping a Coin", ""),
     RuleEntry(
+        "514.2",
+        "rule",
+        "",
+        "Second, the following actions happen simultaneously: all damage marked on permanents "
+        "(including phased-out permanents) is removed …",
+    ),
+    RuleEntry(
+        "704.5g",
+        "subrule",
+        "",
+        "If a creature has toughness greater than 0, it has damage marked on it, and the total "
+        "damage marked on it is greater than or equal to its toughness, …",
+    ),
+    RuleEntry(
         "106.1a",
         "subrule",
         "",
@@ -778,6 +792,18 @@ def test_rule_statements_name_untitled_rules(vocab) -> None:
         ("Reveal the top card of your library.", []),
         # 601.2c for an activated ability too
         ("You must be able to target a card in a graveyard to activate its ability.", ["601.2c"]),
+        # 514.2, 704.5g: marked damage removed as the turn ends, lethal once toughness falls
+        (
+            "Because damage remains marked on a creature until it’s removed as the turn ends, "
+            "nonlethal damage dealt to it may become lethal if Avacyn leaves the battlefield.",
+            ["514.2", "704.5g"],
+        ),
+        (
+            "If this causes a creature’s toughness to become less than or equal to the amount of "
+            "damage marked on it, the creature will be destroyed.",
+            ["704.5g"],
+        ),
+        ("The damage is marked on the creature.", []),
         # 305.4: putting a land onto the battlefield
         (
             "Putting a land onto the battlefield this way is not the same as playing a land.",

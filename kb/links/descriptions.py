@@ -142,8 +142,11 @@ body, :data:`kb.links.thesaurus.RULE_STATEMENTS`), so that it follows renumberin
   changes no characteristics), **putting a land onto the battlefield** (305.4: *not the same
   as playing a land*), **the land types** (205.3i: *with the subtype Swamp*, *Gate is not a
   basic land type*; setting them stays 305.7's), **casting a spell at once** (608.2g: *lets
-  you cast the spell immediately, ignoring timing restrictions*), **a coin flip** (705) and **a
-  card that stays revealed** (701.20a: *remains revealed until the ability leaves the stack*).
+  you cast the spell immediately, ignoring timing restrictions*), **a coin flip** (705), **a
+  card that stays revealed** (701.20a: *remains revealed until the ability leaves the stack*),
+  and **marked damage** removed as the turn ends (514.2: *damage remains marked on a creature
+  until it's removed as the turn ends*) or lethal once toughness falls (704.5g: *nonlethal damage
+  dealt to it may become lethal*).
 
 Measured on the dev split of ``tests/data/links/labelled_unseen.json``, the 88 rulings each of
 ``labelled_dev2.json`` to ``labelled_dev8.json`` and the 105 rulings of
@@ -830,5 +833,29 @@ DESCRIPTIONS: tuple[Description, ...] = (
     Description(
         "reveal",
         _re(r"\b(?:remains?|remained|stays?|stayed|must remain) revealed\b"),
+    ),
+    # 514.2: damage marked on permanents is removed in the cleanup step (*Because damage remains
+    # marked on a creature until it's removed as the turn ends*, *until the cleanup step or an
+    # effect removes that damage*), which 120.6's "remains until the cleanup step" leads to.
+    Description(
+        "all damage marked on permanents",
+        _re(
+            r"\bdamage (?:remains|stays) marked on (?:a|the|that|each|those|\w+) ?(?:creatures?|"
+            r"permanents?)?\b[^.]{0,20}?\buntil\b"
+        ),
+    ),
+    # 704.5g: a creature whose toughness falls to the damage marked on it is destroyed (*nonlethal
+    # damage dealt to Court Cleric may become lethal*, *If this causes a creature's toughness to
+    # become less than or equal to the amount of damage marked on it*, *If damage marked on that
+    # creature is equal to or greater than its new toughness*).
+    Description(
+        "has toughness greater than 0, it has damage marked on it",
+        _re(
+            r"\bnonlethal damage\b[^.]{0,80}?\bbecome lethal\b"
+            r"|\btoughness\b[^.]{0,50}?\b(?:less than or equal to|equal to or less than)\b"
+            r"[^.]{0,40}?\bdamage\b"
+            r"|\bdamage marked\b[^.]{0,50}?\b(?:greater than or equal to|equal to or greater than)"
+            r"\b[^.]{0,30}?\btoughness\b"
+        ),
     ),
 )

@@ -169,6 +169,8 @@ RULE_STATEMENTS: tuple[str, ...] = (
     "the defending player it's referring to is the player that creature is attacking",  # 508.5
     "this isn't the same as “playing a land”",  # 305.4, putting a land onto the battlefield
     "these subtypes are called land types",  # 205.3i, the land types
+    "all damage marked on permanents",  # 514.2, damage removed in the cleanup step
+    "has toughness greater than 0, it has damage marked on it",  # 704.5g, lethal damage destroys
     "could produce at any time includes",  # 106.7, what a land "could produce"
 )
 
