@@ -163,6 +163,13 @@ RULES = [
     RuleEntry("701.20", "rule", "Reveal", ""),
     RuleEntry("705", "chapter", "Flipping a Coin", ""),
     RuleEntry(
+        "107.1b",
+        "subrule",
+        "",
+        "… However, it’s possible for a game value, such as a creature’s power, to be less than "
+        "zero. …",
+    ),
+    RuleEntry(
         "514.2",
         "rule",
         "",
@@ -454,6 +461,10 @@ def test_rule_statements_name_untitled_rules(vocab) -> None:
         ("The control-change effect has no duration.", ["611.2"]),
         ("Elves you begin to control later in the turn won’t get the bonus.", ["611.2"]),
         ("The ability affects only Elves you control as the ability resolves.", ["611.2"]),
+        (
+            "Only creatures you control when Stir the Pride resolves will get the bonuses.",
+            ["611.2"],
+        ),
         ("It gets +1/+1 until end of turn.", []),
         # 611.3: effects of static abilities apply at any given moment
         ("Rielle’s first ability applies only while it’s on the battlefield.", ["611.3"]),
@@ -804,6 +815,10 @@ def test_rule_statements_name_untitled_rules(vocab) -> None:
             ["704.5g"],
         ),
         ("The damage is marked on the creature.", []),
+        # 107.1b: negative values
+        ("If this creature’s power is negative as its ability resolves, X is 0.", ["107.1b"]),
+        ("You can have a negative life total while Lich is on the battlefield.", ["107.1b"]),
+        ("It won’t cost negative amounts of mana.", ["118"]),
         # 305.4: putting a land onto the battlefield
         (
             "Putting a land onto the battlefield this way is not the same as playing a land.",

@@ -146,7 +146,8 @@ body, :data:`kb.links.thesaurus.RULE_STATEMENTS`), so that it follows renumberin
   card that stays revealed** (701.20a: *remains revealed until the ability leaves the stack*),
   and **marked damage** removed as the turn ends (514.2: *damage remains marked on a creature
   until it's removed as the turn ends*) or lethal once toughness falls (704.5g: *nonlethal damage
-  dealt to it may become lethal*).
+  dealt to it may become lethal*), and **negative values** (107.1b: *if this creature's power is
+  negative*, *a negative life total*).
 
 Measured on the dev split of ``tests/data/links/labelled_unseen.json``, the 88 rulings each of
 ``labelled_dev2.json`` to ``labelled_dev8.json`` and the 105 rulings of
@@ -275,6 +276,9 @@ DESCRIPTIONS: tuple[Description, ...] = (
             r"\bno duration\b|\buntil the game ends\b|\blasts? indefinitely\b"
             r"|\baffects? only\b[^.]*\b(?:as|when|at the time)\b[^.]*\bresolv"
             rf"|\blater\b[^.]*\b{_NOT}\s+(?:get|gain|lose|have|be affected)\b"
+            # *Only creatures you control when Stir the Pride resolves will get the bonuses*
+            r"|\bonly\b[^.]{0,80}?\b(?:as|when)\b[^.]{0,60}?\bresolves\b[^.]{0,30}?\bwill "
+            r"(?:get|receive|gain|have|be affected)\b"
         ),
     ),
     Description(
@@ -856,6 +860,16 @@ DESCRIPTIONS: tuple[Description, ...] = (
             r"[^.]{0,40}?\bdamage\b"
             r"|\bdamage marked\b[^.]{0,50}?\b(?:greater than or equal to|equal to or greater than)"
             r"\b[^.]{0,30}?\btoughness\b"
+        ),
+    ),
+    # 107.1b: a game value may be less than zero, and a calculation uses it so (*If this creature's
+    # power is negative as its ability resolves, X is considered to be 0*, *you may have a
+    # negative life total*).
+    Description(
+        "possible for a game value, such as a creature's power, to be less than zero",
+        _re(
+            r"\bnegative (?:numbers?|values?|life totals?|power|toughness)\b"
+            r"|\b(?:is|are|be|becomes?|was|were) negative\b|\bless than zero\b"
         ),
     ),
 )

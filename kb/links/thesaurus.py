@@ -171,6 +171,7 @@ RULE_STATEMENTS: tuple[str, ...] = (
     "these subtypes are called land types",  # 205.3i, the land types
     "all damage marked on permanents",  # 514.2, damage removed in the cleanup step
     "has toughness greater than 0, it has damage marked on it",  # 704.5g, lethal damage destroys
+    "possible for a game value, such as a creature's power, to be less than zero",  # 107.1b
     "could produce at any time includes",  # 106.7, what a land "could produce"
 )
 
