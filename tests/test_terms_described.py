@@ -163,6 +163,14 @@ RULES = [
     RuleEntry("701.20", "rule", "Reveal", ""),
     RuleEntry("705", "chapter", "Flipping a Coin", ""),
     RuleEntry(
+        "404.2",
+        "rule",
+        "",
+        "Each graveyard is kept in a single face-up pile. A player can examine the cards in any "
+        "graveyard at any time but normally can’t change their order. …",
+    ),
+    RuleEntry("110.4", "rule", "", "There are six permanent types: artifact, battle, creature, …"),
+    RuleEntry(
         "107.1b",
         "subrule",
         "",
@@ -815,6 +823,12 @@ def test_rule_statements_name_untitled_rules(vocab) -> None:
             ["704.5g"],
         ),
         ("The damage is marked on the creature.", []),
+        # 404.2: a graveyard's order; 110.4: the permanent types
+        ("Players may not rearrange the cards in their graveyards.", ["404.2"]),
+        ("You may put the cards into your graveyard in any order.", []),
+        ("The permanents have to share a permanent type.", ["110.4"]),
+        # 604.3: a characteristic-defining ability, however the ruling says it works everywhere
+        ("The ability that adds creature types to it applies in all zones.", ["604.3"]),
         # 107.1b: negative values
         ("If this creature’s power is negative as its ability resolves, X is 0.", ["107.1b"]),
         ("You can have a negative life total while Lich is on the battlefield.", ["107.1b"]),

@@ -146,8 +146,9 @@ body, :data:`kb.links.thesaurus.RULE_STATEMENTS`), so that it follows renumberin
   card that stays revealed** (701.20a: *remains revealed until the ability leaves the stack*),
   and **marked damage** removed as the turn ends (514.2: *damage remains marked on a creature
   until it's removed as the turn ends*) or lethal once toughness falls (704.5g: *nonlethal damage
-  dealt to it may become lethal*), and **negative values** (107.1b: *if this creature's power is
-  negative*, *a negative life total*).
+  dealt to it may become lethal*), **negative values** (107.1b: *if this creature's power is
+  negative*, *a negative life total*), **a graveyard's order** (404.2: *may not rearrange the
+  cards in their graveyards*) and **the permanent types** (110.4).
 
 Measured on the dev split of ``tests/data/links/labelled_unseen.json``, the 88 rulings each of
 ``labelled_dev2.json`` to ``labelled_dev8.json`` and the 105 rulings of
@@ -479,7 +480,7 @@ DESCRIPTIONS: tuple[Description, ...] = (
         "characteristic-defining ability",
         _re(
             r"\babilit(?:y|ies) that defines?\b[^.]{0,40}?\b(?:power|toughness|colou?rs?)\b"
-            r"|\bworks? in all zones\b"
+            r"|\b(?:works?|applies|functions?) in all zones\b"
         ),
     ),
     # 608.2: a resolving spell's or ability's steps, with nothing in between (*Nothing can happen
@@ -872,4 +873,16 @@ DESCRIPTIONS: tuple[Description, ...] = (
             r"|\b(?:is|are|be|becomes?|was|were) negative\b|\bless than zero\b"
         ),
     ),
+    # 404.2: a graveyard's order, which a player normally can't change (*Players may not
+    # rearrange the cards in their graveyards*); cards put there "in any order" are the effect's.
+    Description(
+        "normally can't change their order",
+        _re(
+            r"\b(?:rearrang|reorder)\w*\b[^.]{0,40}?\bgraveyards?\b"
+            r"|\bchang\w* the order of\b[^.]{0,40}?\bgraveyards?\b"
+        ),
+    ),
+    # 110.4: the permanent types (*The permanents have to share a permanent type*, *The permanent
+    # types are artifact, creature, enchantment, land, and planeswalker*).
+    Description("there are six permanent types", _re(r"\bpermanent types?\b")),
 )

@@ -172,6 +172,8 @@ RULE_STATEMENTS: tuple[str, ...] = (
     "all damage marked on permanents",  # 514.2, damage removed in the cleanup step
     "has toughness greater than 0, it has damage marked on it",  # 704.5g, lethal damage destroys
     "possible for a game value, such as a creature's power, to be less than zero",  # 107.1b
+    "normally can't change their order",  # 404.2, a graveyard's order
+    "there are six permanent types",  # 110.4
     "could produce at any time includes",  # 106.7, what a land "could produce"
 )
 
