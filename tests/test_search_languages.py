@@ -108,6 +108,37 @@ def test_the_named_rule_is_the_one_whose_title_names_the_words_best() -> None:
     assert [h["number"] for h in ranked] == ["702.4", "702.4b", "702.7"]
 
 
+def test_a_glossary_term_sent_to_a_broader_section_names_the_subrule_saying_what_it_is() -> None:
+    """ "Additional Cost … See rule 118, "Costs."": the section's title holds one of the words,
+    118.8 says what an additional cost is, 118.8d only opens with the words: 118.8 first, then
+    118 and its other subrules, then the glossary entry."""
+    from kb.search.naming import promote_named
+    from kb.search.query import QueryContext
+    from kb.search.schema import build_schema
+
+    def subrule(number: str, text: str) -> _Hit:
+        data = {"texts": {"en": {"title": "", "text": text}}}
+        return _Hit(type="rule", number=number, edition="2026-01-16", data=data)
+
+    defined = "A cost a spell may have that its controller must pay in addition to its mana cost."
+    texts = {"en": {"title": "Additional Cost", "text": f"{defined} See rule 118, “Costs.”"}}
+    data = {"texts": texts, "see": ["118"], "term": "Additional Cost"}
+    glossary = _Hit(type="glossary", edition="2026-01-16", data=data)
+    hits = [
+        subrule("118.8d", "Additional costs don't change a spell's mana cost."),
+        subrule(
+            "118.8",
+            "Some spells have additional costs. An additional cost is a cost listed in a "
+            "spell's rules text that its controller must pay with the spell's mana cost.",
+        ),
+        glossary,
+        _rule("118", {"en": "Costs"}),
+    ]
+    context = QueryContext(lang="en", editions=["2026-01-16"])
+    ranked = promote_named(build_schema(), hits, "additional costs", context)
+    assert [h.get("number") for h in ranked] == ["118.8", "118", "118.8d", None]
+
+
 def test_a_glossary_term_sends_to_its_rule_before_the_glossary_entry() -> None:
     """ "timestamp order" is no rule's title but a glossary term whose entry says "See rule
     613.7": that rule comes first, its subrules next, then the glossary entry."""

@@ -221,6 +221,8 @@ def named_lead(
             rule = fetch(sent_to, sender)
         if rule is not None:
             named, defined_by = rule, sender
+    elif named_sent and sent_words > named_words:
+        defined_by = sender  # the entry names the words better than the rule's own title
     if named is None:
         return []
     number = named.get("number") or ""
@@ -244,15 +246,23 @@ def named_lead(
     # mana symbol. Each one represents a cost that can be paid in one of two ways"): that subrule
     # first. ("Color Identity … See rule 903.4": 903.4 says what it is, 903.4a only opens with
     # it.)
-    if defined_by is not None and not _own_title(named):
+    # So does an entry sending to a section whose title holds only some of its words
+    # ("Additional Cost … See rule 118, "Costs"": 118.8 "Some spells and abilities have additional
+    # costs. An additional cost is a cost listed in a spell's rules text …"), to the subrule that
+    # says what the term is.
+    term = _as_typed(str(defined_by.fields()["data"].get("term") or "")) if defined_by else ()
+    if defined_by is not None and not _title_holds(named, term):
         data = defined_by.fields()["data"]
-        term = _as_typed(str(data.get("term") or ""))
         said = _definition_terms(schema, data)
-        opening = [h for h in subrules if _opens_with(h, term)]
-        if len(opening) == 1 and _restates(schema, opening[0], said) > _restates(
-            schema, named, said
-        ):
-            return [opening[0], named, *(h for h in subrules if h is not opening[0]), *glossary]
+        opening = [h for h in subrules if _opens_with(h, term) or _says_what(h, term)]
+        # of several, the one restating the definition best, then the one saying what the term
+        # is ("118.8 … An additional cost is …", not "118.8d Additional costs don't change a
+        # spell's mana cost")
+        rank = {id(h): (_restates(schema, h, said), _says_what(h, term)) for h in opening}
+        best = max(rank.values(), default=(0, False))
+        lead = [h for h in opening if rank[id(h)] == best]
+        if len(lead) == 1 and best[0] > _restates(schema, named, said):
+            return [lead[0], named, *(h for h in subrules if h is not lead[0]), *glossary]
     return [named, *subrules, *glossary]
 
 
@@ -273,6 +283,36 @@ def _own_title(hit: Any) -> bool:
     section's (107.4, under 107 "Numbers and Symbols")."""
     texts = hit.fields()["data"].get("texts", {})
     return any((text or {}).get("title") for text in texts.values())
+
+
+def _title_holds(hit: Any, term: tuple[str, ...]) -> bool:
+    """Whether a rule's own English title holds every word of a term (a plural "s" aside); a
+    rule without a title of its own holds none."""
+    if not _own_title(hit):
+        return False
+    title = hit.fields()["data"].get("texts", {}).get("en") or {}
+    words = {w.removesuffix("s") for w in _as_typed(str(title.get("title") or ""))}
+    return all(w.removesuffix("s") in words for w in term)
+
+
+def _says_what(hit: Any, term: tuple[str, ...]) -> bool:
+    """Whether a rule's English text says what a term is ("An additional cost is …")."""
+    if not term:
+        return False
+    text = ((hit.fields()["data"].get("texts", {}).get("en") or {}).get("text")) or ""
+    words = _as_typed(text)
+    size = len(term)
+    for k in range(1, len(words) - size):
+        if (
+            words[k - 1] in ("a", "an")
+            and words[k + size] == "is"
+            and all(
+                a.removesuffix("s") == b.removesuffix("s")
+                for a, b in zip(words[k : k + size], term, strict=True)
+            )
+        ):
+            return True
+    return False
 
 
 def _opens_with(hit: Any, term: tuple[str, ...]) -> bool:
