@@ -246,12 +246,14 @@ def named_lead(
     # mana symbol. Each one represents a cost that can be paid in one of two ways"): that subrule
     # first. ("Color Identity … See rule 903.4": 903.4 says what it is, 903.4a only opens with
     # it.)
-    # So does an entry sending to a section whose title holds only some of its words
+    # So does an entry sending to a whole section whose title holds only some of its words
     # ("Additional Cost … See rule 118, "Costs"": 118.8 "Some spells and abilities have additional
-    # costs. An additional cost is a cost listed in a spell's rules text …"), to the subrule that
-    # says what the term is.
+    # costs. An additional cost is a cost listed in a spell's rules text …"), to the rule that
+    # says what the term is. An entry sending to a rule ("Ring-bearer … See rule 701.54") names
+    # that rule, first, whatever its title.
     term = _as_typed(str(defined_by.fields()["data"].get("term") or "")) if defined_by else ()
-    if defined_by is not None and not _title_holds(named, term):
+    broad = not _own_title(named) or ("." not in number and not _title_holds(named, term))
+    if defined_by is not None and broad:
         data = defined_by.fields()["data"]
         said = _definition_terms(schema, data)
         opening = [h for h in subrules if _opens_with(h, term) or _says_what(h, term)]
