@@ -20,6 +20,8 @@ Usage: python benchmarks/draw_rulings.py [--allprintings FILE] --out FILE
        python benchmarks/draw_rulings.py --eighteenth-dev --out FILE  (dev18, after dev17's)
        python benchmarks/draw_rulings.py --nineteenth-dev --out FILE  (the dev19 draw)
        python benchmarks/draw_rulings.py --twentieth-dev --out FILE   (dev20, after dev19's)
+       python benchmarks/draw_rulings.py --twenty-first-dev --out FILE  (the dev21 draw)
+       python benchmarks/draw_rulings.py --twenty-second-dev --out FILE (dev22, after dev21's)
 
 The term matcher was tuned on the 105 rulings of labelled_clarifications.json (seeds 000 and 003,
 KHM, CN2) and on LTR's Ring; those sets are excluded. From the other sets of the kinds a player
@@ -33,9 +35,9 @@ they were filled in by hand before the matcher was run on these rulings.
 random.Random(its seed) draws its number of sets among the same kinds, excluding also every set
 a labels file of tests/data/links names (the unseen rulings' and the card texts' sets), then its
 number of rulings of each, all of them ``dev`` (tuning only; its mistakes are printed).
-``--third-dev`` to ``--twentieth-dev`` draw the same way, each avoiding the sets of every labels
-file present when it is drawn (dev4 avoids dev2's and dev3's sets, dev5 dev4's too ... dev20
-dev19's too), once the tuning sets before them were overfit (dev recall well above the test
+``--third-dev`` to ``--twenty-second-dev`` draw the same way, each avoiding the sets of every
+labels file present when it is drawn (dev4 avoids dev2's and dev3's sets, dev5 dev4's too ...
+dev22 dev21's too), once the tuning sets before them were overfit (dev recall well above the test
 split's). Each further draw's seed and sizes are in FURTHER_DEVS.
 """
 
@@ -261,6 +263,25 @@ FURTHER_DEVS = (
         4,
         22,
         "A twentieth tuning set of rulings (dev20), drawn after dev19 (its sets excluded).",
+    ),
+    FurtherDev(
+        "dev21",
+        "--twenty-first-dev",
+        "twenty-first",
+        20270329,
+        4,
+        22,
+        "A twenty-first tuning set of rulings (dev21), drawn with dev22 once dev19 and dev20 were "
+        "tuned on, to measure the matcher of the round before on rulings it never saw.",
+    ),
+    FurtherDev(
+        "dev22",
+        "--twenty-second-dev",
+        "twenty-second",
+        20270405,
+        4,
+        22,
+        "A twenty-second tuning set of rulings (dev22), drawn after dev21 (its sets excluded).",
     ),
 )
 
