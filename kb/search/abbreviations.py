@@ -6,6 +6,10 @@ found nothing ("No results for ETB; 4 results for etc"). A query's abbreviation 
 the words the rules use; the query shown stays as typed. Only words that are no word of
 English, French or Spanish are listed, so that an abbreviation is never a word someone meant
 ("APNAP" is not here: the rules write it).
+
+The words a table says for what the rules word otherwise ("killed", "steal", "who decides",
+"gets priority") are :data:`PLAYERS_WORDS`: an English question is searched with the rules'
+words beside them.
 """
 
 from __future__ import annotations
@@ -28,11 +32,15 @@ ABBREVIATIONS: dict[str, str] = {
     "eot": "end of turn",
 }
 
-# a whole word (a filter's "field:value" and a word of a longer one left alone), its plural too
-_ABBREVIATION = re.compile(
-    r"(?<![\w:'’-])(" + "|".join(sorted(ABBREVIATIONS, key=len, reverse=True)) + r")s?(?![\w:'’-])",
-    re.IGNORECASE,
-)
+
+def _whole_words(words: dict[str, str], plural: str = "") -> re.Pattern[str]:
+    """Any of ``words`` as a whole word, longest first (a filter's "field:value" and a word of a
+    longer one left alone), followed by ``plural`` (a pattern) if given."""
+    alternatives = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+    return re.compile(rf"(?<![\w:'’-])({alternatives}){plural}(?![\w:'’-])", re.IGNORECASE)
+
+
+_ABBREVIATION = _whole_words(ABBREVIATIONS, plural="s?")  # "SBAs" too
 
 
 def expand_abbreviations(text: str) -> str:
@@ -99,10 +107,7 @@ PLAYERS_WORDS: dict[str, str] = {
     "got priority": "received priority",
 }
 
-_PLAYERS_WORD = re.compile(
-    r"(?<![\w:'’-])(" + "|".join(sorted(PLAYERS_WORDS, key=len, reverse=True)) + r")(?![\w:'’-])",
-    re.IGNORECASE,
-)
+_PLAYERS_WORD = _whole_words(PLAYERS_WORDS)
 
 
 def with_rules_words(text: str) -> str:
