@@ -125,6 +125,16 @@ def test_replacement_effects_applied_without_the_words(vocab) -> None:
     assert targets(vocab, text) == []
     plain = CardContext(("Draw a card.",))
     assert targets(vocab, text, plain) == []
+    # a counterfactual "would" is no event watched for: a state, or a past that did not happen
+    for text in (
+        "You can redirect it if such a target choice would be legal.",
+        "It resolves fully even if the 1 damage would be enough to destroy it.",
+        "You can turn it face up if it would have morph while face up.",
+    ):
+        assert "614" not in targets(vocab, text), text
+    fight = CardContext(("It deals 10 damage divided as you choose among any targets instead.",))
+    lost = "The damage that would have been dealt to the illegal targets is lost."
+    assert "614" not in targets(vocab, lost, fight)
 
 
 def test_state_based_actions_by_their_conditions(vocab) -> None:

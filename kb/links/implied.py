@@ -56,9 +56,15 @@ _REPLACEMENT_WORDING = re.compile(
 # Nor events said to happen at once where nothing happens instead ("If Aegis Angel and the
 # permanent would be destroyed simultaneously, only Aegis Angel will be destroyed": what the
 # indestructibility it grants does, 614.1's "instead" nowhere in the sentence).
+# Nor a counterfactual: what "would be legal", "would be enough", "would have morph", "would
+# have been dealt" is a state or a past that did not happen, not an event to replace.
+_COUNTERFACTUAL = (
+    r"(?!\s+be\s+(?:legal|illegal|enough|able|possible|true|false|the same)\b)(?!\s+have\b)"
+)
 _IF_WOULD = re.compile(
     r"\bif\b(?:(?!\bprevent)[^.,;:]){1,60}?(?<!\bthat )(?<!\bwhich )(?<!\bwho )\bwould\b"
-    r"(?!\s+[\w’']+\s+(?:is|are|was|were|has|have)\b)(?![^.]*\bprevent)"
+    + _COUNTERFACTUAL
+    + r"(?!\s+[\w’']+\s+(?:is|are|was|were|has|have)\b)(?![^.]*\bprevent)"
     r"(?!(?=[^.,;]*\b(?:simultaneously|at the same time)\b)(?![^.]*\binstead\b))",
     re.IGNORECASE,
 )
@@ -106,7 +112,8 @@ _CHANGES = re.compile(
 )
 # What a ruling says of a card's replacement effect (see _applies).
 _APPLIES = re.compile(
-    r"\beffects?\b[^.]{0,20}?\bappl(?:y|ies|ied)\b|\breplac\w*|\binstead\b|\bwould\b",
+    r"\beffects?\b[^.]{0,20}?\bappl(?:y|ies|ied)\b|\breplac\w*|\binstead\b|\bwould\b"
+    + _COUNTERFACTUAL,
     re.IGNORECASE,
 )
 _PREVENT = re.compile(r"\bprevent", re.IGNORECASE)
