@@ -829,6 +829,17 @@ def test_rule_statements_name_untitled_rules(vocab) -> None:
         ("The permanents have to share a permanent type.", ["110.4"]),
         # 604.3: a characteristic-defining ability, however the ruling says it works everywhere
         ("The ability that adds creature types to it applies in all zones.", ["604.3"]),
+        # 113.7a: an ability resolves though its source has left the battlefield
+        (
+            "If it leaves the battlefield before its ability resolves, the ability will still "
+            "resolve.",
+            ["113.7a"],
+        ),
+        (
+            "If it leaves the battlefield before its triggered ability resolves, the creature it "
+            "enchanted will fight if it’s still on the battlefield.",
+            [],
+        ),
         # 107.1b: negative values
         ("If this creature’s power is negative as its ability resolves, X is 0.", ["107.1b"]),
         ("You can have a negative life total while Lich is on the battlefield.", ["107.1b"]),

@@ -684,6 +684,10 @@ DESCRIPTIONS: tuple[Description, ...] = (
         _re(
             r"\bindependently of its source\b|\beven (?:if|though)\b[^.]{0,50}?\b(?:has left|"
             r"leaves|left|is no longer on|isn[’']t on) the battlefield\b"
+            # *If Serrated Biskelion leaves the battlefield before its ability resolves, you'll
+            # still put a -1/-1 counter on the targeted creature*
+            r"|\bleaves the battlefield before (?:its|the|that|this) (?:[\w-]+ )?abilit(?:y|ies) "
+            r"(?:resolves|has resolved)\b[^.]*(?:\bwill|[’']ll) still\b"
         ),
         also=_re(r"\babilit(?:y|ies)\b[^.]*\bresolv|\bresolv[^.]*\babilit(?:y|ies)\b"),
     ),
