@@ -139,6 +139,20 @@ def test_a_glossary_term_sent_to_a_broader_section_names_the_subrule_saying_what
     assert [h.get("number") for h in ranked] == ["118.8", "118", "118.8d", None]
 
 
+@pytest.mark.parametrize(("query", "lang"), [("contrarrestar", "es"), ("contrecarrer", "fr")])
+def test_a_bridged_word_names_the_title_it_is_as_typed(query: str, lang: str) -> None:
+    """ "counter" names 701.6 "Counter", not 122 "Counters", which stems alike: so does the
+    Spanish or French verb the bridge writes "counter"."""
+    from kb.search.naming import promote_named
+    from kb.search.query import QueryContext
+    from kb.search.schema import build_schema
+
+    hits = [_rule("122", {"en": "Counters"}), _rule("701.6", {"en": "Counter"})]
+    context = QueryContext(lang=lang, editions=["2026-01-16"])
+    ranked = promote_named(build_schema(), hits, query, context)
+    assert [h["number"] for h in ranked][:1] == ["701.6"]
+
+
 def test_a_glossary_term_sends_to_its_rule_before_the_glossary_entry() -> None:
     """ "timestamp order" is no rule's title but a glossary term whose entry says "See rule
     613.7": that rule comes first, its subrules next, then the glossary entry."""

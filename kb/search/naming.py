@@ -16,7 +16,7 @@ from typing import Any
 
 from kb.search.analysis import analyze
 from kb.search.editions import newest_edition
-from kb.search.lang import fold_word
+from kb.search.lang import fold_word, search_language
 from kb.search.query import LanguagePlugin, QueryContext, WordMemo
 from kb.search.questions import OPERATORS
 from kb.search.schema import text_field
@@ -118,6 +118,7 @@ def naming_words(
     searched = {fieldname for w in words for fieldname, terms in w.items() if terms}
     best = (0, False, 0, 0, False)
     typed_words = _as_typed(query)
+    bridged_words = _bridged_as_typed(query, lang)
     for code, text in texts.items():
         title = text.get("title") or ""
         fieldname = text_field(code)
@@ -131,7 +132,7 @@ def naming_words(
         typed = sum(1 for w in words if w.get(TYPED + fieldname, set()) & title_terms)
         extra = len(title_terms - covered)
         held = len(title_terms & covered)
-        same = _as_typed(title) == typed_words
+        same = _as_typed(title) in (typed_words, bridged_words)
         if extra == 0 and hitting == len(words):
             best = max(best, (3, same, typed, held, code == lang))
         elif extra == 1 and hitting == len(words) and len(covered & title_terms) >= 2:
@@ -139,6 +140,24 @@ def naming_words(
         elif extra == 0 and hitting >= len(words) - spare:
             best = max(best, (1, same, typed, held, code == lang))
     return best
+
+
+@lru_cache(maxsize=1024)
+def _bridged_as_typed(query: str, lang: str) -> tuple[str, ...] | None:
+    """A French or Spanish query's words as the bridge writes them in English, when each leads
+    to one English word ("contrarrestar" -> ("counter",)): the title those words are, as typed,
+    is the one meant, as for an English query ("contrarrestar" names 701.6 "Counter", not 122
+    "Counters", which stems alike). None for English, or a word leading to none or to several."""
+    if not query or lang in ("en", None):
+        return None
+    to_english = search_language(lang).to_english
+    english: list[str] = []
+    for word in _LETTERS.findall(query):
+        found = to_english.get(word.casefold())
+        if found is None or len(found) != 1 or " " in found[0]:
+            return None
+        english.append(fold_word(found[0]))
+    return tuple(english) or None
 
 
 @lru_cache(maxsize=8192)
