@@ -77,6 +77,8 @@ def test_a_glossary_term_sent_to_an_untitled_rule_names_the_subrule_opening_with
         ("if I steal a creature", "if I steal gain control a creature"),
         ("a card in play", "a card in play battlefield"),
         ("who decides the order", "who decides chooses the order"),
+        ("my trampler got blocked", "my trampler trample got blocked"),
+        ("an extra cost", "an extra additional cost"),
         # a word that holds one, and a filter, stay as typed
         ("skilled type:rule", "skilled type:rule"),
     ],
