@@ -289,13 +289,13 @@ def named_lead(
 
 def _definition_terms(schema: Any, data: dict[str, Any]) -> set[str]:
     """The English index terms of a glossary entry's definition, its citations left out."""
-    text = ((data.get("texts", {}).get("en") or {}).get("text")) or ""
+    text = _english(data, "text")
     return set(analyze(schema[text_field("en")].analyzer, _SEE.split(text)[0]))
 
 
 def _restates(schema: Any, hit: Any, said: set[str]) -> int:
     """How many of a definition's terms a rule's English text holds."""
-    text = ((hit.fields()["data"].get("texts", {}).get("en") or {}).get("text")) or ""
+    text = _english(hit.fields()["data"], "text")
     return len(said & set(analyze(schema[text_field("en")].analyzer, text)))
 
 
@@ -311,8 +311,7 @@ def _title_holds(hit: Any, term: tuple[str, ...]) -> bool:
     rule without a title of its own holds none."""
     if not _own_title(hit):
         return False
-    title = hit.fields()["data"].get("texts", {}).get("en") or {}
-    words = {w.removesuffix("s") for w in _as_typed(str(title.get("title") or ""))}
+    words = {w.removesuffix("s") for w in _as_typed(_english(hit.fields()["data"], "title"))}
     return all(w.removesuffix("s") in words for w in term)
 
 
@@ -320,17 +319,14 @@ def _says_what(hit: Any, term: tuple[str, ...]) -> bool:
     """Whether a rule's English text says what a term is ("An additional cost is …")."""
     if not term:
         return False
-    text = ((hit.fields()["data"].get("texts", {}).get("en") or {}).get("text")) or ""
+    text = _english(hit.fields()["data"], "text")
     words = _as_typed(text)
     size = len(term)
     for k in range(1, len(words) - size):
         if (
             words[k - 1] in ("a", "an")
             and words[k + size] == "is"
-            and all(
-                a.removesuffix("s") == b.removesuffix("s")
-                for a, b in zip(words[k : k + size], term, strict=True)
-            )
+            and _same_words(words[k : k + size], term)
         ):
             return True
     return False
@@ -341,11 +337,20 @@ def _opens_with(hit: Any, term: tuple[str, ...]) -> bool:
     aside)."""
     if not term:
         return False
-    text = ((hit.fields()["data"].get("texts", {}).get("en") or {}).get("text")) or ""
+    text = _english(hit.fields()["data"], "text")
     words = _as_typed(text)
     if words[:1] in (("a",), ("an",), ("the",)):  # "A hybrid mana symbol is …"
         words = words[1:]
-    words = words[: len(term)]
+    return _same_words(words[: len(term)], term)
+
+
+def _same_words(words: tuple[str, ...], term: tuple[str, ...]) -> bool:
+    """Whether two runs of words are the same words, a plural "s" aside."""
     return len(words) == len(term) and all(
         a.removesuffix("s") == b.removesuffix("s") for a, b in zip(words, term, strict=True)
     )
+
+
+def _english(data: dict[str, Any], part: str) -> str:
+    """A stored hit's English ``title`` or ``text`` ("" when it has none)."""
+    return str((data.get("texts", {}).get("en") or {}).get(part) or "")

@@ -189,6 +189,7 @@ class Ranker(RuleJumps):
         The result iterates over the hits (best first) and its ``len`` is the number of matches.
         ``lang=None`` searches every language, as ``kb search`` without ``--lang``.
         """
+        text = without_bare_wildcards(text)  # as search() reads it
         language, any_language = query_language(text, lang, "en")
         context = QueryContext(lang=language, editions=self.editions, any_language=any_language)
         words = drop_question_words(text, LANGS if any_language else (language,))
