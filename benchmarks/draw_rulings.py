@@ -22,6 +22,10 @@ Usage: python benchmarks/draw_rulings.py [--allprintings FILE] --out FILE
        python benchmarks/draw_rulings.py --twentieth-dev --out FILE   (dev20, after dev19's)
        python benchmarks/draw_rulings.py --twenty-first-dev --out FILE  (the dev21 draw)
        python benchmarks/draw_rulings.py --twenty-second-dev --out FILE (dev22, after dev21's)
+       python benchmarks/draw_rulings.py --twenty-third-dev --out FILE  (the dev23 draw)
+       python benchmarks/draw_rulings.py --twenty-fourth-dev --out FILE (dev24, after dev23's)
+       python benchmarks/draw_rulings.py --twenty-fifth-dev --out FILE  (dev25, after dev24's)
+       python benchmarks/draw_rulings.py --twenty-sixth-dev --out FILE  (dev26, after dev25's)
 
 The term matcher was tuned on the 105 rulings of labelled_clarifications.json (seeds 000 and 003,
 KHM, CN2) and on LTR's Ring; those sets are excluded. From the other sets of the kinds a player
@@ -35,9 +39,9 @@ they were filled in by hand before the matcher was run on these rulings.
 random.Random(its seed) draws its number of sets among the same kinds, excluding also every set
 a labels file of tests/data/links names (the unseen rulings' and the card texts' sets), then its
 number of rulings of each, all of them ``dev`` (tuning only; its mistakes are printed).
-``--third-dev`` to ``--twenty-second-dev`` draw the same way, each avoiding the sets of every
+``--third-dev`` to ``--twenty-sixth-dev`` draw the same way, each avoiding the sets of every
 labels file present when it is drawn (dev4 avoids dev2's and dev3's sets, dev5 dev4's too ...
-dev22 dev21's too), once the tuning sets before them were overfit (dev recall well above the test
+dev26 dev25's too), once the tuning sets before them were overfit (dev recall well above the test
 split's). Each further draw's seed and sizes are in FURTHER_DEVS.
 """
 
@@ -282,6 +286,43 @@ FURTHER_DEVS = (
         4,
         22,
         "A twenty-second tuning set of rulings (dev22), drawn after dev21 (its sets excluded).",
+    ),
+    FurtherDev(
+        "dev23",
+        "--twenty-third-dev",
+        "twenty-third",
+        20270412,
+        4,
+        22,
+        "A twenty-third tuning set of rulings (dev23), drawn with dev24 to dev26 once dev21 and "
+        "dev22 were tuned on, to measure the matcher of the round before on rulings it never saw.",
+    ),
+    FurtherDev(
+        "dev24",
+        "--twenty-fourth-dev",
+        "twenty-fourth",
+        20270419,
+        4,
+        22,
+        "A twenty-fourth tuning set of rulings (dev24), drawn after dev23 (its sets excluded).",
+    ),
+    FurtherDev(
+        "dev25",
+        "--twenty-fifth-dev",
+        "twenty-fifth",
+        20270426,
+        4,
+        22,
+        "A twenty-fifth tuning set of rulings (dev25), drawn after dev24 (its sets excluded).",
+    ),
+    FurtherDev(
+        "dev26",
+        "--twenty-sixth-dev",
+        "twenty-sixth",
+        20270503,
+        4,
+        22,
+        "A twenty-sixth tuning set of rulings (dev26), drawn after dev25 (its sets excluded).",
     ),
 )
 
