@@ -421,6 +421,10 @@ def _rule_numbers(path: Path) -> frozenset[str]:
         "labelled_dev20.json",
         "labelled_dev21.json",
         "labelled_dev22.json",
+        "labelled_dev23.json",
+        "labelled_dev24.json",
+        "labelled_dev25.json",
+        "labelled_dev26.json",
         "labelled_card_texts.json",
         "labelled_card_texts_held_out.json",
         "labelled_translations.json",
@@ -476,6 +480,10 @@ def test_unseen_set_is_drawn_from_sets_never_tuned_on_and_split_once() -> None:
         ("dev20", 20270322),
         ("dev21", 20270329),
         ("dev22", 20270405),
+        ("dev23", 20270412),
+        ("dev24", 20270419),
+        ("dev25", 20270426),
+        ("dev26", 20270503),
     ],
 )
 def test_further_dev_sets_share_no_set_and_no_text_with_other_labels(name: str, seed: int) -> None:
