@@ -170,6 +170,31 @@ RULES = [
         "graveyard at any time but normally can’t change their order. …",
     ),
     RuleEntry("110.4", "rule", "", "There are six permanent types: artifact, battle, creature, …"),
+    RuleEntry("106.1b", "subrule", "", "There are six types of mana: white, blue, black, …"),
+    RuleEntry(
+        "118.12",
+        "rule",
+        "",
+        "… The action [do something] is a cost, paid when the spell or ability resolves. …",
+    ),
+    RuleEntry(
+        "404.3",
+        "rule",
+        "",
+        "If an effect or rule puts two or more cards into the same graveyard at the same time, …",
+    ),
+    RuleEntry(
+        "508.1d",
+        "subrule",
+        "",
+        "… (effects that say a creature attacks if able, or that it attacks if …) …",
+    ),
+    RuleEntry(
+        "509.1c",
+        "subrule",
+        "",
+        "… (effects that say a creature must block, or that it must block if …) …",
+    ),
     RuleEntry(
         "107.1b",
         "subrule",
@@ -849,6 +874,37 @@ def test_rule_statements_name_untitled_rules(vocab) -> None:
             "Putting a land onto the battlefield this way is not the same as playing a land.",
             ["305.4"],
         ),
+        # 305.2: the land play, as a noun or counted per turn
+        ("If one is a land, you can’t play it unless you have land plays available.", ["305.2"]),
+        ("You can still play only one land per turn.", ["305.2"]),
+        ("You can play one of those lands.", []),
+        # 106.1b: the types of mana
+        ("The types of mana are white, blue, black, red, green, and colorless.", ["106.1b"]),
+        ("Spend mana of any type.", []),
+        # 608.2n: this card, not in the graveyard while it resolves
+        (
+            "This card won’t be put into your graveyard until after it’s finished resolving.",
+            ["608.2n"],
+        ),
+        (
+            "At the time this spell is resolving, it is on the stack and not in the graveyard.",
+            ["608.2n"],
+        ),
+        # 506.4b: what does not remove a creature from combat, the creature named in between
+        ("Tapping them doesn’t remove those creatures from combat.", ["506.4"]),
+        # 508.1d, 509.1c: requirements
+        ("It must attack the chosen player if able.", ["508.1d"]),
+        ("All creatures able to block it must be blocked if able.", ["509.1c"]),
+        ("As the ability resolves, you must sacrifice a creature if able.", []),
+        # 404.3: cards put into one graveyard at the same time
+        ("You decide the order they’re put into your graveyard.", ["404.3"]),
+        # 118.12: a payment chosen as the ability resolves; 608.2h for the choice "on resolution"
+        (
+            "You choose whether to pay {2} or not on resolution.",
+            ["118.12", "608.2h"],
+        ),
+        ("You don’t choose whether to pay until the ability resolves.", ["608.2h"]),
+        ("You decide on resolution whether or not to tap the creature.", ["608.2h"]),
     ],
 )
 def test_described_rules(vocab, text: str, expected: list[str]) -> None:

@@ -148,7 +148,17 @@ body, :data:`kb.links.thesaurus.RULE_STATEMENTS`), so that it follows renumberin
   until it's removed as the turn ends*) or lethal once toughness falls (704.5g: *nonlethal damage
   dealt to it may become lethal*), **negative values** (107.1b: *if this creature's power is
   negative*, *a negative life total*), **a graveyard's order** (404.2: *may not rearrange the
-  cards in their graveyards*) and **the permanent types** (110.4).
+  cards in their graveyards*) and **the permanent types** (110.4);
+- **the land play** counted (305.2: *unless you have land plays available*, *only one land per
+  turn*), **the types of mana** (106.1b), **this card not yet in the graveyard** as it resolves
+  (608.2n: *won't be put into your graveyard until after it's finished resolving*, *on the stack
+  and not in the graveyard*), **what does not remove a creature from combat**, the creature
+  named in between (506.4b: *doesn't remove those creatures from combat*), **requirements**
+  (508.1d, 509.1c: *attacks or blocks if able*), **cards put into a graveyard together** (404.3:
+  *you decide the order they're put into your graveyard*), **a payment chosen on resolution**
+  (118.12: *You choose whether to pay or not on resolution*), and a choice *decided* or a card
+  *named* on resolution (608.2h), *whether to pay or not on resolution* being no "not on
+  resolution".
 
 Measured on the dev split of ``tests/data/links/labelled_unseen.json``, the 88 rulings each of
 ``labelled_dev2.json`` to ``labelled_dev8.json`` and the 105 rulings of
@@ -223,11 +233,11 @@ DESCRIPTIONS: tuple[Description, ...] = (
         ),
         also=_re(
             r"\b(?:checks?|checked|counts?|counted|determines?|determined|choose|chooses|chose|"
-            r"chosen|use|uses|the number of|how many|locked in)\b"
+            r"chosen|decides?|decided|names?|named|use|uses|the number of|how many|locked in)\b"
         ),
         # checked as it triggers and again as it resolves: 603.4; chosen on announcement and
-        # not on resolution: 601.2
-        unless=_re(r"\bagain\b|\bnot (?:during|on|upon) (?:the |its )?resolution\b"),
+        # not on resolution: 601.2 (*whether to pay or not on resolution* is no such "not")
+        unless=_re(r"\bagain\b|(?<!\bor )\bnot (?:during|on|upon) (?:the |its )?resolution\b"),
     ),
     Description(
         "intervening “if” clause",
@@ -289,6 +299,28 @@ DESCRIPTIONS: tuple[Description, ...] = (
             rf"|\bappl(?:y|ies) at all times\b|\b(?:{_NOT}|not|never)\s+[“\"]?locked in\b"
         ),
     ),
+    # 404.3: cards put into one graveyard at the same time are ordered by their owner (*you decide
+    # the order they're put into your graveyard*, the rule's own *may arrange them in any
+    # order*); not its rearranging, which 404.2 forbids.
+    Description(
+        "puts two or more cards into the same graveyard at the same time",
+        _re(
+            r"\b(?:decides?|chooses?|choose|pick|picks) the order (?:they|those cards|the cards)"
+            r"(?:[’']re| are| will be)? (?:put|placed) into\b"
+            r"|\barrange\w* (?:them|those cards|the cards) in any order\b"
+        ),
+        also=_re(r"\bgraveyards?\b"),
+    ),
+    # 118.12: a payment a player may make as a spell or ability resolves, "If [that player]
+    # does(n't) ...", is a cost paid then (*You choose whether to pay or not on resolution. If
+    # not, then you sacrifice Child of Gaea*; *You decide whether to pay when the ability
+    # resolves*); not what the player does not choose yet.
+    Description(
+        "is a cost, paid when the spell or ability resolves",
+        _re(r"\b(?:choose|chooses|decide|decides) whether (?:or not )?to pay\b"),
+        also=_re(r"\bresol(?:ve|ves|ving|ution)\b"),
+        unless=_re(rf"\b{_NOT}\s+(?:choose|decide)\b"),
+    ),
     # 303.4e: an Aura's controller, not the enchanted object's, activates its abilities (*can be
     # activated by Firebreathing's controller, not the enchanted creature's controller*, *Only
     # Crab Umbra's controller (who is not necessarily the enchanted creature's controller) can
@@ -336,6 +368,9 @@ DESCRIPTIONS: tuple[Description, ...] = (
             r"lands? (?:this|that|each|per|in a|during (?:a|your|their|the|that|this)) turn\b"
             r"|\bland drops?\b|\b(?:haven[’']t|hasn[’']t|have not|has not|already) (?:yet )?"
             r"played a land\b|\bplay\w* (?:an )?additional lands?\b"
+            # *unless you have land plays available*, *your one land you can normally play each
+            # turn*, *only one land per turn*
+            r"|\bland plays?\b|\bone land\b[^.]{0,30}?\b(?:per|each) turn\b"
         ),
         also=_re(r"\blands?\b"),
     ),
@@ -371,6 +406,27 @@ DESCRIPTIONS: tuple[Description, ...] = (
     Description(
         "removed from combat",
         _re(r"\b(?:won[’']t|will not|no longer|wouldn[’']t) (?:be )?in combat\b"),
+    ),
+    # what does not remove a creature from combat, the creature named in between (506.4b:
+    # *This doesn't remove those creatures from combat*, *won't remove the blocking creature from
+    # combat*); the glossary's own words, without it, are matched as a term.
+    Description(
+        "removed from combat",
+        _re(
+            r"\bremov(?:e|es|ed|ing) (?:the |that |this |those |these )?(?:[\w’'-]+ ){1,2}"
+            r"from combat\b"
+        ),
+    ),
+    # 508.1d, 509.1c: a requirement, an effect that says a creature attacks or blocks if able
+    # (*attacks or blocks if able*, *must be blocked if able*, *must attack the chosen player if
+    # able*); not *you must sacrifice a creature if able*.
+    Description(
+        "effects that say a creature attacks if able",
+        _re(r"\battack(?:s|ed)?\b[^.]{0,40}?\bif able\b"),
+    ),
+    Description(
+        "effects that say a creature must block",
+        _re(r"\bblock(?:s|ed)?\b[^.]{0,40}?\bif able\b"),
     ),
     # 722: controlling a player, as the glossary's Control Another Player and 722.1 ("allow a
     # player to control another player") say it of any player (*You could gain control of
@@ -473,6 +529,9 @@ DESCRIPTIONS: tuple[Description, ...] = (
     # mana are white, blue, black, red, and green*, *what colors of mana your opponents' lands
     # could produce*).
     Description("there are five colors of mana", _re(r"\bcolors? of mana are\b")),
+    # 106.1b: the types of mana, colorless one of them (*The types of mana are white, blue, black,
+    # red, green, and colorless*, *The “type” of mana is its color, or lack thereof*).
+    Description("there are six types of mana", _re(r"\btypes?[”\"]? of mana (?:are|is)\b")),
     Description("could produce at any time includes", _re(r"\bcould produce\b")),
     # 604.3: a characteristic-defining ability, as rulings describe it (*The ability that
     # defines Rubblehulk's power and toughness works in all zones*).
@@ -735,6 +794,16 @@ DESCRIPTIONS: tuple[Description, ...] = (
         "final part of an instant or sorcery spell's resolution",
         _re(r"\b(?:instant|sorcery)\b[^.]*?\b(?:put|go|goes|placed)\b[^.]{0,30}?\bgraveyards?\b"),
         also=_re(r"\bresolv"),
+    ),
+    # and said of "this card" or "this spell" (*This card won't be put into your graveyard until
+    # after it's finished resolving*, *At the time this spell is resolving, it is on the stack
+    # and not in the graveyard*).
+    Description(
+        "final part of an instant or sorcery spell's resolution",
+        _re(
+            r"\bgraveyard until after it(?:[’']s| has| is) finished resolving\b"
+            r"|\bon the stack and not in (?:the|your|its owner[’']s) graveyard\b"
+        ),
     ),
     # 613.4b and 613.4c: the sublayers of power and toughness, as rulings name the effects
     # applied in them (*effects that modify a creature's power and/or toughness ... will apply

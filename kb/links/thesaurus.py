@@ -175,6 +175,11 @@ RULE_STATEMENTS: tuple[str, ...] = (
     "normally can't change their order",  # 404.2, a graveyard's order
     "there are six permanent types",  # 110.4
     "could produce at any time includes",  # 106.7, what a land "could produce"
+    "there are six types of mana",  # 106.1b
+    "puts two or more cards into the same graveyard at the same time",  # 404.3
+    "effects that say a creature attacks if able",  # 508.1d, requirements on attacks
+    "effects that say a creature must block",  # 509.1c, requirements on blocks
+    "is a cost, paid when the spell or ability resolves",  # 118.12
 )
 
 # Extra names of a concept, per language: phrase -> English glossary term or rule title.
