@@ -593,6 +593,18 @@ def test_creature_types_are_subtypes_linked_where_the_text_is_about_them() -> No
     assert targets(artifacts, "It loses its land types.") == ["305"]
 
 
+def test_permanent_cards_are_linked_where_the_text_is_about_them() -> None:
+    """110.4a: what a permanent card is, where a ruling says so; a ruling that only picks one
+    (*any permanent card in your graveyard*, *put permanent cards with morph onto the
+    battlefield*) mentions it on the way."""
+    rules = [RuleEntry("110.4a", "subrule", "", "A permanent card is a card that could be put …")]
+    glossary = [GlossaryItem("Permanent Card", "A card that could be put. See rule 110.4a.")]
+    vocab = english_vocabulary(rules, glossary)
+    assert targets(vocab, "A permanent card is a card with one or more card types.") == ["110.4a"]
+    assert targets(vocab, "You can target any permanent card in your graveyard.") == []
+    assert targets(vocab, "You put permanent cards with morph onto the battlefield.") == []
+
+
 def test_characteristics_are_linked_where_the_text_is_about_them() -> None:
     """109.3: a ruling says the word on the way (*copies the original characteristics of that
     token*); it is about them where they are its subject or what a thing becomes."""

@@ -920,6 +920,9 @@ def test_intervening_if_needs_the_cards_wording(vocab) -> None:
     assert targets(vocab, ruling, strix) == ["603.4"]
     assert targets(vocab, ruling, plain) == []
     assert targets(vocab, "The player loses 2 life as it resolves.", strix) == []
+    # what state-based actions check is theirs, not the trigger's condition
+    sba = "The copy ceases to exist the next time state-based actions are checked."
+    assert "603.4" not in targets(vocab, sba, strix)
 
 
 def test_division_of_damage_on_a_spell(vocab) -> None:

@@ -132,6 +132,14 @@ def test_replacement_effects_applied_without_the_words(vocab) -> None:
         "You can turn it face up if it would have morph while face up.",
     ):
         assert "614" not in targets(vocab, text), text
+    # nor what a thing "would just be" or "would end up with", said of a card worded "instead"
+    doubling = CardContext(("If counters would be put on it, twice that many are put instead.",))
+    for text in (
+        "If the target land is a basic Mountain, a copy of that creature would just be a Mountain.",
+        "If it had three +1/+1 counters on it, it would end up with six +1/+1 counters on it.",
+    ):
+        assert "614" not in targets(vocab, text, doubling), text
+    assert "614" in targets(vocab, "If it would get counters, it gets twice that many.", doubling)
     fight = CardContext(("It deals 10 damage divided as you choose among any targets instead.",))
     lost = "The damage that would have been dealt to the illegal targets is lost."
     assert "614" not in targets(vocab, lost, fight)

@@ -243,6 +243,8 @@ DESCRIPTIONS: tuple[Description, ...] = (
         "intervening “if” clause",
         _re(rf"\b{_NOT}\s+(?:\w+\s+)?trigger\b|\bchecks?\b|\bchecked\b"),
         card=_INTERVENING_IF,
+        # what state-based actions check is theirs (704.3), not the trigger's condition
+        unless=_re(r"\bstate-based actions? (?:are|is) (?:next )?checked\b"),
     ),
     Description(
         "moves from one zone to another becomes a new object",

@@ -57,9 +57,11 @@ _REPLACEMENT_WORDING = re.compile(
 # permanent would be destroyed simultaneously, only Aegis Angel will be destroyed": what the
 # indestructibility it grants does, 614.1's "instead" nowhere in the sentence).
 # Nor a counterfactual: what "would be legal", "would be enough", "would have morph", "would
-# have been dealt" is a state or a past that did not happen, not an event to replace.
+# have been dealt" is a state or a past that did not happen, not an event to replace; nor what
+# a thing "would just be" or "would end up with" (an outcome told, no event watched for).
 _COUNTERFACTUAL = (
     r"(?!\s+be\s+(?:legal|illegal|enough|able|possible|true|false|the same)\b)(?!\s+have\b)"
+    r"(?!\s+(?:just|end up)\b)"
 )
 _IF_WOULD = re.compile(
     r"\bif\b(?:(?!\bprevent)[^.,;:]){1,60}?(?<!\bthat )(?<!\bwhich )(?<!\bwho )\bwould\b"

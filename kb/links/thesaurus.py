@@ -98,7 +98,7 @@ GENERAL_CONCEPTS: frozenset[str] = frozenset(
     shuffle play token target day night sacrifice resolve skip
     cast activate attack block subtype supertype power toughness stack characteristics
     """.split()
-) | {"card type", "draw a card", "mana cost", "land type", "creature type"}
+) | {"card type", "draw a card", "mana cost", "land type", "creature type", "permanent card"}
 
 # Glossary terms for a kind of a broader term whose rules govern them, though the glossary cites
 # others first: a creature type is a subtype (205.3; 205.3m lists them), which the glossary's
