@@ -171,6 +171,19 @@ RULES = [
     ),
     RuleEntry("110.4", "rule", "", "There are six permanent types: artifact, battle, creature, …"),
     RuleEntry("106.1b", "subrule", "", "There are six types of mana: white, blue, black, …"),
+    RuleEntry("113.3", "rule", "", "There are four general categories of abilities:"),
+    RuleEntry(
+        "202.3e",
+        "subrule",
+        "",
+        "… with an {X} in its mana cost, X is treated as 0 while the object is not on the stack, …",
+    ),
+    RuleEntry(
+        "609.4b",
+        "subrule",
+        "",
+        "If an effect allows a player to spend mana “as though it were mana of any [type or …",
+    ),
     RuleEntry(
         "118.12",
         "rule",
@@ -905,6 +918,18 @@ def test_rule_statements_name_untitled_rules(vocab) -> None:
         ),
         ("You don’t choose whether to pay until the ability resolves.", ["608.2h"]),
         ("You decide on resolution whether or not to tap the creature.", ["608.2h"]),
+        ("Its last existence on the battlefield is checked to determine it.", ["608.2h"]),
+        # 202.3e: {X} in a mana cost off the stack; not an X a resolving ability counts
+        ("If a card in your hand has {X} in its mana cost, X is considered to be 0.", ["202.3e"]),
+        ("If its power is negative as the ability resolves, X is considered to be 0.", ["107.1b"]),
+        ("If the mana cost of a permanent includes {X}, that X is considered to be 0.", ["202.3e"]),
+        # 609.4b: mana spent as though it were another
+        ("You may spend mana “as though it were mana” of any color.", ["609.4b"]),
+        # 611.2: a control-change effect's duration, not a player leaving the game
+        ("If it leaves the battlefield, its control-change effect ends.", ["611.2"]),
+        ("If you leave the game, those control-changing effects end.", ["800.4a"]),
+        # 113.3: the categories of abilities told apart
+        ("This is a triggered ability, not an activated ability.", ["113.3"]),
     ],
 )
 def test_described_rules(vocab, text: str, expected: list[str]) -> None:

@@ -180,6 +180,9 @@ RULE_STATEMENTS: tuple[str, ...] = (
     "effects that say a creature attacks if able",  # 508.1d, requirements on attacks
     "effects that say a creature must block",  # 509.1c, requirements on blocks
     "is a cost, paid when the spell or ability resolves",  # 118.12
+    "x is treated as 0 while the object is not on the stack",  # 202.3e
+    "as though it were mana of any",  # 609.4b
+    "there are four general categories of abilities",  # 113.3
 )
 
 # Extra names of a concept, per language: phrase -> English glossary term or rule title.
