@@ -173,6 +173,7 @@ TO_ENGLISH: dict[str, tuple[str, ...]] = {
     "efecto": ("effect",),
     "reemplazo": ("replacement",),
     "regla": ("rule",),
+    "mundo": ("world",),  # "regla del mundo", the world rule (704.5k)
     "leyenda": ("legend",),
     "estado": ("state",),
     "acción": ("action",),

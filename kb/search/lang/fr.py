@@ -177,6 +177,7 @@ TO_ENGLISH: dict[str, tuple[str, ...]] = {
     "effet": ("effect",),
     "remplacement": ("replacement",),
     "règle": ("rule",),
+    "monde": ("world",),  # "règle du monde", the world rule (704.5k)
     "légende": ("legend",),
     "légendaire": ("legendary",),
     "état": ("state",),
