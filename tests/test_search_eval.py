@@ -274,6 +274,15 @@ def test_a_glossary_term_whose_rule_has_no_title_names_that_rule(
     assert any(r["type"] == "glossary" and r["title"] == "Mana Value" for r in results)
 
 
+def test_a_glossary_term_of_few_texts_gets_the_rule_its_entry_sends_to(real_index: Any) -> None:
+    """ "Damage Assignment Order (Obsolete) … See rules 510.1c-d": three texts hold the words,
+    510.1c none of them; it is fetched and comes first."""
+    results = real_index.search("damage assignment order", lang="en")["results"]
+    assert (results[0]["type"], results[0]["number"]) == ("rule", "510.1c"), [
+        r["title"] for r in results
+    ]
+
+
 @pytest.mark.parametrize(
     ("query", "lang", "number"),
     [

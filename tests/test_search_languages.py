@@ -139,6 +139,36 @@ def test_a_glossary_term_sent_to_a_broader_section_names_the_subrule_saying_what
     assert [h.get("number") for h in ranked] == ["118.8", "118", "118.8d", None]
 
 
+def test_a_glossary_term_sent_to_a_section_names_the_subrule_bringing_it_in_quoted() -> None:
+    """ "Vehicle … See rule 301, "Artifacts," and rule 702.122": 301.7 brings the term in
+    ("Some artifacts have the subtype “Vehicle.”") and restates the definition; it comes first."""
+    from kb.search.naming import promote_named
+    from kb.search.query import QueryContext
+    from kb.search.schema import build_schema
+
+    def subrule(number: str, text: str) -> _Hit:
+        data = {"texts": {"en": {"title": "", "text": text}}}
+        return _Hit(type="rule", number=number, edition="2026-01-16", data=data)
+
+    defined = "An artifact subtype. Vehicles can become artifact creatures."
+    texts = {"en": {"title": "Vehicle", "text": f"{defined} See rule 301, “Artifacts.”"}}
+    data = {"texts": texts, "see": ["301", "702.122"], "term": "Vehicle"}
+    glossary = _Hit(type="glossary", edition="2026-01-16", data=data)
+    hits = [
+        _rule("301", {"en": "Artifacts"}),
+        subrule(
+            "301.7",
+            "Some artifacts have the subtype “Vehicle.” Most Vehicles have a crew ability which "
+            "allows them to become artifact creatures.",
+        ),
+        subrule("301.7a", "Each Vehicle has a printed power and toughness."),
+        glossary,
+    ]
+    context = QueryContext(lang="en", editions=["2026-01-16"])
+    ranked = promote_named(build_schema(), hits, "vehicles", context)
+    assert [h.get("number") for h in ranked] == ["301.7", "301", "301.7a", None]
+
+
 @pytest.mark.parametrize(("query", "lang"), [("contrarrestar", "es"), ("contrecarrer", "fr")])
 def test_a_bridged_word_names_the_title_it_is_as_typed(query: str, lang: str) -> None:
     """ "counter" names 701.6 "Counter", not 122 "Counters", which stems alike: so does the

@@ -25,6 +25,7 @@ DEPTH = 20  # first-pass hits looked at for the named rule
 _LETTERS = re.compile(r"[^\W_]+", re.UNICODE)
 _WORD = re.compile(r"[^\W_][\w'’.-]*", re.UNICODE)
 _SEE = re.compile(r"\bSee (?:rules?|section)\b")
+_QUOTED = re.compile(r"[“\"]([^”\"]{1,60})[”\"]")
 TYPED = "typed:"  # word_terms' key of the terms of the word as typed, beside all its terms
 
 
@@ -268,14 +269,19 @@ def named_lead(
     # So does an entry sending to a whole section whose title holds only some of its words
     # ("Additional Cost … See rule 118, "Costs"": 118.8 "Some spells and abilities have additional
     # costs. An additional cost is a cost listed in a spell's rules text …"), to the rule that
-    # says what the term is. An entry sending to a rule ("Ring-bearer … See rule 701.54") names
-    # that rule, first, whatever its title.
+    # says what the term is, or that brings it in quoted ("Vehicle … See rule 301, "Artifacts"":
+    # 301.7 "Some artifacts have the subtype “Vehicle.”"). An entry sending to a rule
+    # ("Ring-bearer … See rule 701.54") names that rule, first, whatever its title.
     term = _as_typed(str(defined_by.fields()["data"].get("term") or "")) if defined_by else ()
     broad = not _own_title(named) or ("." not in number and not _title_holds(named, term))
     if defined_by is not None and broad:
         data = defined_by.fields()["data"]
         said = _definition_terms(schema, data)
-        opening = [h for h in subrules if _opens_with(h, term) or _says_what(h, term)]
+        opening = [
+            h
+            for h in subrules
+            if _opens_with(h, term) or _says_what(h, term) or _quotes_term(h, term)
+        ]
         # of several, the one restating the definition best, then the one saying what the term
         # is ("118.8 … An additional cost is …", not "118.8d Additional costs don't change a
         # spell's mana cost")
@@ -330,6 +336,15 @@ def _says_what(hit: Any, term: tuple[str, ...]) -> bool:
         ):
             return True
     return False
+
+
+def _quotes_term(hit: Any, term: tuple[str, ...]) -> bool:
+    """Whether a rule's English text brings a term in between quotation marks ("Some artifacts
+    have the subtype “Vehicle.”", "This is called the “world rule.”")."""
+    if not term:
+        return False
+    text = _english(hit.fields()["data"], "text")
+    return any(_same_words(_as_typed(quoted), term) for quoted in _QUOTED.findall(text))
 
 
 def _opens_with(hit: Any, term: tuple[str, ...]) -> bool:

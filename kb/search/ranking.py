@@ -281,7 +281,15 @@ class Ranker(RuleJumps):
         # Answers replace the hits; the named rule then only says which of the first ``limit``
         # hold every word, and when there are no more than that, all of them do.
         if answers is None or len(hits) > limit:
-            lead = named_lead(self.schema, hits, text, context, kind_of, words)
+            # the rule a glossary entry naming the words sends to, fetched when it is not
+            # among the hits ("damage assignment order", an obsolete term, holds only three
+            # texts; its entry sends to 510.1c)
+            fetch = (
+                (lambda n, entry: self._rule_of(n, entry, context))
+                if not types or "rule" in types
+                else None
+            )
+            lead = named_lead(self.schema, hits, text, context, kind_of, words, fetch)
         if not lead and not question and len(results) > len(hits):
             lead = self._named_below(tree, text, context, types, words)
         if lead:
