@@ -198,6 +198,23 @@ def test_a_glossary_term_sends_to_its_rule_before_the_glossary_entry() -> None:
     assert [h.get("number") for h in ranked] == ["613.7", "613.7m", None, "613.10"]
 
 
+@pytest.mark.parametrize(("query", "lang"), [("modal spells", "en"), ("hechizos modales", "es")])
+def test_a_glossary_entry_of_several_terms_names_each_of_them(query: str, lang: str) -> None:
+    """ "Modal, Mode … See rule 700.2": the entry names "modal", and "modal spells" (the kind
+    of object the term is said of left over) names it too; "spells" alone names nothing."""
+    from kb.search.naming import promote_named
+    from kb.search.query import QueryContext
+    from kb.search.schema import build_schema
+
+    texts = {"en": {"title": "Modal, Mode", "text": "A spell is “modal” if … See rule 700.2."}}
+    glossary = _Hit(type="glossary", edition="2026-01-16", data={"texts": texts, "see": ["700.2"]})
+    hits = [_rule("115.8", {}), _rule("700.2f", {}), glossary, _rule("700.2", {})]
+    context = QueryContext(lang=lang, editions=["2026-01-16"])
+    ranked = promote_named(build_schema(), hits, query, context)
+    assert [h.get("number") for h in ranked] == ["700.2", "700.2f", None, "115.8"]
+    assert promote_named(build_schema(), hits, "spells", context) == hits
+
+
 def test_spanish_cion_words_are_searched_as_their_english_tion() -> None:
     """No bridge entry is needed for each cognate: "protección" searches "protection"."""
     from kb.search.lang import search_language

@@ -121,26 +121,57 @@ def naming_words(
     typed_words = _as_typed(query)
     bridged_words = _bridged_as_typed(query, lang)
     for code, text in texts.items():
-        title = text.get("title") or ""
         fieldname = text_field(code)
-        if not title or fieldname not in searched:
+        if not text.get("title") or fieldname not in searched:
             continue
-        title_terms = set(analyze(schema[fieldname].analyzer, title))
-        if not title_terms:
-            continue
-        covered = set().union(*(w.get(fieldname, set()) for w in words))
-        hitting = sum(1 for w in words if w.get(fieldname, set()) & title_terms)
-        typed = sum(1 for w in words if w.get(TYPED + fieldname, set()) & title_terms)
-        extra = len(title_terms - covered)
-        held = len(title_terms & covered)
-        same = _as_typed(title) in (typed_words, bridged_words)
-        if extra == 0 and hitting == len(words):
-            best = max(best, (3, same, typed, held, code == lang))
-        elif extra == 1 and hitting == len(words) and len(covered & title_terms) >= 2:
-            best = max(best, (2, same, typed, held, code == lang))
-        elif extra == 0 and hitting >= len(words) - spare:
-            best = max(best, (1, same, typed, held, code == lang))
+        for title in _names_of(hit, str(text["title"])):
+            title_terms = set(analyze(schema[fieldname].analyzer, title))
+            if not title_terms:
+                continue
+            covered = set().union(*(w.get(fieldname, set()) for w in words))
+            missing = [w for w in words if not w.get(fieldname, set()) & title_terms]
+            hitting = len(words) - len(missing)
+            typed = sum(1 for w in words if w.get(TYPED + fieldname, set()) & title_terms)
+            extra = len(title_terms - covered)
+            held = len(title_terms & covered)
+            same = _as_typed(title) in (typed_words, bridged_words)
+            # the kind of object a term is said of, left over ("modal spells" names "Modal")
+            kind = len(missing) == 1 and bool(
+                missing[0].get(fieldname, set()) & _kinds(schema, fieldname)
+            )
+            if extra == 0 and hitting == len(words):
+                best = max(best, (3, same, typed, held, code == lang))
+            elif extra == 1 and hitting == len(words) and len(covered & title_terms) >= 2:
+                best = max(best, (2, same, typed, held, code == lang))
+            elif extra == 0 and (hitting >= len(words) - spare or kind):
+                best = max(best, (1, same, typed, held, code == lang))
     return best
+
+
+# The kinds of object a term is said of: "modal spells", "kicked spells", "mana abilities".
+_KIND_WORDS = ("spell", "spells", "ability", "abilities", "card", "cards")
+
+
+_KIND_TERMS: dict[str, frozenset[str]] = {}
+
+
+def _kinds(schema: Any, fieldname: str) -> frozenset[str]:
+    """The index terms of :data:`_KIND_WORDS` in a text field (the English words: the bridge
+    leads French and Spanish ones to them); the field's analyzer is the same in every index."""
+    found = _KIND_TERMS.get(fieldname)
+    if found is None:
+        analyzer = schema[fieldname].analyzer
+        found = frozenset(t for word in _KIND_WORDS for t in analyze(analyzer, word))
+        _KIND_TERMS[fieldname] = found
+    return found
+
+
+def _names_of(hit: Any, title: str) -> tuple[str, ...]:
+    """A title, and for a glossary entry naming several terms ("Modal, Mode", "Kicker,
+    Kicked", "Life, Life Total") each of them too."""
+    if ", " in title and hit.get("type") == "glossary":
+        return (title, *title.split(", "))
+    return (title,)
 
 
 @lru_cache(maxsize=1024)

@@ -687,6 +687,7 @@ PHRASES: dict[str, tuple[str, ...]] = {
     "en même temps": ("simultaneously",),
     "face cachée": ("face down",),
     "face visible": ("face up",),
+    "double face": ("double-faced",),  # "cartes à double face", 712
     "main de départ": ("opening hand",),
     "taille maximale de main": ("maximum hand size",),
     "non dépensé": ("unspent",),
