@@ -26,6 +26,10 @@ Usage: python benchmarks/draw_rulings.py [--allprintings FILE] --out FILE
        python benchmarks/draw_rulings.py --twenty-fourth-dev --out FILE (dev24, after dev23's)
        python benchmarks/draw_rulings.py --twenty-fifth-dev --out FILE  (dev25, after dev24's)
        python benchmarks/draw_rulings.py --twenty-sixth-dev --out FILE  (dev26, after dev25's)
+       python benchmarks/draw_rulings.py --twenty-seventh-dev --out FILE (the dev27 draw)
+       python benchmarks/draw_rulings.py --twenty-eighth-dev --out FILE (dev28, after dev27's)
+       python benchmarks/draw_rulings.py --twenty-ninth-dev --out FILE  (dev29, after dev28's)
+       python benchmarks/draw_rulings.py --thirtieth-dev --out FILE     (dev30, after dev29's)
 
 The term matcher was tuned on the 105 rulings of labelled_clarifications.json (seeds 000 and 003,
 KHM, CN2) and on LTR's Ring; those sets are excluded. From the other sets of the kinds a player
@@ -39,9 +43,9 @@ they were filled in by hand before the matcher was run on these rulings.
 random.Random(its seed) draws its number of sets among the same kinds, excluding also every set
 a labels file of tests/data/links names (the unseen rulings' and the card texts' sets), then its
 number of rulings of each, all of them ``dev`` (tuning only; its mistakes are printed).
-``--third-dev`` to ``--twenty-sixth-dev`` draw the same way, each avoiding the sets of every
+``--third-dev`` to ``--thirtieth-dev`` draw the same way, each avoiding the sets of every
 labels file present when it is drawn (dev4 avoids dev2's and dev3's sets, dev5 dev4's too ...
-dev26 dev25's too), once the tuning sets before them were overfit (dev recall well above the test
+dev30 dev29's too), once the tuning sets before them were overfit (dev recall well above the test
 split's). Each further draw's seed and sizes are in FURTHER_DEVS.
 """
 
@@ -323,6 +327,43 @@ FURTHER_DEVS = (
         4,
         22,
         "A twenty-sixth tuning set of rulings (dev26), drawn after dev25 (its sets excluded).",
+    ),
+    FurtherDev(
+        "dev27",
+        "--twenty-seventh-dev",
+        "twenty-seventh",
+        20270510,
+        4,
+        22,
+        "A twenty-seventh tuning set of rulings (dev27), drawn with dev28 to dev30 once dev23 to "
+        "dev26 were tuned on, to measure the matcher of the round before on rulings it never saw.",
+    ),
+    FurtherDev(
+        "dev28",
+        "--twenty-eighth-dev",
+        "twenty-eighth",
+        20270517,
+        4,
+        22,
+        "A twenty-eighth tuning set of rulings (dev28), drawn after dev27 (its sets excluded).",
+    ),
+    FurtherDev(
+        "dev29",
+        "--twenty-ninth-dev",
+        "twenty-ninth",
+        20270524,
+        4,
+        22,
+        "A twenty-ninth tuning set of rulings (dev29), drawn after dev28 (its sets excluded).",
+    ),
+    FurtherDev(
+        "dev30",
+        "--thirtieth-dev",
+        "thirtieth",
+        20270531,
+        4,
+        22,
+        "A thirtieth tuning set of rulings (dev30), drawn after dev29 (its sets excluded).",
     ),
 )
 
