@@ -172,6 +172,13 @@ RULES = [
     RuleEntry("110.4", "rule", "", "There are six permanent types: artifact, battle, creature, …"),
     RuleEntry("106.1b", "subrule", "", "There are six types of mana: white, blue, black, …"),
     RuleEntry("113.3", "rule", "", "There are four general categories of abilities:"),
+    RuleEntry("500.8", "rule", "", "Some effects can add phases to a turn. …"),
+    RuleEntry(
+        "509.1a",
+        "subrule",
+        "",
+        "The defending player chooses which creatures they control, if any, will block. …",
+    ),
     RuleEntry(
         "202.3e",
         "subrule",
@@ -928,6 +935,10 @@ def test_rule_statements_name_untitled_rules(vocab) -> None:
         # 611.2: a control-change effect's duration, not a player leaving the game
         ("If it leaves the battlefield, its control-change effect ends.", ["611.2"]),
         ("If you leave the game, those control-changing effects end.", ["800.4a"]),
+        # 500.8: phases added to a turn; 509.1a: who chooses the blockers
+        ("It creates an additional combat and main phase if it resolves then.", ["500.8"]),
+        ("The defending player, not you, chooses which creature blocks it.", ["509.1a"]),
+        ("You choose which creature it blocks.", []),
         # 113.3: the categories of abilities told apart
         ("This is a triggered ability, not an activated ability.", ["113.3"]),
     ],

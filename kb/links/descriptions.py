@@ -161,7 +161,9 @@ body, :data:`kb.links.thesaurus.RULE_STATEMENTS`), so that it follows renumberin
   resolution"; **{X} off the stack** (202.3e: *X is considered to be 0*, with a mana cost),
   **mana spent as though it were another** (609.4b), **a control-change effect's duration**
   (611.2: *its control-change effect ends*) and **the categories of abilities** (113.3: *a
-  triggered ability, not an activated ability*); *last existence* (608.2h).
+  triggered ability, not an activated ability*); *last existence* (608.2h); **phases added to
+  a turn** (500.8: *an additional combat and main phase*) and **who chooses the blockers**
+  (509.1a: *the defending player, not you, chooses which creature blocks*).
 
 Measured on the dev split of ``tests/data/links/labelled_unseen.json``, the 88 rulings each of
 ``labelled_dev2.json`` to ``labelled_dev8.json`` and the 105 rulings of
@@ -340,6 +342,21 @@ DESCRIPTIONS: tuple[Description, ...] = (
             r"\b(?:triggered|activated|static) abilit(?:y|ies),? (?:and )?not (?:a |an )?"
             r"(?:triggered|activated|static|mana) abilit"
         ),
+    ),
+    # 500.8: an effect adding phases to a turn (*It only creates an additional combat and main
+    # phase if it resolves during a main phase*, *in any additional combat phases*).
+    Description(
+        "some effects can add phases to a turn",
+        _re(
+            r"\b(?:additional|extra) (?:combat|main|beginning|ending)(?: and (?:combat|main))? "
+            r"phases?\b"
+        ),
+    ),
+    # 509.1a: the defending player chooses the blockers (*The defending player, not you, chooses
+    # which creature blocks Canopy Stalker*).
+    Description(
+        "the defending player chooses which creatures they control, if any, will block",
+        _re(r"\bchooses? (?:which|what) creatures? (?:will )?blocks?\b"),
     ),
     # 404.3: cards put into one graveyard at the same time are ordered by their owner (*you decide
     # the order they're put into your graveyard*, the rule's own *may arrange them in any

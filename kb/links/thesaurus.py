@@ -183,6 +183,8 @@ RULE_STATEMENTS: tuple[str, ...] = (
     "x is treated as 0 while the object is not on the stack",  # 202.3e
     "as though it were mana of any",  # 609.4b
     "there are four general categories of abilities",  # 113.3
+    "some effects can add phases to a turn",  # 500.8
+    "the defending player chooses which creatures they control, if any, will block",  # 509.1a
 )
 
 # Extra names of a concept, per language: phrase -> English glossary term or rule title.
