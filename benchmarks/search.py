@@ -19,7 +19,7 @@ One run, for each scale (the shared corpus; the full history of corpus-full), on
   search``: partial matches, did-you-mean, snippets), each through kb's term engine and through
   Whoosh's public API (``SearchIndex(term_engine=False)``);
 - a cold ``kb search`` in a new process;
-- relevance (MRR, hit@1, hit@5 per language) on the dev, dev2 to dev16 and test splits of
+- relevance (MRR, hit@1, hit@5 per language) on the dev, dev2 to dev18 and test splits of
   tests/data/search/relevance.tsv, with and without ``--lang``, and the misses of the dev splits
   (tuning looks at those only; the test split is scored, never listed).
 """
