@@ -425,6 +425,10 @@ def _rule_numbers(path: Path) -> frozenset[str]:
         "labelled_dev24.json",
         "labelled_dev25.json",
         "labelled_dev26.json",
+        "labelled_dev27.json",
+        "labelled_dev28.json",
+        "labelled_dev29.json",
+        "labelled_dev30.json",
         "labelled_card_texts.json",
         "labelled_card_texts_held_out.json",
         "labelled_translations.json",
@@ -484,6 +488,10 @@ def test_unseen_set_is_drawn_from_sets_never_tuned_on_and_split_once() -> None:
         ("dev24", 20270419),
         ("dev25", 20270426),
         ("dev26", 20270503),
+        ("dev27", 20270510),
+        ("dev28", 20270517),
+        ("dev29", 20270524),
+        ("dev30", 20270531),
     ],
 )
 def test_further_dev_sets_share_no_set_and_no_text_with_other_labels(name: str, seed: int) -> None:
