@@ -125,6 +125,7 @@ def test_a_glossary_term_sent_to_a_broader_section_names_the_subrule_saying_what
     data = {"texts": texts, "see": ["118"], "term": "Additional Cost"}
     glossary = _Hit(type="glossary", edition="2026-01-16", data=data)
     hits = [
+        subrule("118.6a", "If an additional cost is imposed, the cost is still unpayable."),
         subrule("118.8d", "Additional costs don't change a spell's mana cost."),
         subrule(
             "118.8",
@@ -136,7 +137,45 @@ def test_a_glossary_term_sent_to_a_broader_section_names_the_subrule_saying_what
     ]
     context = QueryContext(lang="en", editions=["2026-01-16"])
     ranked = promote_named(build_schema(), hits, "additional costs", context)
-    assert [h.get("number") for h in ranked] == ["118.8", "118", "118.8d", None]
+    assert [h.get("number") for h in ranked] == ["118.8", "118", "118.6a", "118.8d", None]
+
+
+def test_a_rule_says_what_a_term_is_not_what_happens_to_one() -> None:
+    """ "An additional cost is a cost …" says what one is; "an additional cost is imposed" says
+    what happens to one (118.6a), which made two subrules tie for "additional costs"."""
+    from kb.search.naming import _says_what
+
+    def subrule(text: str) -> _Hit:
+        return _Hit(type="rule", data={"texts": {"en": {"title": "", "text": text}}})
+
+    term = ("additional", "cost")
+    assert _says_what(subrule("An additional cost is a cost listed in its text."), term)
+    assert not _says_what(subrule("If an additional cost is imposed, it's unpayable."), term)
+
+
+def test_a_glossary_term_sent_to_a_section_names_the_subrule_holding_it() -> None:
+    """ "Poison Counter … See rule 122, "Counters"": no subrule opens with the term, says what it
+    is or quotes it; 122.1f holds it and restates the definition best: it comes first."""
+    from kb.search.naming import promote_named
+    from kb.search.query import QueryContext
+    from kb.search.schema import build_schema
+
+    def subrule(number: str, text: str) -> _Hit:
+        data = {"texts": {"en": {"title": "", "text": text}}}
+        return _Hit(type="rule", number=number, edition="2026-01-16", data=data)
+
+    texts = {"en": {"title": "Poison Counter", "text": "A counter that may be given to a player."}}
+    data = {"texts": texts, "see": ["122", "704.5c"], "term": "Poison Counter"}
+    glossary = _Hit(type="glossary", edition="2026-01-16", data=data)
+    hits = [
+        _rule("122", {"en": "Counters"}),
+        subrule("122.1", "A counter is a marker placed on an object or player."),
+        subrule("122.1f", "If a player has ten or more poison counters, that player loses."),
+        glossary,
+    ]
+    context = QueryContext(lang="en", editions=["2026-01-16"])
+    ranked = promote_named(build_schema(), hits, "poison counters", context)
+    assert [h.get("number") for h in ranked] == ["122.1f", "122", "122.1", None]
 
 
 def test_a_glossary_term_sent_to_a_section_names_the_subrule_bringing_it_in_quoted() -> None:

@@ -301,7 +301,10 @@ def named_lead(
     # ("Additional Cost … See rule 118, "Costs"": 118.8 "Some spells and abilities have additional
     # costs. An additional cost is a cost listed in a spell's rules text …"), to the rule that
     # says what the term is, or that brings it in quoted ("Vehicle … See rule 301, "Artifacts"":
-    # 301.7 "Some artifacts have the subtype “Vehicle.”"). An entry sending to a rule
+    # 301.7 "Some artifacts have the subtype “Vehicle.”"); when none does, to the one holding the
+    # term that restates the definition best ("Poison Counter … See rule 122, "Counters"": 122.1f
+    # "If a player has ten or more poison counters …"; "Copiable Values … See rules 613.2":
+    # 613.2c "the object's characteristics are its copiable values"). An entry sending to a rule
     # ("Ring-bearer … See rule 701.54") names that rule, first, whatever its title.
     term = _as_typed(str(defined_by.fields()["data"].get("term") or "")) if defined_by else ()
     broad = not _own_title(named) or ("." not in number and not _title_holds(named, term))
@@ -312,7 +315,7 @@ def named_lead(
             h
             for h in subrules
             if _opens_with(h, term) or _says_what(h, term) or _quotes_term(h, term)
-        ]
+        ] or [h for h in subrules if _holds_term(h, term)]
         # of several, the one restating the definition best, then the one saying what the term
         # is ("118.8 … An additional cost is …", not "118.8d Additional costs don't change a
         # spell's mana cost")
@@ -353,20 +356,26 @@ def _title_holds(hit: Any, term: tuple[str, ...]) -> bool:
 
 
 def _says_what(hit: Any, term: tuple[str, ...]) -> bool:
-    """Whether a rule's English text says what a term is ("An additional cost is …")."""
+    """Whether a rule's English text says what a term is ("An additional cost is a cost …")."""
     if not term:
         return False
     text = _english(hit.fields()["data"], "text")
     words = _as_typed(text)
     size = len(term)
-    for k in range(1, len(words) - size):
+    for k in range(1, len(words) - size - 1):
         if (
             words[k - 1] in ("a", "an")
             and words[k + size] == "is"
+            and words[k + size + 1] in _WHAT_IT_IS
             and _same_words(words[k : k + size], term)
         ):
             return True
     return False
+
+
+# What follows "An X is" where a rule says what X is ("An additional cost is a cost …"), not
+# what happens to one ("an additional cost is imposed").
+_WHAT_IT_IS = frozenset({"a", "an", "the", "any", "also", "one", "each"})
 
 
 def _quotes_term(hit: Any, term: tuple[str, ...]) -> bool:
@@ -376,6 +385,15 @@ def _quotes_term(hit: Any, term: tuple[str, ...]) -> bool:
         return False
     text = _english(hit.fields()["data"], "text")
     return any(_same_words(_as_typed(quoted), term) for quoted in _QUOTED.findall(text))
+
+
+def _holds_term(hit: Any, term: tuple[str, ...]) -> bool:
+    """Whether a rule's English text holds a term's words in a row (a plural "s" aside)."""
+    if not term:
+        return False
+    words = _as_typed(_english(hit.fields()["data"], "text"))
+    size = len(term)
+    return any(_same_words(words[k : k + size], term) for k in range(len(words) - size + 1))
 
 
 def _opens_with(hit: Any, term: tuple[str, ...]) -> bool:

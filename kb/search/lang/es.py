@@ -169,6 +169,7 @@ TO_ENGLISH: dict[str, tuple[str, ...]] = {
     "habilidad": ("ability",),
     "activada": ("activated",),
     "disparada": ("triggered",),
+    "reflexiva": ("reflexive",),  # habilidad disparada reflexiva, 603.12
     "estática": ("static",),
     "efecto": ("effect",),
     "reemplazo": ("replacement",),
@@ -697,6 +698,8 @@ PHRASES: dict[str, tuple[str, ...]] = {
     "cartas de clase": ("class",),
     # terms of the rules and their glossary whose words say something else one by one
     "mareo de invocación": ("summoning sickness",),
+    "marca de tiempo": ("timestamp",),  # 613.7; "tiempo" alone is time
+    "marcas de tiempo": ("timestamp",),
     "identidad de color": ("color identity",),
     "al mismo tiempo": ("simultaneously",),
     "a la vez": ("simultaneously",),
