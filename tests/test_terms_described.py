@@ -173,6 +173,22 @@ RULES = [
     RuleEntry("106.1b", "subrule", "", "There are six types of mana: white, blue, black, …"),
     RuleEntry("113.3", "rule", "", "There are four general categories of abilities:"),
     RuleEntry("500.8", "rule", "", "Some effects can add phases to a turn. …"),
+    RuleEntry("405.5", "rule", "", "… the top (last-added) spell or ability on the stack resolves"),
+    RuleEntry("615.12", "rule", "", "Some effects state that damage “can’t be prevented.” …"),
+    RuleEntry("701.10d", "subrule", "", "To double a player’s life total, the player gains or …"),
+    RuleEntry(
+        "508.1b",
+        "subrule",
+        "",
+        "… announces which player, planeswalker, or battle each of the chosen creatures is …",
+    ),
+    RuleEntry("603.10a", "subrule", "", "Some zone-change triggers look back in time. …"),
+    RuleEntry(
+        "704.3",
+        "rule",
+        "",
+        "… the game checks for any of the listed conditions for state-based actions, …",
+    ),
     RuleEntry(
         "509.1a",
         "subrule",
@@ -939,6 +955,15 @@ def test_rule_statements_name_untitled_rules(vocab) -> None:
         ("It creates an additional combat and main phase if it resolves then.", ["500.8"]),
         ("The defending player, not you, chooses which creature blocks it.", ["509.1a"]),
         ("You choose which creature it blocks.", []),
+        # 405.5: the top of the stack resolves first; not which of two triggers resolves first
+        ("Its ability resolves before the spell that caused it to trigger.", ["405.5"]),
+        ("The nonactive player's ability will resolve first.", []),
+        # 615.12, 701.10d, 508.1b, 603.10a, 704.3
+        ("Its effect causes damage from all sources to be unpreventable.", ["615.12"]),
+        ("To double a player’s life total, that player gains life.", ["701.10d"]),
+        ("You still decide which player or planeswalker the creature attacks.", ["508.1b"]),
+        ("If Omnath dies at the same time as other Elementals, it triggers.", ["603.10a"]),
+        ("You lose the game before its last ability goes on the stack.", ["704.3"]),
         # 113.3: the categories of abilities told apart
         ("This is a triggered ability, not an activated ability.", ["113.3"]),
     ],

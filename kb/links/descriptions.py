@@ -163,7 +163,15 @@ body, :data:`kb.links.thesaurus.RULE_STATEMENTS`), so that it follows renumberin
   (611.2: *its control-change effect ends*) and **the categories of abilities** (113.3: *a
   triggered ability, not an activated ability*); *last existence* (608.2h); **phases added to
   a turn** (500.8: *an additional combat and main phase*) and **who chooses the blockers**
-  (509.1a: *the defending player, not you, chooses which creature blocks*).
+  (509.1a: *the defending player, not you, chooses which creature blocks*); **the top of the
+  stack resolving first** (405.5: *resolves before the spell that caused it to trigger*),
+  **targets before costs** (601.2c), **unpreventable damage** (615.12), **doubling a life total**
+  (701.10d), **which player a creature attacks** (508.1b: *you still decide which player or
+  planeswalker the equipped creature attacks*), **look-back triggers** (603.10a: *dies at the
+  same time as*), **state-based actions before triggers** (704.3: *you lose the game before its
+  ability goes on the stack*), **which of several prevention effects applies** (616.1), effects
+  that set power and toughness however the creature is named (613.4b), and a *decision* or
+  *choice* made on resolution (608.2h).
 
 Measured on the dev split of ``tests/data/links/labelled_unseen.json``, the 88 rulings each of
 ``labelled_dev2.json`` to ``labelled_dev8.json`` and the 105 rulings of
@@ -238,7 +246,8 @@ DESCRIPTIONS: tuple[Description, ...] = (
         ),
         also=_re(
             r"\b(?:checks?|checked|counts?|counted|determines?|determined|choose|chooses|chose|"
-            r"chosen|decides?|decided|names?|named|use|uses|the number of|how many|locked in)\b"
+            r"chosen|decides?|decided|decision|choice|names?|named|use|uses|the number of"
+            r"|how many|locked in)\b"
         ),
         # checked as it triggers and again as it resolves: 603.4; chosen on announcement and
         # not on resolution: 601.2 (*whether to pay or not on resolution* is no such "not")
@@ -358,6 +367,57 @@ DESCRIPTIONS: tuple[Description, ...] = (
         "the defending player chooses which creatures they control, if any, will block",
         _re(r"\bchooses? (?:which|what) creatures? (?:will )?blocks?\b"),
     ),
+    # 405.5: the top of the stack resolves first (Wizards' *resolves before the spell that caused
+    # it to trigger*, *will resolve before that spell or ability*); not which of two triggered
+    # abilities resolves first.
+    Description(
+        "the top (last-added) spell or ability on the stack resolves",
+        _re(
+            r"\bresolves? before (?:the|that) (?:creature )?(?:spell|ability|abilities)\b"
+            r"|\bresolves? before the spell (?:itself|does)\b"
+        ),
+    ),
+    # 601.2c before 601.2h: targets are chosen before costs are paid (*Because targets are chosen
+    # before costs are paid, you can activate its ability targeting itself*).
+    Description(
+        "announces their choice of an appropriate object or player for each target",
+        _re(r"\btargets? (?:are|is) chosen before (?:any |the )?costs?\b"),
+    ),
+    # 615.12: unpreventable damage (*damage that can't be prevented*, *to be unpreventable*).
+    Description(
+        "some effects state that damage “can't be prevented.”",
+        _re(r"\bunpreventable\b|\bcan[’']t be prevented\b|\bcannot be prevented\b"),
+    ),
+    # 701.10d: doubling a life total (*If you double a negative life total*).
+    Description(
+        "to double a player's life total",
+        _re(
+            r"\bdoubl\w* (?:a |their |your |that player[’']s |a player[’']s |the )?"
+            r"(?:negative )?life total\b"
+        ),
+    ),
+    # 508.1b: which player or planeswalker a creature attacks is chosen (*You still decide which
+    # player or planeswalker the equipped creature attacks*; goad's *you choose which opponent
+    # it attacks*).
+    Description(
+        "announces which player, planeswalker, or battle each of the chosen creatures is",
+        _re(
+            r"\b(?:decides?|chooses?|choose|decide) which (?:player|opponent)[^.]{0,40}?"
+            r"\battacks\b"
+        ),
+    ),
+    # 603.10a: a leaves-the-battlefield ability looks back (*If Omnath dies at the same time as
+    # any other Elementals you control, Omnath's last ability will trigger for each*).
+    Description(
+        "some zone-change triggers look back in time",
+        _re(r"\b(?:dies|die|leaves? the battlefield) at the same time as\b"),
+    ),
+    # 704.3: state-based actions are performed before triggered abilities go on the stack (*you
+    # lose the game before Massacre Wurm's last ability goes on the stack*).
+    Description(
+        "the game checks for any of the listed conditions for state-based actions",
+        _re(r"\blose the game before\b[^.]*\b(?:goes|go|is put|are put) on the stack\b"),
+    ),
     # 404.3: cards put into one graveyard at the same time are ordered by their owner (*you decide
     # the order they're put into your graveyard*, the rule's own *may arrange them in any
     # order*); not its rearranging, which 404.2 forbids.
@@ -366,6 +426,8 @@ DESCRIPTIONS: tuple[Description, ...] = (
         _re(
             r"\b(?:decides?|chooses?|choose|pick|picks) the order (?:they|those cards|the cards)"
             r"(?:[’']re| are| will be)? (?:put|placed) into\b"
+            r"|\b(?:decides?|chooses?|choose|pick|picks) the order (?:the|those|these) "
+            r"(?:\d+ |two |both )?cards (?:go|are put)\b"
             r"|\barrange\w* (?:them|those cards|the cards) in any order\b"
         ),
         also=_re(r"\bgraveyards?\b"),
@@ -748,6 +810,12 @@ DESCRIPTIONS: tuple[Description, ...] = (
         _re(r"\bchoos\w* the order\b"),
         also=_re(r"\beffects?\b"),
     ),
+    # and which of several applies (*If multiple damage prevention effects ... are attempting to
+    # prevent damage ..., its controller chooses which to apply*)
+    Description(
+        "interaction of replacement and/or prevention effects",
+        _re(r"\bmultiple [^.]{0,30}?(?:prevention|replacement) effects\b[^.]*\bchooses?\b"),
+    ),
     Description(
         "active player, nonactive player order",
         _re(r"\bin turn order\b"),
@@ -871,8 +939,8 @@ DESCRIPTIONS: tuple[Description, ...] = (
     Description(
         "effects that set power and/or toughness to a specific number or value are applied",
         _re(
-            r"\b(?:effects?|ones?|abilit(?:y|ies)) (?:that|which) sets? (?:its |the |a "
-            r"creature[’']s |[\w’'-]+[’']s )?(?:base )?power and/or toughness\b"
+            r"\b(?:effects?|ones?|abilit(?:y|ies)) (?:that|which) sets? (?:[\w’'-]+ ){0,3}?"
+            r"(?:base )?power (?:and/or|and|or) toughness\b"
         ),
     ),
     Description(

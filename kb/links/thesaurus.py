@@ -184,6 +184,12 @@ RULE_STATEMENTS: tuple[str, ...] = (
     "as though it were mana of any",  # 609.4b
     "there are four general categories of abilities",  # 113.3
     "some effects can add phases to a turn",  # 500.8
+    "the top (last-added) spell or ability on the stack resolves",  # 405.5
+    "some effects state that damage “can't be prevented.”",  # 615.12
+    "to double a player's life total",  # 701.10d
+    "announces which player, planeswalker, or battle each of the chosen creatures is",  # 508.1b
+    "some zone-change triggers look back in time",  # 603.10a
+    "the game checks for any of the listed conditions for state-based actions",  # 704.3
     "the defending player chooses which creatures they control, if any, will block",  # 509.1a
 )
 
