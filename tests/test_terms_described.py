@@ -535,9 +535,13 @@ def test_rule_statements_name_untitled_rules(vocab) -> None:
             ["611.2"],
         ),
         ("It gets +1/+1 until end of turn.", []),
-        # 611.3: effects of static abilities apply at any given moment
-        ("Rielle’s first ability applies only while it’s on the battlefield.", ["611.3"]),
+        # 611.3: effects of static abilities apply at any given moment, to what is on the
+        # battlefield; an ability applying only while its source is there is 113.6's (where it
+        # works), and what a cost reduction applies to, or an effect not "locked in", neither
         ("Effects that affect power apply only to creatures on the battlefield.", ["611.3"]),
+        ("Rielle’s first ability applies only while it’s on the battlefield.", ["113.6"]),
+        ("The cost reduction applies only to generic mana in the cost.", ["118", "601.2f"]),
+        ("Its echo cost constantly changes; it’s not locked in when it enters.", []),
         ("The first ability applies to the spell.", []),
         # 117: timing
         ("You must follow all applicable timing rules.", ["117"]),
