@@ -173,6 +173,9 @@ RULES = [
     RuleEntry("106.1b", "subrule", "", "There are six types of mana: white, blue, black, …"),
     RuleEntry("113.3", "rule", "", "There are four general categories of abilities:"),
     RuleEntry("500.8", "rule", "", "Some effects can add phases to a turn. …"),
+    RuleEntry("607", "chapter", "Linked Abilities", ""),
+    RuleEntry("303.4f", "subrule", "", "… by any means other than by resolving as an Aura spell"),
+    RuleEntry("201.5", "rule", "", "Text that refers to the object it’s on by name means just …"),
     RuleEntry("405.5", "rule", "", "… the top (last-added) spell or ability on the stack resolves"),
     RuleEntry("615.12", "rule", "", "Some effects state that damage “can’t be prevented.” …"),
     RuleEntry("701.10d", "subrule", "", "To double a player’s life total, the player gains or …"),
@@ -968,6 +971,10 @@ def test_rule_statements_name_untitled_rules(vocab) -> None:
         ("You still decide which player or planeswalker the creature attacks.", ["508.1b"]),
         ("If Omnath dies at the same time as other Elementals, it triggers.", ["603.10a"]),
         ("You lose the game before its last ability goes on the stack.", ["704.3"]),
+        # 607, 303.4f, 201.5
+        ("Its first and third abilities are linked.", ["607"]),
+        ("An Aura put onto the battlefield this way doesn’t target anything.", ["303.4f"]),
+        ("If it references the card it’s printed on by name, treat it so.", ["201.5"]),
         # 113.3: the categories of abilities told apart
         ("This is a triggered ability, not an activated ability.", ["113.3"]),
     ],

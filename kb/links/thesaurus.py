@@ -190,6 +190,9 @@ RULE_STATEMENTS: tuple[str, ...] = (
     "announces which player, planeswalker, or battle each of the chosen creatures is",  # 508.1b
     "some zone-change triggers look back in time",  # 603.10a
     "the game checks for any of the listed conditions for state-based actions",  # 704.3
+    "by any means other than by resolving as an aura spell",  # 303.4f
+    "text that refers to the object it's on by name",  # 201.5
+    "a player is “poisoned” if",  # 122.1f
     "the defending player chooses which creatures they control, if any, will block",  # 509.1a
 )
 
