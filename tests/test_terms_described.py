@@ -174,6 +174,15 @@ RULES = [
     RuleEntry("113.3", "rule", "", "There are four general categories of abilities:"),
     RuleEntry("500.8", "rule", "", "Some effects can add phases to a turn. …"),
     RuleEntry("607", "chapter", "Linked Abilities", ""),
+    RuleEntry(
+        "612.2",
+        "rule",
+        "",
+        "A text-changing effect changes only those words that are used in the correct way …",
+    ),
+    RuleEntry(
+        "613.11", "rule", "", "Some continuous effects affect game rules rather than objects."
+    ),
     RuleEntry("303.4f", "subrule", "", "… by any means other than by resolving as an Aura spell"),
     RuleEntry("201.5", "rule", "", "Text that refers to the object it’s on by name means just …"),
     RuleEntry("405.5", "rule", "", "… the top (last-added) spell or ability on the stack resolves"),
@@ -971,6 +980,9 @@ def test_rule_statements_name_untitled_rules(vocab) -> None:
         ("You still decide which player or planeswalker the creature attacks.", ["508.1b"]),
         ("If Omnath dies at the same time as other Elementals, it triggers.", ["603.10a"]),
         ("You lose the game before its last ability goes on the stack.", ["704.3"]),
+        # 612.2: card names unchanged; 613.11: effects on the game's rules
+        ("You can’t change proper nouns (i.e. card names).", ["612.2"]),
+        ("If multiple effects modify your hand size, apply them in timestamp order.", ["613.11"]),
         # 607, 303.4f, 201.5
         ("Its first and third abilities are linked.", ["607"]),
         ("An Aura put onto the battlefield this way doesn’t target anything.", ["303.4f"]),

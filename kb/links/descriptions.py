@@ -176,7 +176,8 @@ body, :data:`kb.links.thesaurus.RULE_STATEMENTS`), so that it follows renumberin
   abilities are linked*), **an Aura put onto the battlefield** targeting nothing (303.4f),
   **text naming the object it's on** (201.5), **poisoned** (122.1f), a new object *with no
   connection to* the old (400.7), players acting in turn order *starting with the active
-  player* (101.4).
+  player* (101.4), **a card name no text-changing effect changes** (612.2: *proper nouns*) and
+  **effects on the game's rules** (613.11: *multiple effects modify your hand size*).
 
 Measured on the dev split of ``tests/data/links/labelled_unseen.json``, the 88 rulings each of
 ``labelled_dev2.json`` to ``labelled_dev8.json`` and the 105 rulings of
@@ -453,6 +454,21 @@ DESCRIPTIONS: tuple[Description, ...] = (
     # 122.1f: what "poisoned" means (*A player is poisoned if that player has one or more poison
     # counters*).
     Description("a player is “poisoned” if", _re(r"\bpoisoned\b")),
+    # 612.2: a text-changing effect changes no card name (*You can't change proper nouns (i.e.
+    # card names)*).
+    Description(
+        "a text-changing effect changes only those words that are used in the correct way",
+        _re(r"\bproper nouns?\b"),
+    ),
+    # 613.11: effects on the game's rules, a maximum hand size among them (*If multiple effects
+    # modify your hand size, apply them in timestamp order*).
+    Description(
+        "some continuous effects affect game rules rather than objects",
+        _re(
+            r"\bmodif(?:y|ies|ied) (?:your|a player[’']s|the|each player[’']s|their) "
+            r"(?:maximum )?hand size\b"
+        ),
+    ),
     # 404.3: cards put into one graveyard at the same time are ordered by their owner (*you decide
     # the order they're put into your graveyard*, the rule's own *may arrange them in any
     # order*); not its rearranging, which 404.2 forbids.

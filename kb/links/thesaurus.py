@@ -193,6 +193,8 @@ RULE_STATEMENTS: tuple[str, ...] = (
     "by any means other than by resolving as an aura spell",  # 303.4f
     "text that refers to the object it's on by name",  # 201.5
     "a player is “poisoned” if",  # 122.1f
+    "a text-changing effect changes only those words that are used in the correct way",  # 612.2
+    "some continuous effects affect game rules rather than objects",  # 613.11
     "the defending player chooses which creatures they control, if any, will block",  # 509.1a
 )
 
