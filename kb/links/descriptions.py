@@ -475,10 +475,9 @@ DESCRIPTIONS: tuple[Description, ...] = (
     Description(
         "puts two or more cards into the same graveyard at the same time",
         _re(
-            r"\b(?:decides?|chooses?|choose|pick|picks) the order (?:they|those cards|the cards)"
-            r"(?:[’']re| are| will be)? (?:put|placed) into\b"
-            r"|\b(?:decides?|chooses?|choose|pick|picks) the order (?:the|those|these) "
-            r"(?:\d+ |two |both )?cards (?:go|are put)\b"
+            r"\b(?:decides?|chooses?|choose|picks?) the order (?:(?:they|those cards|the cards)"
+            r"(?:[’']re| are| will be)? (?:put|placed) into"
+            r"|(?:the|those|these) (?:\d+ |two |both )?cards (?:go|are put))\b"
             r"|\barrange\w* (?:them|those cards|the cards) in any order\b"
         ),
         also=_re(r"\bgraveyards?\b"),

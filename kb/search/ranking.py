@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+from collections.abc import Callable
 from typing import Any
 
 from whoosh import query as wq
@@ -284,11 +285,7 @@ class Ranker(RuleJumps):
             # the rule a glossary entry naming the words sends to, fetched when it is not
             # among the hits ("damage assignment order", an obsolete term, holds only three
             # texts; its entry sends to 510.1c)
-            fetch = (
-                (lambda n, entry: self._rule_of(n, entry, context))
-                if not types or "rule" in types
-                else None
-            )
+            fetch = self._rule_fetch(context, types)
             lead = named_lead(self.schema, hits, text, context, kind_of, words, fetch)
         if not lead and not question and len(results) > len(hits):
             lead = self._named_below(tree, text, context, types, words)
@@ -358,8 +355,16 @@ class Ranker(RuleJumps):
             seen |= {h.docnum for h in entries}
             ranked += [h for h in self._glossary_terms(context) if h.docnum not in seen]
         kind_of = self._state.priors(self.searcher).kind
-        fetch = (lambda n, entry: self._rule_of(n, entry, context)) if "rule" in named else None
+        fetch = self._rule_fetch(context, types)
         return named_lead(self.schema, ranked, text, context, kind_of, words, fetch)
+
+    def _rule_fetch(
+        self, context: QueryContext, types: list[str] | None
+    ) -> Callable[[str, Any], Any | None] | None:
+        """:meth:`_rule_of` for :func:`named_lead`, when the search's types let rules through."""
+        if types and "rule" not in types:
+            return None
+        return lambda number, entry: self._rule_of(number, entry, context)
 
     def _glossary_terms(self, context: QueryContext) -> list[Any]:
         """The newest edition's glossary entries whose term is the query's words ("mana" is
