@@ -30,6 +30,10 @@ Usage: python benchmarks/draw_rulings.py [--allprintings FILE] --out FILE
        python benchmarks/draw_rulings.py --twenty-eighth-dev --out FILE (dev28, after dev27's)
        python benchmarks/draw_rulings.py --twenty-ninth-dev --out FILE  (dev29, after dev28's)
        python benchmarks/draw_rulings.py --thirtieth-dev --out FILE     (dev30, after dev29's)
+       python benchmarks/draw_rulings.py --thirty-first-dev --out FILE  (dev31, after dev30's)
+       python benchmarks/draw_rulings.py --thirty-second-dev --out FILE (dev32, after dev31's)
+       python benchmarks/draw_rulings.py --thirty-third-dev --out FILE  (dev33, after dev32's)
+       python benchmarks/draw_rulings.py --thirty-fourth-dev --out FILE (dev34, after dev33's)
 
 The term matcher was tuned on the 105 rulings of labelled_clarifications.json (seeds 000 and 003,
 KHM, CN2) and on LTR's Ring; those sets are excluded. From the other sets of the kinds a player
@@ -43,9 +47,9 @@ they were filled in by hand before the matcher was run on these rulings.
 random.Random(its seed) draws its number of sets among the same kinds, excluding also every set
 a labels file of tests/data/links names (the unseen rulings' and the card texts' sets), then its
 number of rulings of each, all of them ``dev`` (tuning only; its mistakes are printed).
-``--third-dev`` to ``--thirtieth-dev`` draw the same way, each avoiding the sets of every
+``--third-dev`` to ``--thirty-fourth-dev`` draw the same way, each avoiding the sets of every
 labels file present when it is drawn (dev4 avoids dev2's and dev3's sets, dev5 dev4's too ...
-dev30 dev29's too), once the tuning sets before them were overfit (dev recall well above the test
+dev34 dev33's too), once the tuning sets before them were overfit (dev recall well above the test
 split's). Each further draw's seed and sizes are in FURTHER_DEVS.
 """
 
@@ -85,6 +89,7 @@ class FurtherDev:
     sets: int
     per_set: int
     about: str
+    kinds: frozenset[str] = KINDS
 
 
 FURTHER_DEVS = (
@@ -365,6 +370,51 @@ FURTHER_DEVS = (
         22,
         "A thirtieth tuning set of rulings (dev30), drawn after dev29 (its sets excluded).",
     ),
+    FurtherDev(
+        "dev31",
+        "--thirty-first-dev",
+        "thirty-first",
+        20270607,
+        4,
+        22,
+        "A thirty-first tuning set of rulings (dev31), drawn after dev30 (its sets excluded).",
+    ),
+    FurtherDev(
+        "dev32",
+        "--thirty-second-dev",
+        "thirty-second",
+        20270614,
+        4,
+        22,
+        "A thirty-second tuning set of rulings (dev32), drawn after dev31 (its sets excluded), "
+        "among masters sets too: "
+        "every expansion, core, draft innovation and commander set with enough rulings was drawn.",
+        KINDS | {"masters"},
+    ),
+    FurtherDev(
+        "dev33",
+        "--thirty-third-dev",
+        "thirty-third",
+        20270621,
+        4,
+        22,
+        "A thirty-third tuning set of rulings (dev33), drawn after dev32 (its sets excluded), "
+        "among masters sets too: "
+        "every expansion, core, draft innovation and commander set with enough rulings was drawn.",
+        KINDS | {"masters"},
+    ),
+    FurtherDev(
+        "dev34",
+        "--thirty-fourth-dev",
+        "thirty-fourth",
+        20270628,
+        4,
+        22,
+        "A thirty-fourth tuning set of rulings (dev34), drawn after dev33 (its sets excluded), "
+        "among masters sets too: "
+        "every expansion, core, draft innovation and commander set with enough rulings was drawn.",
+        KINDS | {"masters"},
+    ),
 )
 
 
@@ -405,6 +455,7 @@ def draw(
     per_set: int = PER_SET,
     dev_per_set: int = DEV_PER_SET,
     excluded: frozenset[str] = EXCLUDED,
+    kinds: frozenset[str] = KINDS,
 ) -> list[dict[str, Any]]:
     """The drawn items, with their split, in drawing order."""
     rng = random.Random(seed)
@@ -412,7 +463,7 @@ def draw(
     by_set: dict[str, dict[str, list[str]]] = {}
     for code in sorted(data):
         info = data[code]
-        if code in excluded or info.get("type") not in KINDS:
+        if code in excluded or info.get("type") not in kinds:
             continue
         rulings = set_rulings(info.get("cards") or [])
         rulings = {t: c for t, c in rulings.items() if t.casefold() not in old_texts}
@@ -494,6 +545,7 @@ def draw_further_dev(document: dict[str, Any], out_path: Path, dev: FurtherDev) 
         per_set=dev.per_set,
         dev_per_set=dev.per_set,
         excluded=excluded,
+        kinds=dev.kinds,
     )
     out = {
         "about": dev.about,
@@ -502,7 +554,7 @@ def draw_further_dev(document: dict[str, Any], out_path: Path, dev: FurtherDev) 
         "allprintings": document.get("meta", {}),
         "sample": (
             f"benchmarks/draw_rulings.py {dev.flag}: random.Random({dev.seed}) draws "
-            f"{dev.sets} sets among those of types {sorted(KINDS)} with >= {MIN_RULINGS} "
+            f"{dev.sets} sets among those of types {sorted(dev.kinds)} with >= {MIN_RULINGS} "
             f"distinct rulings, except {sorted(EXCLUDED)} and every set a labels file names "
             f"({sorted(c for c in excluded - EXCLUDED if not c.startswith('seed'))}); then "
             f"{dev.per_set} distinct rulings per set not in any labels file; all are dev"
