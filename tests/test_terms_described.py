@@ -184,6 +184,27 @@ RULES = [
         "613.11", "rule", "", "Some continuous effects affect game rules rather than objects."
     ),
     RuleEntry("303.4f", "subrule", "", "… by any means other than by resolving as an Aura spell"),
+    RuleEntry(
+        "614.10",
+        "rule",
+        "",
+        "An effect that causes a player to skip an event, step, phase, or turn is a replacement "
+        "effect. …",
+    ),
+    RuleEntry("118.9c", "subrule", "", "An alternative cost doesn’t change a spell’s mana cost, …"),
+    RuleEntry("726.1", "rule", "", "… A game that is restarted immediately ends. …"),
+    RuleEntry(
+        "101.2",
+        "rule",
+        "",
+        "… and another effect states that it can’t happen, the “can’t” effect takes precedence.",
+    ),
+    RuleEntry(
+        "704.5b",
+        "subrule",
+        "",
+        "… attempted to draw a card from a library with no cards in it …",
+    ),
     RuleEntry("201.5", "rule", "", "Text that refers to the object it’s on by name means just …"),
     RuleEntry("405.5", "rule", "", "… the top (last-added) spell or ability on the stack resolves"),
     RuleEntry("615.12", "rule", "", "Some effects state that damage “can’t be prevented.” …"),
@@ -993,6 +1014,45 @@ def test_rule_statements_name_untitled_rules(vocab) -> None:
 )
 def test_described_rules(vocab, text: str, expected: list[str]) -> None:
     assert targets(vocab, text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "rule", "linked"),
+    [
+        # 614.10: skipping a step, phase or turn; not going on to a later step
+        (
+            "If an effect causes the enchanted player to skip their upkeep step, it won’t trigger.",
+            "614.10",
+            True,
+        ),
+        ("Once a combat phase starts, it can’t be skipped.", "614.10", True),
+        ("The game skips straight to the cleanup step.", "614.10", False),
+        ("You can’t assign some damage to one blocker then skip other blockers.", "614.10", False),
+        # 118.9c: an alternative cost; not a cost increased or reduced (601.2f)
+        ("Casting a spell for its madness cost doesn’t change its mana cost.", "118.9c", True),
+        (
+            "When you cast a spell by paying its evoke cost, its mana cost doesn’t change.",
+            "118.9c",
+            True,
+        ),
+        (
+            "It increases the total cost to cast it but doesn’t change its mana cost.",
+            "118.9c",
+            False,
+        ),
+        # 726.1: a restarted game
+        ("No actions taken in the game that was restarted apply to the new game.", "726.1", True),
+        # 101.2: a spell that can't be countered targeted by a counterspell
+        ("A spell that can’t be countered is a legal target for Absorb.", "101.2", True),
+        ("This spell can’t be countered.", "101.2", False),
+        # 704.5b: drawing from an empty library loses the game
+        ("You won’t lose the game until you try to draw from the empty library.", "704.5b", True),
+        ("If your library is empty, you can’t draw a card.", "704.5b", False),
+    ],
+)
+def test_described_rule_beside_others(vocab, text: str, rule: str, linked: bool) -> None:
+    """A rule described among the links the other evidence gives (a verb, a cost)."""
+    assert (rule in targets(vocab, text)) is linked
 
 
 def test_intervening_if_needs_the_cards_wording(vocab) -> None:

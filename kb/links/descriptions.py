@@ -1135,4 +1135,57 @@ DESCRIPTIONS: tuple[Description, ...] = (
     # 110.4: the permanent types (*The permanents have to share a permanent type*, *The permanent
     # types are artifact, creature, enchantment, land, and planeswalker*).
     Description("there are six permanent types", _re(r"\bpermanent types?\b")),
+    # 614.10: skipping a step, phase or turn is a replacement effect (*If an effect causes the
+    # enchanted player to skip their upkeep step*, *Once a combat phase starts, it can't be
+    # skipped*); not the game going on to a later step (*skips straight to the cleanup step*,
+    # 723.1) nor a blocker passed over in damage assignment.
+    Description(
+        "an effect that causes a player to skip an event, step, phase, or turn is a replacement"
+        " effect",
+        _re(
+            r"\bskip(?:s|ped|ping)?\s+(?!straight\b|to\b)(?:[\w’'-]+\s+){0,3}?"
+            r"(?:steps?|phases?|turns?)\b|\b(?:be|been|is|are) skipped\b"
+        ),
+    ),
+    # 118.9c: an alternative cost leaves the mana cost as it is (*Casting a spell for its madness
+    # cost doesn't change its mana cost*, *When you cast a spell by paying its evoke cost, its
+    # mana cost doesn't change*).
+    Description(
+        "an alternative cost doesn't change a spell's mana cost",
+        _re(
+            rf"\bmana cost {_NOT} change\b|\b{_NOT} change (?:its|the|that spell[’']s|the "
+            r"spell[’']s) mana cost\b"
+        ),
+        also=_re(r"\bcast(?:s|ing)?\b"),
+        # a cost increased or reduced (601.2f) leaves the mana cost as it is too
+        unless=_re(r"\btotal cost\b|\breduc\w*|\bincreas\w*|\bcosts? (?:less|more)\b"),
+    ),
+    # 726.1: a game restarted (Karn Liberated: *No actions taken in the game that was restarted
+    # apply to the new game*).
+    Description(
+        "a game that is restarted immediately ends",
+        _re(r"\brestart(?:s|ed|ing)? the game\b|\bgame (?:that was|is|was) restarted\b"),
+    ),
+    # 704.5b: drawing from an empty library loses the game (*You won't lose the game until you
+    # try to draw from the empty library*, *no player can lose the game due to being instructed
+    # to draw a card with an empty library*).
+    Description(
+        "attempted to draw a card from a library with no cards in it",
+        _re(
+            r"\bdraw\w*\b[^.]*\b(?:empty library|library is empty)\b"
+            r"|\b(?:empty library|library is empty)\b[^.]*\bdraw\w*"
+        ),
+        also=_re(r"\blos(?:e|es|ing|t) the game\b"),
+    ),
+    # 101.2: a spell that can't be countered may still be the target of a counterspell, which
+    # does not counter it (*A spell that can't be countered is a legal target for Absorb. The
+    # spell won't be countered when Absorb resolves*).
+    Description(
+        "another effect states that it can't happen, the “can't” effect takes precedence",
+        _re(
+            r"\bcan[’']t be countered\b[^.]{0,30}?\b(?:is|are) (?:still )?(?:a )?legal targets?\b"
+            r"|\bcan[’']t be countered can still be (?:chosen as the )?targets?\b"
+            r"|\bcan be targeted by spells (?:or abilities )?that try to counter\b"
+        ),
+    ),
 )

@@ -112,9 +112,10 @@ _CHANGES = re.compile(
     r"\beffects?\b",
     re.IGNORECASE,
 )
-# What a ruling says of a card's replacement effect (see _applies).
+# What a ruling says of a card's replacement effect (see _applies); not a cost paid "instead"
+# (*You just pay the madness cost instead*: an alternative cost, 118.9, replaces no event).
 _APPLIES = re.compile(
-    r"\beffects?\b[^.]{0,20}?\bappl(?:y|ies|ied)\b|\breplac\w*|\binstead\b|\bwould\b"
+    r"\beffects?\b[^.]{0,20}?\bappl(?:y|ies|ied)\b|\breplac\w*|(?<!cost )\binstead\b|\bwould\b"
     + _COUNTERFACTUAL,
     re.IGNORECASE,
 )

@@ -196,6 +196,12 @@ RULE_STATEMENTS: tuple[str, ...] = (
     "a text-changing effect changes only those words that are used in the correct way",  # 612.2
     "some continuous effects affect game rules rather than objects",  # 613.11
     "the defending player chooses which creatures they control, if any, will block",  # 509.1a
+    "an effect that causes a player to skip an event, step, phase, or turn is a replacement"
+    " effect",  # 614.10
+    "an alternative cost doesn't change a spell's mana cost",  # 118.9c
+    "a game that is restarted immediately ends",  # 726.1
+    "attempted to draw a card from a library with no cards in it",  # 704.5b
+    "another effect states that it can't happen, the “can't” effect takes precedence",  # 101.2
 )
 
 # Extra names of a concept, per language: phrase -> English glossary term or rule title.
