@@ -326,6 +326,23 @@ def test_the_rules_terms_of_several_words_cross_the_bridge_whole(
     ]
 
 
+@pytest.mark.parametrize(
+    ("query", "lang"), [("marqueurs poison", "fr"), ("contadores de veneno", "es")]
+)
+@pytest.mark.parametrize("limit", [10, 30])
+def test_a_glossary_term_said_noun_first_names_its_rule(
+    real_index: Any, query: str, lang: str, limit: int
+) -> None:
+    """ "marqueurs poison" is the glossary's "Poison Counter" (… See rule 122), word for word in
+    the other order; BM25 puts "Poisonous" and "Poisoned" before it, whose titles name the words
+    with one to spare. 122.1f, the subrule restating the entry, comes first; at any page size
+    (a search of more than a page ranks its first page again with the same context)."""
+    results = real_index.search(query, lang=lang, limit=limit)["results"]
+    assert (results[0]["type"], results[0]["number"]) == ("rule", "122.1f"), [
+        r["title"] for r in results
+    ]
+
+
 @pytest.mark.parametrize("lang", ["en", None])
 def test_an_english_phrase_the_rules_say_in_a_word_reaches_that_word(
     real_index: Any, lang: str | None

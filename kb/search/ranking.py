@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from whoosh import query as wq
@@ -265,6 +265,8 @@ class Ranker(RuleJumps):
         # conjuro?"): its texts holding every word are ranked with the priors of questions, or
         # the cards named "Lanzar…" come before the rule.
         priors = self._state.question_priors(self.searcher) if asked else None
+        # the words this pass's query records (a paged search ranks twice with one context)
+        context.words.clear()
         filt, results, tree = self._first_pass(
             text, context, types, max(limit, NAMED_DEPTH), priors
         )
@@ -287,7 +289,13 @@ class Ranker(RuleJumps):
             # texts; its entry sends to 510.1c)
             fetch = self._rule_fetch(context, types)
             lead = named_lead(self.schema, hits, text, context, kind_of, words, fetch)
-        if not lead and not question and len(results) > len(hits):
+        # A French or Spanish term of the glossary: its rule and subrules are looked for among
+        # the best rules, as when no rule was named (the first hits, at full history the cards
+        # whose text says "marqueurs poison", seldom hold them).
+        bridged = [] if question else self._bridged_glossary(context, types)
+        if bridged:
+            lead = self._named_below(tree, text, context, types, words, bridged) or lead
+        elif not lead and not question and len(results) > len(hits):
             lead = self._named_below(tree, text, context, types, words)
         if lead:
             chosen = {h.docnum for h in lead}
@@ -332,9 +340,11 @@ class Ranker(RuleJumps):
         context: QueryContext,
         types: list[str] | None,
         words: list[dict[str, set[str]]],
+        bridged: Sequence[Any] = (),
     ) -> list[Any]:
         """The rule the words name (then its subrules and glossary entries) when it is not among
-        the first hits: the best rules and glossary entries holding every word, looked at apart.
+        the first hits: the best rules and glossary entries holding every word, looked at apart
+        (``bridged``: glossary entries the words were found to be, looked at too).
 
         At full history some 30,000 cards share the words of a rule's title ("protection": the
         Circles and Runes of Protection, short texts whose title is the word); BM25 puts them
@@ -353,7 +363,10 @@ class Ranker(RuleJumps):
             entries = self._run(tree, GLOSSARY_DEPTH, self._filter(context, ["glossary"]))
             ranked += [h for h in entries if h.docnum not in seen]
             seen |= {h.docnum for h in entries}
-            ranked += [h for h in self._glossary_terms(context) if h.docnum not in seen]
+            for entry in [*self._glossary_terms(context), *bridged]:
+                if entry.docnum not in seen:
+                    ranked.append(entry)
+                    seen.add(entry.docnum)
         kind_of = self._state.priors(self.searcher).kind
         fetch = self._rule_fetch(context, types)
         return named_lead(self.schema, ranked, text, context, kind_of, words, fetch)
@@ -382,6 +395,39 @@ class Ranker(RuleJumps):
             slugs.add(glossary_slug(" ".join([*words[:-1], words[-1][:-1]])))
         langs = LANGS if context.any_language else (context.lang,)
         keys = [f"glossary:{newest}:{lang}:{slug}" for lang in langs for slug in sorted(slugs)]
+        return list(self._all_of("glossary", wq.Or([wq.Term("key", k) for k in keys]), context))
+
+    def _bridged_glossary(self, context: QueryContext, types: list[str] | None) -> list[Any]:
+        """The English glossary entry a French or Spanish term of two words is, word for word in
+        either order ("marqueurs poison" is "Poison Counter", "contadores de veneno" too, "coste
+        adicional" "Additional Cost": the two languages put the noun first).
+
+        BM25 seldom finds it among the first hits: "Poisonous", "Poisoned" and the cards whose
+        French text says "marqueurs poison" hold the words in fewer others. Only when each word
+        leads to a single English word, so the term is what the words say.
+        """
+        newest = context.newest
+        if (
+            context.lang not in ("fr", "es")
+            or not newest
+            or "edition" in context.filters
+            or (types and "glossary" not in types)
+        ):
+            return []
+        language = search_language(context.lang)
+        stopwords = language.folded_stopwords
+        content = [fold_word(w) for w in context.words if ":" not in w]
+        content = [w for w in content if w not in stopwords]
+        if len(content) != 2:
+            return []
+        english: list[str] = []
+        for word in content:
+            found = language.english_for(language.stem(word))
+            if len(found) != 1 or " " in found[0]:
+                return []
+            english.append(found[0])
+        slugs = {glossary_slug(" ".join(english)), glossary_slug(" ".join(reversed(english)))}
+        keys = [f"glossary:{newest}:en:{slug}" for slug in sorted(slugs)]
         return list(self._all_of("glossary", wq.Or([wq.Term("key", k) for k in keys]), context))
 
     def _rule_of(self, number: str, entry: Any, context: QueryContext) -> Any | None:
