@@ -327,6 +327,37 @@ def test_the_rules_terms_of_several_words_cross_the_bridge_whole(
 
 
 @pytest.mark.parametrize(
+    ("query", "lang", "number"),
+    [
+        ("Troll à deux têtes", "fr", "810"),
+        ("portée d'influence", "fr", "801"),
+        ("rango de influencia", "es", "801"),
+        ("zone cachée", "fr", "400.2"),
+        ("indicateur de couleur", "fr", "204"),
+        ("capacités définissant des caractéristiques", "fr", "604.3"),
+        ("fuera del juego", "es", "400.11"),
+    ],
+)
+def test_the_rules_terms_whose_words_say_something_else_reach_their_rule(
+    real_index: Any, query: str, lang: str, number: str
+) -> None:
+    """French and Spanish names of rules terms whose words one by one lead elsewhere ("portée"
+    is Reach, "cachée" face down, "juego" a game): phrases of the bridge."""
+    results = real_index.search(query, lang=lang)["results"]
+    assert (results[0]["type"], results[0]["number"]) == ("rule", number), [
+        r["title"] for r in results
+    ]
+
+
+def test_a_phrase_of_the_bridge_is_as_rare_as_its_rarest_word(real_index: Any) -> None:
+    """ "two-headed giant" is no common word because "two" is one: the question's answers are
+    looked for among the texts holding it, or 810.4 (a team's shared life total) is lost."""
+    query = "en Troll à deux têtes, chaque coéquipier a-t-il ses propres points de vie"
+    results = real_index.search(query, lang="fr")["results"]
+    assert "810.4" in [r.get("number") for r in results[:5]], [r["title"] for r in results]
+
+
+@pytest.mark.parametrize(
     ("query", "lang"), [("marqueurs poison", "fr"), ("contadores de veneno", "es")]
 )
 @pytest.mark.parametrize("limit", [10, 30])

@@ -475,14 +475,18 @@ class LanguagePlugin(Plugin):
         return tuple(found), (text, bridged), text
 
     def _common(self, word: str, bridged: Sequence[str]) -> bool:
-        """Whether a word, in any field it is searched in, is too common to search on its own."""
+        """Whether a word, in any field it is searched in, is too common to search on its own.
+
+        A phrase ("troll à deux têtes", two-headed giant) is as rare as its rarest word: it is
+        too common only when each of its words is ("two" is everywhere, "giant" is not).
+        """
         assert self.context.too_common is not None
         checks = [(fieldname, word) for fieldname, _ in self.fields]
         checks += [(text_field("en"), english) for english in bridged]
         for fieldname, text in checks:
-            for term in analyze(self.schema[fieldname].analyzer, text):
-                if self.context.too_common(fieldname, term):
-                    return True
+            terms = analyze(self.schema[fieldname].analyzer, text)
+            if terms and all(self.context.too_common(fieldname, term) for term in terms):
+                return True
         return False
 
     def _copy(self, node: Any, fieldname: str, boost: float) -> Any:

@@ -740,6 +740,19 @@ PHRASES: dict[str, tuple[str, ...]] = {
     # finality counters (122.1h): "finalidad" alone stems as "final" (the end) does
     "contador de finalidad": ("finality counter",),
     "contadores de finalidad": ("finality counter",),
+    # the rules' terms of the multiplayer variants and of zones and objects, whose words one by
+    # one say something else ("alcance" is Reach, "juego" a game, not what is outside it)
+    "rango de influencia": ("range of influence",),
+    "alcance de influencia": ("range of influence",),
+    "zona oculta": ("hidden zone",),
+    "zonas ocultas": ("hidden zone",),
+    "zona pública": ("public zone",),
+    "zonas públicas": ("public zone",),
+    "indicador de color": ("color indicator",),
+    "habilidad que define características": ("characteristic-defining ability",),
+    "habilidades que definen características": ("characteristic-defining ability",),
+    "fuera del juego": ("outside the game",),
+    "fuera de la partida": ("outside the game",),
 }
 
 LANGUAGE = SearchLanguage(

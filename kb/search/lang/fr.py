@@ -727,6 +727,18 @@ PHRASES: dict[str, tuple[str, ...]] = {
     # a basic land (205.4c), "base" alone being an everyday word
     "terrain de base": ("basic land",),
     "terrains de base": ("basic land",),
+    # the rules' terms of the multiplayer variants and of zones and objects, whose words one by
+    # one say something else ("portée" is Reach, "caché" face down, "troll" nothing)
+    "troll à deux têtes": ("two-headed giant",),
+    "portée d'influence": ("range of influence",),
+    "zone cachée": ("hidden zone",),
+    "zones cachées": ("hidden zone",),
+    "zone publique": ("public zone",),
+    "zones publiques": ("public zone",),
+    "indicateur de couleur": ("color indicator",),
+    "capacité définissant une caractéristique": ("characteristic-defining ability",),
+    "capacités définissant des caractéristiques": ("characteristic-defining ability",),
+    "capacités définissant les caractéristiques": ("characteristic-defining ability",),
 }
 
 LANGUAGE = SearchLanguage(
