@@ -349,6 +349,21 @@ def test_the_rules_terms_whose_words_say_something_else_reach_their_rule(
     ]
 
 
+@pytest.mark.parametrize(
+    ("query", "number"),
+    [("hexproof from", "702.11d"), ("protection from", "702.16a"), ("hexproof", "702.11")],
+)
+def test_words_opening_a_quoted_variant_give_the_subrule_bringing_it_in(
+    real_index: Any, query: str, number: str
+) -> None:
+    """ "hexproof from" says more than 702.11's title: 702.11d brings “Hexproof from [quality]”
+    in (702.11e-g quote it again, after it); the title's words alone still give the rule."""
+    results = real_index.search(query, lang="en")["results"]
+    assert (results[0]["type"], results[0]["number"]) == ("rule", number), [
+        r["title"] for r in results
+    ]
+
+
 def test_a_phrase_of_the_bridge_is_as_rare_as_its_rarest_word(real_index: Any) -> None:
     """ "two-headed giant" is no common word because "two" is one: the question's answers are
     looked for among the texts holding it, or 810.4 (a team's shared life total) is lost."""

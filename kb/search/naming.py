@@ -324,7 +324,26 @@ def named_lead(
         lead = [h for h in opening if rank[id(h)] == best]
         if len(lead) == 1 and best[0] > _restates(schema, named, said):
             return [lead[0], named, *(h for h in subrules if h is not lead[0]), *glossary]
+    # Words as typed that say more than the rule's title ("hexproof from": 702.11 "Hexproof")
+    # and open a variant subrules quote: the first of them in the rules' order, which brings it
+    # in ("702.11d “Hexproof from [quality]” is a variant of the hexproof ability"; 702.11e-g
+    # quote it again), first.
+    typed = _as_typed(text)
+    if _own_title(named) and len(typed) > len(_as_typed(_english(named.fields()["data"], "title"))):
+        quoting = [h for h in subrules if _quote_opens_with(h, typed)]
+        if quoting:
+            lead = min(quoting, key=lambda h: (len(h.get("number") or ""), h.get("number") or ""))
+            return [lead, named, *(h for h in subrules if h is not lead), *glossary]
     return [named, *subrules, *glossary]
+
+
+def _quote_opens_with(hit: Any, words: tuple[str, ...]) -> bool:
+    """Whether a rule's English text brings in between quotation marks a phrase opening with
+    the words ("“Hexproof from [quality]”" opens with "hexproof from")."""
+    text = _english(hit.fields()["data"], "text")
+    return any(
+        _same_words(_as_typed(quoted)[: len(words)], words) for quoted in _QUOTED.findall(text)
+    )
 
 
 def _definition_terms(schema: Any, data: dict[str, Any]) -> set[str]:
