@@ -364,6 +364,19 @@ def test_words_opening_a_quoted_variant_give_the_subrule_bringing_it_in(
     ]
 
 
+@pytest.mark.parametrize(("query", "lang"), [("owner", "en"), ("propriétaire", "fr")])
+def test_a_rule_without_a_title_saying_what_the_term_is_comes_first(
+    real_index: Any, query: str, lang: str
+) -> None:
+    """The entry "Owner … See rules 108.3": 108.3, which has no title of its own, opens saying
+    what an owner is ("The owner of a card in the game is the player who …"); it comes first,
+    before 108.3b, which restates more of the entry's words."""
+    results = real_index.search(query, lang=lang)["results"]
+    assert (results[0]["type"], results[0]["number"]) == ("rule", "108.3"), [
+        r["title"] for r in results
+    ]
+
+
 def test_a_phrase_of_the_bridge_is_as_rare_as_its_rarest_word(real_index: Any) -> None:
     """ "two-headed giant" is no common word because "two" is one: the question's answers are
     looked for among the texts holding it, or 810.4 (a team's shared life total) is lost."""

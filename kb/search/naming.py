@@ -308,6 +308,9 @@ def named_lead(
     # ("Ring-bearer … See rule 701.54") names that rule, first, whatever its title.
     term = _as_typed(str(defined_by.fields()["data"].get("term") or "")) if defined_by else ()
     broad = not _own_title(named) or ("." not in number and not _title_holds(named, term))
+    # a rule without a title of its own that opens saying what the term is ("108.3. The owner of
+    # a card in the game is the player who …", the entry "Owner … See rules 108.3") is meant
+    broad = broad and not _opens_with(named, term)
     if defined_by is not None and broad:
         data = defined_by.fields()["data"]
         said = _definition_terms(schema, data)
