@@ -336,6 +336,7 @@ def test_the_rules_terms_of_several_words_cross_the_bridge_whole(
         ("indicateur de couleur", "fr", "204"),
         ("capacités définissant des caractéristiques", "fr", "604.3"),
         ("fuera del juego", "es", "400.11"),
+        ("capacités liées", "fr", "607"),
     ],
 )
 def test_the_rules_terms_whose_words_say_something_else_reach_their_rule(

@@ -345,6 +345,7 @@ TO_ENGLISH: dict[str, tuple[str, ...]] = {
     "exister": ("exist",),
     "effectuer": ("perform",),
     "lié": ("linked",),
+    "liée": ("linked",),  # stemmed "lie", not "li" as "lié" and "liés" are ("capacités liées")
     "retardé": ("delayed",),
     "immédiatement": ("immediately",),
     "moitié": ("half",),
