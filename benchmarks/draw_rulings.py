@@ -34,6 +34,7 @@ Usage: python benchmarks/draw_rulings.py [--allprintings FILE] --out FILE
        python benchmarks/draw_rulings.py --thirty-second-dev --out FILE (dev32, after dev31's)
        python benchmarks/draw_rulings.py --thirty-third-dev --out FILE  (dev33, after dev32's)
        python benchmarks/draw_rulings.py --thirty-fourth-dev --out FILE (dev34, after dev33's)
+       python benchmarks/draw_rulings.py --thirty-fifth-dev --out FILE  (dev35, after dev34's)
 
 The term matcher was tuned on the 105 rulings of labelled_clarifications.json (seeds 000 and 003,
 KHM, CN2) and on LTR's Ring; those sets are excluded. From the other sets of the kinds a player
@@ -47,9 +48,9 @@ they were filled in by hand before the matcher was run on these rulings.
 random.Random(its seed) draws its number of sets among the same kinds, excluding also every set
 a labels file of tests/data/links names (the unseen rulings' and the card texts' sets), then its
 number of rulings of each, all of them ``dev`` (tuning only; its mistakes are printed).
-``--third-dev`` to ``--thirty-fourth-dev`` draw the same way, each avoiding the sets of every
+``--third-dev`` to ``--thirty-fifth-dev`` draw the same way, each avoiding the sets of every
 labels file present when it is drawn (dev4 avoids dev2's and dev3's sets, dev5 dev4's too ...
-dev34 dev33's too), once the tuning sets before them were overfit (dev recall well above the test
+dev35 dev34's too), once the tuning sets before them were overfit (dev recall well above the test
 split's). Each further draw's seed and sizes are in FURTHER_DEVS.
 """
 
@@ -414,6 +415,18 @@ FURTHER_DEVS = (
         "among masters sets too: "
         "every expansion, core, draft innovation and commander set with enough rulings was drawn.",
         KINDS | {"masters"},
+    ),
+    FurtherDev(
+        "dev35",
+        "--thirty-fifth-dev",
+        "thirty-fifth",
+        20270705,
+        4,
+        22,
+        "A thirty-fifth tuning set of rulings (dev35), drawn after dev34 (its sets excluded), "
+        "among masters and duel deck sets too: fewer than four masters sets with enough "
+        "rulings were left (after it, fewer than four sets of any of these kinds).",
+        KINDS | {"masters", "duel_deck"},
     ),
 )
 
