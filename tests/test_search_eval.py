@@ -160,7 +160,7 @@ RELEVANCE_SET = Path(__file__).resolve().parent / "data" / "search" / "relevance
 
 def test_the_relevance_set_is_well_formed() -> None:
     """At least 60 queries in dev and test, a third per language, half asked as questions, the two
-    splits fixed and even; the later dev2 to dev20 splits at least 15 per language each,
+    splits fixed and even; the later dev2 to dev22 splits at least 15 per language each,
     half or more of them questions."""
     everything = load_queries(RELEVANCE_SET)
     queries = [q for q in everything if q.split in ("dev", "test")]

@@ -1,7 +1,7 @@
 """Relevance evaluation: run a set of queries with known answers and compute MRR and hit@k.
 
 Two sets, both TSV. ``tests/data/search/relevance.tsv`` (issue 12, written before tuning): split
-(dev, dev2 to dev20 or test, fixed), language, style (title or question), query and the accepted
+(dev, dev2 to dev22 or test, fixed), language, style (title or question), query and the accepted
 answers, space-separated. The older ``tests/data/search_eval.tsv``: language, query, one answer
 and a note. An answer ``rule:N`` is that rule exactly, ``rule:N*`` the rule or one of its
 subrules, ``card:NAME`` the card itself. Used by ``benchmarks/search.py`` and by the tests.
@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 DEPTH = 10  # results looked at per query (MRR counts a first hit below rank 10 as a miss)
-# dev2 to dev20: later dev sets, each written once the dev sets before it were near their ceiling
+# dev2 to dev22: later dev sets, each written once the dev sets before it were near their ceiling
 SPLITS = (
     "dev",
     "dev2",
@@ -37,6 +37,8 @@ SPLITS = (
     "dev18",
     "dev19",
     "dev20",
+    "dev21",
+    "dev22",
     "test",
 )
 STYLES = ("title", "question")
