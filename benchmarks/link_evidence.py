@@ -7,7 +7,7 @@ A ruling often applies a rule its words name only on the way (*the token is atta
 at all (*You exile the cards face-up* on a card with cascade). Evidence outside the ruling's own
 wording could show which: its cards' rules texts and keywords, its card's other rulings, the
 rules the linked rules cite. Each kind is measured here the same way, on the tuning items only
-(the ``dev`` split of labelled_unseen.json, labelled_dev2.json to labelled_dev34.json and the 105
+(the ``dev`` split of labelled_unseen.json, labelled_dev2.json to labelled_dev35.json and the 105
 rulings of labelled_clarifications.json; an item of the ``test`` split is never read): the rules
 it would add to what the knowledge base links now, counted as expected (the label's ``rules``),
 acceptable (``related``, ``implied``) or wrong, and the precision and recall each file would

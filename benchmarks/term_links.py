@@ -6,7 +6,7 @@ Usage: python benchmarks/term_links.py [--labels FILE ...] [--corpus DIR ...]
 Without ``--labels`` it scores the project's sets: the 105 rulings the matcher was tuned on
 (labelled_clarifications.json, a regression set), the 200 unseen rulings of labelled_unseen.json
 (``dev``: tune on it, its mistakes are listed; ``test``: report only, its mistakes are never
-printed), the 88 rulings each of labelled_dev2.json to labelled_dev34.json (further tuning sets,
+printed), the 88 rulings each of labelled_dev2.json to labelled_dev35.json (further tuning sets,
 all ``dev``: their mistakes are listed too), the French and Spanish card texts of
 labelled_card_texts.json (seen while writing the French and Spanish keyword names) and
 labelled_card_texts_held_out.json (drawn after), and the translated rulings of

@@ -433,6 +433,7 @@ def _rule_numbers(path: Path) -> frozenset[str]:
         "labelled_dev32.json",
         "labelled_dev33.json",
         "labelled_dev34.json",
+        "labelled_dev35.json",
         "labelled_card_texts.json",
         "labelled_card_texts_held_out.json",
         "labelled_translations.json",
@@ -500,6 +501,7 @@ def test_unseen_set_is_drawn_from_sets_never_tuned_on_and_split_once() -> None:
         ("dev32", 20270614),
         ("dev33", 20270621),
         ("dev34", 20270628),
+        ("dev35", 20270705),
     ],
 )
 def test_further_dev_sets_share_no_set_and_no_text_with_other_labels(name: str, seed: int) -> None:
