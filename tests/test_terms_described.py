@@ -192,6 +192,16 @@ RULES = [
         "effect. …",
     ),
     RuleEntry("118.9c", "subrule", "", "An alternative cost doesn’t change a spell’s mana cost, …"),
+    RuleEntry(
+        "302.1",
+        "rule",
+        "",
+        "A player who has priority may cast a creature card from their hand during a main phase …",
+    ),
+    RuleEntry("608.2c", "subrule", "", "… follows its instructions in the order written. …"),
+    RuleEntry(
+        "722.6", "rule", "", "The controller of another player can’t make that player concede. …"
+    ),
     RuleEntry("726.1", "rule", "", "… A game that is restarted immediately ends. …"),
     RuleEntry(
         "101.2",
@@ -1045,6 +1055,22 @@ def test_described_rules(vocab, text: str, expected: list[str]) -> None:
         # 101.2: a spell that can't be countered targeted by a counterspell
         ("A spell that can’t be countered is a legal target for Absorb.", "101.2", True),
         ("This spell can’t be countered.", "101.2", False),
+        # 302.1: a creature spell's timing; not a creature cast as a sorcery (307.1)
+        (
+            "If it’s a creature card, you can cast it only during your main phase.",
+            "302.1",
+            True,
+        ),
+        ("You can cast it only at the normal time you could cast a creature spell.", "302.1", True),
+        (
+            "If you could cast that creature spell only when you could cast a sorcery, so too.",
+            "302.1",
+            False,
+        ),
+        # 608.2c: instructions in the order written; 722.6: no concession forced
+        ("Follow the instructions in the order listed on the card.", "608.2c", True),
+        ("You can’t make the affected player concede.", "722.6", True),
+        ("The player may concede at any time.", "722.6", False),
         # 704.5b: drawing from an empty library loses the game
         ("You won’t lose the game until you try to draw from the empty library.", "704.5b", True),
         ("If your library is empty, you can’t draw a card.", "704.5b", False),

@@ -1166,6 +1166,36 @@ DESCRIPTIONS: tuple[Description, ...] = (
         "a game that is restarted immediately ends",
         _re(r"\brestart(?:s|ed|ing)? the game\b|\bgame (?:that was|is|was) restarted\b"),
     ),
+    # 302.1: a creature spell's timing, which an effect letting it be cast leaves as it is
+    # (*if it's a creature card, you can cast it only during your main phase while the stack is
+    # empty*, *only at the normal time you could cast a creature spell*, *doesn't change when
+    # you can cast creature spells*); not a creature cast *only when you could cast a sorcery*
+    # (307.1's timing).
+    Description(
+        "may cast a creature card from their hand during a main phase",
+        _re(
+            r"\bcreature (?:card|spell)s?\b[^.]*\bonly (?:during your main phase|at the normal "
+            r"time|when you (?:otherwise )?could cast)\b"
+            r"|\bnormal time you could cast a creature spell\b"
+            rf"|\b{_NOT} change when you (?:can|could) cast creature spells\b"
+        ),
+        unless=_re(r"\bsorcery\b"),
+    ),
+    # 608.2c: instructions followed in the order written (*Follow the instructions in the order
+    # listed on the card*, *modes are performed in the order listed*).
+    Description(
+        "follows its instructions in the order written",
+        _re(r"\bin the order (?:listed|written|printed|(?:they|they[’']re|they are) written)\b"),
+    ),
+    # 722.6: a controlled player still concedes at will (*You can't make the affected player
+    # concede*).
+    Description(
+        "the controller of another player can't make that player concede",
+        _re(
+            r"\bmake (?:the |that |another |an )?(?:affected |other |controlled )?players? "
+            r"concede\b"
+        ),
+    ),
     # 704.5b: drawing from an empty library loses the game (*You won't lose the game until you
     # try to draw from the empty library*, *no player can lose the game due to being instructed
     # to draw a card with an empty library*).

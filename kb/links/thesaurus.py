@@ -201,6 +201,9 @@ RULE_STATEMENTS: tuple[str, ...] = (
     "an alternative cost doesn't change a spell's mana cost",  # 118.9c
     "a game that is restarted immediately ends",  # 726.1
     "attempted to draw a card from a library with no cards in it",  # 704.5b
+    "may cast a creature card from their hand during a main phase",  # 302.1
+    "follows its instructions in the order written",  # 608.2c
+    "the controller of another player can't make that player concede",  # 722.6
     "another effect states that it can't happen, the “can't” effect takes precedence",  # 101.2
 )
 
