@@ -199,6 +199,7 @@ RULES = [
         "A player who has priority may cast a creature card from their hand during a main phase …",
     ),
     RuleEntry("608.2c", "subrule", "", "… follows its instructions in the order written. …"),
+    RuleEntry("107.6", "rule", "", "The untap symbol is {Q}. …"),
     RuleEntry(
         "722.6", "rule", "", "The controller of another player can’t make that player concede. …"
     ),
@@ -1070,6 +1071,7 @@ def test_described_rules(vocab, text: str, expected: list[str]) -> None:
         # 608.2c: instructions in the order written; 722.6: no concession forced
         ("Follow the instructions in the order listed on the card.", "608.2c", True),
         ("You can’t make the affected player concede.", "722.6", True),
+        ("You can’t activate its {Q} ability if it’s untapped.", "107.6", True),
         ("The player may concede at any time.", "722.6", False),
         # 704.5b: drawing from an empty library loses the game
         ("You won’t lose the game until you try to draw from the empty library.", "704.5b", True),

@@ -1196,6 +1196,9 @@ DESCRIPTIONS: tuple[Description, ...] = (
             r"concede\b"
         ),
     ),
+    # 107.6: the untap symbol (*If the permanent is already untapped, you can't activate its {Q}
+    # ability*).
+    Description("the untap symbol is {q}", _re(r"\{Q\}")),
     # 704.5b: drawing from an empty library loses the game (*You won't lose the game until you
     # try to draw from the empty library*, *no player can lose the game due to being instructed
     # to draw a card with an empty library*).
