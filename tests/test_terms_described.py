@@ -1072,6 +1072,9 @@ def test_described_rules(vocab, text: str, expected: list[str]) -> None:
         ("Follow the instructions in the order listed on the card.", "608.2c", True),
         ("You can’t make the affected player concede.", "722.6", True),
         ("You can’t activate its {Q} ability if it’s untapped.", "107.6", True),
+        # 205.3i: a land type had; gaining one is 305.7's
+        ("You can find nonbasic lands if they have the Plains land type.", "205.3i", True),
+        ("Urza’s Saga has the Urza’s land type.", "205.3i", True),
         ("The player may concede at any time.", "722.6", False),
         # 704.5b: drawing from an empty library loses the game
         ("You won’t lose the game until you try to draw from the empty library.", "704.5b", True),

@@ -1066,8 +1066,8 @@ DESCRIPTIONS: tuple[Description, ...] = (
     ),
     # 205.3i: lands have their own subtypes, the land types (*counts any land you control with the
     # subtype Swamp, not just ones named Swamp*, *Desert is a land subtype*, *Gate is not a basic
-    # land type*, *lands with the land type Mountain*); changing them is 305.7's (*it now has the
-    # land type Swamp*), the basic land types 305.6's.
+    # land type*, *lands with the land type Mountain*, *if they have the Plains land type*);
+    # changing them is 305.7's (*it now has the land type Swamp*), the basic land types 305.6's.
     Description(
         "these subtypes are called land types",
         _re(
@@ -1075,6 +1075,8 @@ DESCRIPTIONS: tuple[Description, ...] = (
             r"|Gate|Cave|Lair|Locus|Mine|Sphere|Tower|Town)\b)"
             r"|\bwith (?:the )?land types? (?-i:[A-Z][\w’'-]+)"
             r"|\bis(?:n[’']t| not)? an? (?:basic )?land type\b"
+            # *if they have the Plains land type*, *has the Urza's land type*
+            r"|\b(?:has|have|had|with) the (?-i:[A-Z][\w’'-]+) land type\b"
         ),
     ),
     # 705: flipping a coin, as rulings name the flip (*The coin flip rules have changed*, *You
