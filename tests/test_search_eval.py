@@ -158,6 +158,13 @@ def test_the_term_engine_ranks_the_evaluation_queries_as_whoosh(real_index: Any)
 RELEVANCE_SET = Path(__file__).resolve().parent / "data" / "search" / "relevance.tsv"
 
 
+def _first_is_rule(results: list[dict[str, Any]], number: str) -> None:
+    """The first result is the rule numbered so (the titles shown when it is not)."""
+    assert (results[0]["type"], results[0]["number"]) == ("rule", number), [
+        r["title"] for r in results
+    ]
+
+
 def test_the_relevance_set_is_well_formed() -> None:
     """At least 60 queries in dev and test, a third per language, half asked as questions, the two
     splits fixed and even; the later dev2 to dev22 splits at least 15 per language each,
@@ -268,9 +275,7 @@ def test_a_glossary_term_whose_rule_has_no_title_names_that_rule(
     """ "Mana Value … See rule 202.3": the glossary term names the words, and 202.3 (a rule
     with no title) comes first, though the entry is not among the best rules holding them."""
     results = real_index.search(query, lang=lang)["results"]
-    assert (results[0]["type"], results[0]["number"]) == ("rule", "202.3"), [
-        r["title"] for r in results
-    ]
+    _first_is_rule(results, "202.3")
     assert any(r["type"] == "glossary" and r["title"] == "Mana Value" for r in results)
 
 
@@ -278,9 +283,7 @@ def test_a_glossary_term_of_few_texts_gets_the_rule_its_entry_sends_to(real_inde
     """ "Damage Assignment Order (Obsolete) … See rules 510.1c-d": three texts hold the words,
     510.1c none of them; it is fetched and comes first."""
     results = real_index.search("damage assignment order", lang="en")["results"]
-    assert (results[0]["type"], results[0]["number"]) == ("rule", "510.1c"), [
-        r["title"] for r in results
-    ]
+    _first_is_rule(results, "510.1c")
 
 
 @pytest.mark.parametrize(
@@ -321,9 +324,7 @@ def test_the_rules_terms_of_several_words_cross_the_bridge_whole(
     words one by one say something else ("mal", "invocation"); the rule their glossary entry
     sends to comes first."""
     results = real_index.search(query, lang=lang)["results"]
-    assert (results[0]["type"], results[0]["number"]) == ("rule", number), [
-        r["title"] for r in results
-    ]
+    _first_is_rule(results, number)
 
 
 @pytest.mark.parametrize(
@@ -345,9 +346,7 @@ def test_the_rules_terms_whose_words_say_something_else_reach_their_rule(
     """French and Spanish names of rules terms whose words one by one lead elsewhere ("portée"
     is Reach, "cachée" face down, "juego" a game): phrases of the bridge."""
     results = real_index.search(query, lang=lang)["results"]
-    assert (results[0]["type"], results[0]["number"]) == ("rule", number), [
-        r["title"] for r in results
-    ]
+    _first_is_rule(results, number)
 
 
 @pytest.mark.parametrize(
@@ -360,9 +359,7 @@ def test_words_opening_a_quoted_variant_give_the_subrule_bringing_it_in(
     """ "hexproof from" says more than 702.11's title: 702.11d brings “Hexproof from [quality]”
     in (702.11e-g quote it again, after it); the title's words alone still give the rule."""
     results = real_index.search(query, lang="en")["results"]
-    assert (results[0]["type"], results[0]["number"]) == ("rule", number), [
-        r["title"] for r in results
-    ]
+    _first_is_rule(results, number)
 
 
 @pytest.mark.parametrize(("query", "lang"), [("owner", "en"), ("propriétaire", "fr")])
@@ -373,9 +370,7 @@ def test_a_rule_without_a_title_saying_what_the_term_is_comes_first(
     what an owner is ("The owner of a card in the game is the player who …"); it comes first,
     before 108.3b, which restates more of the entry's words."""
     results = real_index.search(query, lang=lang)["results"]
-    assert (results[0]["type"], results[0]["number"]) == ("rule", "108.3"), [
-        r["title"] for r in results
-    ]
+    _first_is_rule(results, "108.3")
 
 
 def test_a_phrase_of_the_bridge_is_as_rare_as_its_rarest_word(real_index: Any) -> None:
@@ -398,9 +393,7 @@ def test_a_glossary_term_said_noun_first_names_its_rule(
     with one to spare. 122.1f, the subrule restating the entry, comes first; at any page size
     (a search of more than a page ranks its first page again with the same context)."""
     results = real_index.search(query, lang=lang, limit=limit)["results"]
-    assert (results[0]["type"], results[0]["number"]) == ("rule", "122.1f"), [
-        r["title"] for r in results
-    ]
+    _first_is_rule(results, "122.1f")
 
 
 @pytest.mark.parametrize("lang", ["en", None])
