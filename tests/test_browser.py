@@ -22,12 +22,32 @@ import sys
 import threading
 import time
 import urllib.request
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 ARTIFACTS = Path(__file__).resolve().parent / "_artifacts"
+
+
+def _keep_screenshot(page, name: str, **options) -> None:
+    """Keep a screenshot in ARTIFACTS for a person to look at. It is no assertion: Chromium
+    sometimes fails to capture one under load ("Unable to capture screenshot"), so it is tried
+    twice and, failing that, noted as a warning instead of failing the test."""
+    from playwright.sync_api import Error
+
+    for attempt in range(2):
+        try:
+            page.screenshot(path=str(ARTIFACTS / name), **options)
+            return
+        except Error as exc:
+            if attempt:
+                warnings.warn(f"screenshot {name} not kept: {exc}", stacklevel=2)
+            else:
+                time.sleep(0.5)
+
+
 CHROMIUM = Path(os.environ.get("KB_CHROMIUM", "/usr/bin/chromium"))
 ARGS = [
     "--headless",
@@ -87,7 +107,7 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
 def test_follow_a_rule_link_then_switch_language(browser, full_site: Path):
     page = browser.new_page()
     page.goto((full_site / "en" / "rules" / "701.html").as_uri())
-    page.screenshot(path=str(ARTIFACTS / "chapter-701-en.png"))
+    _keep_screenshot(page, "chapter-701-en.png")
     page.click('tr[id="701.54"] a[href$="rules/701.54.html"]')
     page.wait_for_url("**/en/rules/701.54.html")
     assert "The Ring Tempts You" in page.locator("h1").inner_text()
@@ -96,14 +116,14 @@ def test_follow_a_rule_link_then_switch_language(browser, full_site: Path):
     page.wait_for_url("**/en/rules/701.54.html#701.54a")
     assert page.evaluate("document.querySelector(':target').id") == "701.54a"
     assert page.locator('[id="701.54a"]').is_visible()
-    page.screenshot(path=str(ARTIFACTS / "rule-701.54-en.png"))
+    _keep_screenshot(page, "rule-701.54-en.png")
     page.click('.lang-switch a[hreflang="es"]')
     page.wait_for_url("**/es/rules/701.54.html#701.54a")
     assert page.evaluate("document.documentElement.lang") == "es"
     assert "El Anillo te tienta" in page.locator("h1").inner_text()
     assert page.evaluate("document.querySelector(':target').id") == "701.54a"
     assert "Ciertos hechizos" in page.locator('[id="701.54a"]').inner_text()
-    page.screenshot(path=str(ARTIFACTS / "rule-701.54-es.png"))
+    _keep_screenshot(page, "rule-701.54-es.png")
     page.close()
 
 
@@ -187,7 +207,7 @@ def test_pagefind_full_text_search_over_http(browser, server: str):
     assert "701.54. El Anillo te tienta" in titles  # the rule page's own title, once
     status = page.locator("#search-status").inner_text()
     assert status.startswith("Resultados: ")
-    page.screenshot(path=str(ARTIFACTS / "search-es.png"))
+    _keep_screenshot(page, "search-es.png")
     page.goto(server + "en/search.html?q=trample")
     page.wait_for_selector("#search-results li a", timeout=30_000)
     hrefs = [
@@ -212,7 +232,7 @@ def test_usable_at_360_px_and_printed(browser, full_site: Path):
         page.goto((full_site / path).as_uri())
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= 360, f"{path} scrolls sideways at 360 px ({width} px wide)"
-        page.screenshot(path=str(ARTIFACTS / shot))
+        _keep_screenshot(page, shot)
     assert page.locator("label[for='site-search']").count() == 1
     page.emulate_media(media="print")
     assert not page.locator(".site-header").is_visible()
@@ -255,7 +275,7 @@ def test_the_french_card_page_shows_the_card(browser, full_site: Path):
     assert shared.count() >= 19
     assert "Arni tue le troll" in page.locator("p.shared").first.inner_text()
     assert not PAGE_ID.search(page.locator("body").inner_text())
-    page.screenshot(path=str(ARTIFACTS / "card-heist-fr.png"), full_page=True)
+    _keep_screenshot(page, "card-heist-fr.png", full_page=True)
     page.locator("table.printings a").first.click()
     page.wait_for_url("**/fr/sets/KHM.html")
     assert "Kaldheim" in page.locator("h1").inner_text()
@@ -342,7 +362,7 @@ def test_served_search_uses_kbs_own_ranking(browser, kb_server: str):
     shown = links.count()
     status = page.locator("#search-status").inner_text()
     assert re.match(rf"Results: {shown}\b", status), (status, shown)
-    page.screenshot(path=str(ARTIFACTS / "search-served-en.png"))
+    _keep_screenshot(page, "search-served-en.png")
     page.close()
 
 
@@ -363,5 +383,5 @@ def test_no_sideways_scrolling_at_1280_and_390_px(browser, full_site: Path):
             scroll = page.evaluate("document.documentElement.scrollWidth")
             assert scroll <= width, f"{path} scrolls sideways at {width} px ({scroll} px wide)"
             shot = path.replace("/", "_").replace(".html", "")
-            page.screenshot(path=str(ARTIFACTS / f"{shot}-{width}px.png"))
+            _keep_screenshot(page, f"{shot}-{width}px.png")
     page.close()
