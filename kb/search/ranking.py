@@ -394,7 +394,13 @@ class Ranker(RuleJumps):
         if len(words[-1]) > 3 and words[-1].lower().endswith("s"):
             slugs.add(glossary_slug(" ".join([*words[:-1], words[-1][:-1]])))
         langs = LANGS if context.any_language else (context.lang,)
-        keys = [f"glossary:{newest}:{lang}:{slug}" for lang in langs for slug in sorted(slugs)]
+        return self._glossary_keyed(context, newest, langs, slugs)
+
+    def _glossary_keyed(
+        self, context: QueryContext, edition: str, langs: Sequence[str], slugs: set[str]
+    ) -> list[Any]:
+        """An edition's glossary entries of these languages whose terms have these slugs."""
+        keys = [f"glossary:{edition}:{lang}:{slug}" for lang in langs for slug in sorted(slugs)]
         return list(self._all_of("glossary", wq.Or([wq.Term("key", k) for k in keys]), context))
 
     def _bridged_glossary(self, context: QueryContext, types: list[str] | None) -> list[Any]:
@@ -427,8 +433,7 @@ class Ranker(RuleJumps):
                 return []
             english.append(found[0])
         slugs = {glossary_slug(" ".join(english)), glossary_slug(" ".join(reversed(english)))}
-        keys = [f"glossary:{newest}:en:{slug}" for slug in sorted(slugs)]
-        return list(self._all_of("glossary", wq.Or([wq.Term("key", k) for k in keys]), context))
+        return self._glossary_keyed(context, newest, ("en",), slugs)
 
     def _rule_of(self, number: str, entry: Any, context: QueryContext) -> Any | None:
         """The rule numbered ``number`` in the newest edition of a glossary entry (the rule its
