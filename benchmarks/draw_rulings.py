@@ -483,6 +483,11 @@ def draw(
         if len(rulings) >= MIN_RULINGS:
             eligible.append(code)
             by_set[code] = rulings
+    if len(eligible) < sets:
+        sys.exit(
+            f"only {len(eligible)} sets of types {sorted(kinds)} with >= {MIN_RULINGS} rulings "
+            f"no labels file holds are left ({', '.join(eligible) or 'none'}); {sets} wanted"
+        )
     chosen = rng.sample(eligible, sets)
     items: list[dict[str, Any]] = []
     for code in chosen:
